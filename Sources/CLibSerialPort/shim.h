@@ -1,0 +1,4 @@
+#ifndef HAPTICBRIDGE_CLIBSERIALPORT_SHIM_H
+#define HAPTICBRIDGE_CLIBSERIALPORT_SHIM_H
+#include <libserialport.h>
+#endif

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct Haptic: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haptic",
+        abstract: "Take haptic patterns (AHAP, presets) to an LRA or ERM actuator on a microcontroller, or to a virtual one.",
+        version: "0.1.0",
+        subcommands: []
+    )
+}
