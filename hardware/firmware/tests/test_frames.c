@@ -1,0 +1,249 @@
+/* Checks the C frame codec against firmware-protocol/vectors/frames/{frames,cobs}.txt.
+ *
+ * Usage: test_frames <vectors directory>. Exit status 0 when every vector passes.
+ * Host-only test code: uses stdio, but no malloc, like the core it tests. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hb_cobs.h"
+#include "hb_frame.h"
+
+#define MAX_BYTES 1024
+#define MAX_EVENTS 8
+#define LINE_SIZE 2200
+
+typedef struct {
+    int is_frame;
+    hb_frame_header header;
+    uint8_t payload[HB_FRAME_MAX_PAYLOAD];
+    size_t payload_length;
+    hb_frame_status error;
+} event;
+
+static int failures = 0;
+
+static void fail(const char *vector, const char *what)
+{
+    printf("FAIL %s: %s\n", vector, what);
+    failures++;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Parses "-" (empty) or an even run of hex digits; returns the byte count or -1. */
+static long parse_hex(const char *text, uint8_t *out, size_t capacity)
+{
+    size_t n = 0;
+    if (strcmp(text, "-") == 0) return 0;
+    while (text[0] != '\0') {
+        int hi = hex_value(text[0]);
+        int lo = hi < 0 ? -1 : hex_value(text[1]);
+        if (lo < 0 || n >= capacity) return -1;
+        out[n++] = (uint8_t)(hi * 16 + lo);
+        text += 2;
+    }
+    return (long)n;
+}
+
+static hb_frame_status error_kind(const char *name)
+{
+    if (strcmp(name, "too_long") == 0) return HB_FRAME_ERR_TOO_LONG;
+    if (strcmp(name, "cobs") == 0) return HB_FRAME_ERR_COBS;
+    if (strcmp(name, "short") == 0) return HB_FRAME_ERR_SHORT;
+    if (strcmp(name, "crc") == 0) return HB_FRAME_ERR_CRC;
+    if (strcmp(name, "version") == 0) return HB_FRAME_ERR_VERSION;
+    return HB_FRAME_NONE;
+}
+
+static void check_vector(const char *name, const uint8_t *wire, size_t wire_length, const event *expected,
+                         size_t expected_count, int roundtrip)
+{
+    hb_frame_decoder decoder;
+    size_t seen = 0;
+    size_t i;
+    unsigned errors = 0;
+
+    hb_frame_decoder_init(&decoder);
+    for (i = 0; i < wire_length; i++) {
+        hb_frame_status status = hb_frame_decoder_push(&decoder, wire[i]);
+        if (status == HB_FRAME_NONE) continue;
+        if (seen >= expected_count) {
+            fail(name, "more events than expected");
+            return;
+        }
+        if (status == HB_FRAME_READY) {
+            hb_frame_header header;
+            const uint8_t *payload;
+            uint8_t payload_length;
+            hb_frame_decoder_frame(&decoder, &header, &payload, &payload_length);
+            if (!expected[seen].is_frame) {
+                fail(name, "got a frame, expected an error");
+            } else if (memcmp(&header, &expected[seen].header, sizeof header) != 0 ||
+                       payload_length != expected[seen].payload_length ||
+                       memcmp(payload, expected[seen].payload, payload_length) != 0) {
+                fail(name, "frame contents differ");
+            }
+        } else {
+            errors++;
+            if (expected[seen].is_frame || expected[seen].error != status) {
+                fail(name, "wrong error");
+            }
+        }
+        seen++;
+    }
+    if (seen != expected_count) fail(name, "fewer events than expected");
+    if ((unsigned)decoder.stats.too_long + decoder.stats.cobs + decoder.stats.short_frames + decoder.stats.crc +
+            decoder.stats.version != errors) {
+        fail(name, "error counters disagree with reported errors");
+    }
+    if (roundtrip) {
+        uint8_t encoded[MAX_BYTES];
+        size_t length = 0;
+        for (i = 0; i < expected_count; i++) {
+            size_t n = hb_frame_encode(&expected[i].header, expected[i].payload, expected[i].payload_length,
+                                       encoded + length, sizeof encoded - length);
+            if (n == 0) {
+                fail(name, "encode failed");
+                return;
+            }
+            length += n;
+        }
+        if (length != wire_length || memcmp(encoded, wire, length) != 0) fail(name, "encoding differs from wire");
+    }
+}
+
+static int run_frames(const char *directory)
+{
+    char path[512];
+    char line[LINE_SIZE];
+    char name[128] = "";
+    uint8_t wire[MAX_BYTES];
+    size_t wire_length = 0;
+    event expected[MAX_EVENTS];
+    size_t expected_count = 0;
+    int roundtrip = 0;
+    int vectors = 0;
+    FILE *file;
+
+    snprintf(path, sizeof path, "%s/frames.txt", directory);
+    file = fopen(path, "r");
+    if (file == NULL) {
+        printf("cannot open %s\n", path);
+        return -1;
+    }
+    while (fgets(line, sizeof line, file) != NULL) {
+        char keyword[16];
+        char a[LINE_SIZE];
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0') continue;
+        a[0] = '\0';
+        if (sscanf(line, "%15s %2199s", keyword, a) < 1) continue;
+        if (strcmp(keyword, "vector") == 0) {
+            strncpy(name, a, sizeof name - 1u);
+            name[sizeof name - 1u] = '\0';
+            wire_length = 0;
+            expected_count = 0;
+            roundtrip = 0;
+        } else if (strcmp(keyword, "wire") == 0) {
+            long n = parse_hex(a, wire, sizeof wire);
+            if (n < 0) fail(name, "bad wire hex");
+            wire_length = n < 0 ? 0 : (size_t)n;
+        } else if (strcmp(keyword, "frame") == 0 && expected_count < MAX_EVENTS) {
+            unsigned v, t, s, f;
+            char payload[LINE_SIZE];
+            event *e = &expected[expected_count++];
+            long n;
+            if (sscanf(line, "frame %x %x %x %x %2199s", &v, &t, &s, &f, payload) != 5) fail(name, "bad frame line");
+            e->is_frame = 1;
+            e->header.version = (uint8_t)v;
+            e->header.type = (uint8_t)t;
+            e->header.sequence = (uint8_t)s;
+            e->header.flags = (uint8_t)f;
+            n = parse_hex(payload, e->payload, sizeof e->payload);
+            if (n < 0) fail(name, "bad payload hex");
+            e->payload_length = n < 0 ? 0 : (size_t)n;
+        } else if (strcmp(keyword, "error") == 0 && expected_count < MAX_EVENTS) {
+            event *e = &expected[expected_count++];
+            e->is_frame = 0;
+            e->error = error_kind(a);
+            if (e->error == HB_FRAME_NONE) fail(name, "unknown error kind");
+        } else if (strcmp(keyword, "roundtrip") == 0) {
+            roundtrip = 1;
+        } else if (strcmp(keyword, "end") == 0) {
+            check_vector(name, wire, wire_length, expected, expected_count, roundtrip);
+            vectors++;
+        } else {
+            fail(name, "unknown line");
+        }
+    }
+    fclose(file);
+    return vectors;
+}
+
+static int run_cobs(const char *directory)
+{
+    char path[512];
+    char line[LINE_SIZE * 2];
+    int cases = 0;
+    FILE *file;
+
+    snprintf(path, sizeof path, "%s/cobs.txt", directory);
+    file = fopen(path, "r");
+    if (file == NULL) {
+        printf("cannot open %s\n", path);
+        return -1;
+    }
+    while (fgets(line, sizeof line, file) != NULL) {
+        static char decoded_hex[LINE_SIZE * 2], encoded_hex[LINE_SIZE * 2];
+        uint8_t decoded[MAX_BYTES], encoded[MAX_BYTES], out[MAX_BYTES];
+        long decoded_length, encoded_length;
+        size_t length = 0;
+        if (line[0] == '#' || sscanf(line, "%4399s %4399s", decoded_hex, encoded_hex) != 2) continue;
+        decoded_length = parse_hex(decoded_hex, decoded, sizeof decoded);
+        encoded_length = parse_hex(encoded_hex, encoded, sizeof encoded);
+        cases++;
+        if (decoded_length < 0 || encoded_length < 0) {
+            fail("cobs", "bad hex");
+            continue;
+        }
+        if (hb_cobs_encode(decoded, (size_t)decoded_length, out, sizeof out, &length) != HB_COBS_OK ||
+            length != (size_t)encoded_length || memcmp(out, encoded, length) != 0) {
+            fail("cobs", "encode differs");
+        }
+        if ((size_t)encoded_length > HB_COBS_MAX_ENCODED((size_t)decoded_length)) fail("cobs", "over the size bound");
+        if (hb_cobs_decode(encoded, (size_t)encoded_length, out, sizeof out, &length) != HB_COBS_OK ||
+            length != (size_t)decoded_length || memcmp(out, decoded, length) != 0) {
+            fail("cobs", "decode differs");
+        }
+        /* In place, as the header promises. */
+        if (hb_cobs_decode(encoded, (size_t)encoded_length, encoded, sizeof encoded, &length) != HB_COBS_OK ||
+            length != (size_t)decoded_length || memcmp(encoded, decoded, length) != 0) {
+            fail("cobs", "in-place decode differs");
+        }
+    }
+    fclose(file);
+    return cases;
+}
+
+int main(int argc, char **argv)
+{
+    int vectors, cases;
+    if (argc != 2) {
+        printf("usage: %s <firmware-protocol/vectors/frames>\n", argv[0]);
+        return 2;
+    }
+    vectors = run_frames(argv[1]);
+    cases = run_cobs(argv[1]);
+    if (vectors <= 0 || cases <= 0) {
+        printf("no vectors read\n");
+        return 1;
+    }
+    printf("test_frames: %d frame vectors, %d COBS vectors, %d failures\n", vectors, cases, failures);
+    return failures == 0 ? 0 : 1;
+}
