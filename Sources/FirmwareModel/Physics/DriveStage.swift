@@ -1,0 +1,98 @@
+/// Kick and brake settings of the output stage that sits between the interpreter's per-tick
+/// `OutputSample` and the actuator (docs/semantics.md, "Actuators", edges).
+///
+/// Levels are fractions of rated drive: amplitude code 255 is rated drive, 1.0.
+public struct EdgeParameters: Sendable, Hashable {
+    /// Overdrive ratio k >= 1: during a kick the stage drives at k times the requested level.
+    public var overdriveRatio: Double
+    /// Longest kick, in ticks, at edge strength 1.
+    public var kickTicks: Int
+    /// Longest brake burst, in ticks, at edge strength 1.
+    public var brakeTicks: Int
+    /// Brake level as a multiple of the last drive level (anti-phase / reverse drive).
+    public var brakeRatio: Double
+    /// Edge strength per sharpness code (256 entries, each 0...1): scales the kick and brake
+    /// durations. All ones when the profile renders sharpness as frequency.
+    public var edgeStrength: [Double]
+
+    public init(overdriveRatio: Double, kickTicks: Int, brakeTicks: Int, brakeRatio: Double,
+                edgeStrength: [Double] = Array(repeating: 1, count: 256)) {
+        precondition(edgeStrength.count == 256, "one edge strength per sharpness code")
+        self.overdriveRatio = overdriveRatio
+        self.kickTicks = kickTicks
+        self.brakeTicks = brakeTicks
+        self.brakeRatio = brakeRatio
+        self.edgeStrength = edgeStrength
+    }
+
+    /// No kick, no brake: the actuator's natural response.
+    public static let none = EdgeParameters(overdriveRatio: 1, kickTicks: 0, brakeTicks: 0, brakeRatio: 0)
+}
+
+/// What the output stage applies during one tick.
+struct DriveCommand {
+    enum Phase { case off, drive, kick, brake }
+    var phase: Phase
+    /// Drive level (fraction of rated); for `.brake`, the magnitude of the opposing drive.
+    var level: Double
+    /// Level the actuator is asked to settle at (the sample's amplitude / 255).
+    var target: Double
+    /// Sharpness code selecting the drive frequency (the last driven code while braking).
+    var sharpness: UInt8
+    /// True on the first tick of a brake burst.
+    var brakeStarts: Bool
+}
+
+/// The output stage's edge logic: a kick at every onset (amplitude leaving 0), a brake burst at
+/// every fall to 0 (amplitude 0 or the BRAKE flag), both scaled by the edge strength of the
+/// sharpness code. A BRAKE-flag tick never drives, whatever its amplitude byte says.
+struct DriveStage {
+    let edges: EdgeParameters
+    private(set) var lastLevel = 0.0
+    private(set) var lastSharpness: UInt8 = 0
+    private var kickRemaining = 0
+    private var brakeRemaining = 0
+    private var brakeLevel = 0.0
+
+    init(edges: EdgeParameters) { self.edges = edges }
+
+    mutating func command(for sample: OutputSample) -> DriveCommand {
+        if sample.isBraking || sample.amplitude == 0 {
+            var starts = false
+            if lastLevel > 0 {
+                let strength = edges.edgeStrength[Int(lastSharpness)]
+                brakeRemaining = Int((Double(edges.brakeTicks) * strength).rounded())
+                brakeLevel = edges.brakeRatio * lastLevel
+                lastLevel = 0
+                kickRemaining = 0
+                starts = true
+            }
+            if brakeRemaining > 0 && brakeLevel > 0 {
+                brakeRemaining -= 1
+                return DriveCommand(phase: .brake, level: brakeLevel, target: 0,
+                                    sharpness: lastSharpness, brakeStarts: starts)
+            }
+            return DriveCommand(phase: .off, level: 0, target: 0, sharpness: lastSharpness, brakeStarts: false)
+        }
+        let level = Double(sample.amplitude) / 255
+        if lastLevel == 0 {
+            let strength = edges.edgeStrength[Int(sample.sharpness)]
+            kickRemaining = Int((Double(edges.kickTicks) * strength).rounded())
+            brakeRemaining = 0
+        }
+        lastLevel = level
+        lastSharpness = sample.sharpness
+        if kickRemaining > 0 && edges.overdriveRatio > 1 {
+            kickRemaining -= 1
+            return DriveCommand(phase: .kick, level: edges.overdriveRatio * level, target: level,
+                                sharpness: sample.sharpness, brakeStarts: false)
+        }
+        return DriveCommand(phase: .drive, level: level, target: level, sharpness: sample.sharpness, brakeStarts: false)
+    }
+
+    /// Closed-loop sensing saw the target reached: drop to the plain level from now on.
+    mutating func endKick() { kickRemaining = 0 }
+
+    /// Closed-loop sensing saw the motion stopped: no more brake ticks in this burst.
+    mutating func endBrake() { brakeRemaining = 0 }
+}
