@@ -1,0 +1,113 @@
+/* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
+ * tick from a validated program in a flat buffer or a streamed one in a ring.
+ *
+ * No allocation: the caller owns the hb_interp (about 150 bytes) and the program bytes, which
+ * must stay unchanged while they play. Typical board loop:
+ *
+ *     hb_interp_init(&it, &cfg);
+ *     hb_interp_load(&it, program, length);            // validates; brakes if invalid
+ *     every tick: s = hb_interp_step(&it); hb_hal_output(s.amp, s.sharp, s.flags);
+ */
+#ifndef HB_INTERP_H
+#define HB_INTERP_H
+
+#include <stdint.h>
+
+#include "hb_config.h"
+#include "hb_error.h"
+#include "hb_program.h"
+#include "hb_source.h"
+#include "hb_validate.h"
+
+#define HB_PULSE_VOICES 4u
+#define HB_SAMPLE_BRAKE 0x01u
+#define HB_MAX_TICK_EXECUTIONS 32u /* 1.15: instructions one tick can execute */
+
+enum { HB_MODE_IDLE = 0, HB_MODE_PLAYING = 1, HB_MODE_BRAKING = 2 };
+
+typedef struct hb_sample {
+    uint8_t amp;    /* drive amplitude code */
+    uint8_t sharp;  /* sharpness code */
+    uint8_t flags;  /* bit 0: brake */
+} hb_sample;
+
+typedef struct hb_status {
+    uint32_t tick;  /* ticks played of the current (or last) program */
+    uint8_t mode;   /* HB_MODE_* */
+    hb_err error;   /* why the last program ended early (0: it did not) */
+} hb_status;
+
+/* A channel: its value this tick and the state of a running ramp (exact Bresenham form of the
+ * ramp rule, 1.9). */
+typedef struct hb_channel {
+    uint32_t left;   /* advances until the ramp arrives; 0: no ramp */
+    uint32_t den;    /* ramp duration D */
+    uint32_t err;    /* accumulated remainder, 0 <= err < D */
+    uint8_t rem;     /* |v1 - v0| mod D (< 256 because |v1 - v0| < 256) */
+    uint8_t step;    /* |v1 - v0| div D */
+    uint8_t down;    /* ramp direction: 1 toward smaller values */
+    uint8_t value;
+} hb_channel;
+
+typedef struct hb_voice {
+    uint8_t amp;
+    uint8_t sharp;
+    uint8_t left;    /* ticks still to play, this one included */
+} hb_voice;
+
+typedef struct hb_interp {
+    hb_config cfg;
+    hb_header header;
+    hb_source flat;             /* the source of a program loaded with hb_interp_load */
+    hb_source *src;
+    hb_check check;             /* streamed programs: the validator's rules, applied on fetch */
+    hb_instr next;              /* the fetched, not yet executed instruction */
+    uint32_t next_time;
+    uint32_t last_time;         /* time of the last executed instruction */
+    uint32_t read_offset;       /* body offset of the next fetch */
+    uint32_t tick;
+    uint32_t full_scale_run;    /* consecutive output samples >= safety_threshold */
+    uint32_t loop_offset[HB_MAX_LOOP_DEPTH];
+    hb_channel amp;
+    hb_channel sharp;
+    hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
+    uint16_t crc;               /* streamed programs: CRC of the body read so far */
+    uint16_t brake_left;
+    uint16_t scale_internal;    /* m' = m + (m >> 7), 0..256 */
+    uint8_t loop_left[HB_MAX_LOOP_DEPTH];
+    uint8_t loop_depth;
+    uint8_t voice_count;
+    uint8_t mode;
+    hb_err error;
+    uint8_t streamed;
+    uint8_t have_next;
+    uint8_t executed;           /* instructions executed by the last step (for tests) */
+    uint8_t scale;              /* master scale m as set */
+    int8_t offset;              /* sharpness offset o */
+} hb_interp;
+
+/* Power-up state: IDLE, scale 255, offset 0. */
+void hb_interp_init(hb_interp *it, const hb_config *cfg);
+
+/* Validates a whole program (`length` bytes, header included) and plays it from tick 0.
+ * If it is invalid, whatever played stops with a brake and the error is returned (and kept in
+ * the status). `program` must stay valid and unchanged while it plays. */
+hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length);
+
+/* Starts a streamed program: `header` is its 16 header bytes (checked with rules 1-5), `src`
+ * a ring (hb_source_ring) the caller keeps filling with the body. Errors as hb_interp_load. */
+hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src);
+
+/* Produces the sample of the current tick and moves to the next (1.8). */
+hb_sample hb_interp_step(hb_interp *it);
+
+/* Live controls (1.11): apply from the next step on, in any mode, and persist across programs. */
+void hb_interp_set_scale(hb_interp *it, uint8_t scale);
+void hb_interp_set_offset(hb_interp *it, int8_t offset);
+
+/* Stop (1.13): brake != 0 brakes for brake_ticks if playing; brake == 0 goes idle at once. */
+void hb_interp_stop(hb_interp *it, uint8_t brake);
+
+hb_status hb_interp_status(const hb_interp *it);
+
+#endif

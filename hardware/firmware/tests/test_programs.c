@@ -1,0 +1,283 @@
+/* Plays every program vector (the .txt files of firmware-protocol/vectors/programs, format in its README.md)
+ * through the C core and compares each output sample, the load result and the final status.
+ *
+ * Usage: test_programs <vectors/programs directory>. Last line: "N passed, N failed"; exit status
+ * 0 when nothing failed. Host-only test code: stdio and dirent, but no malloc, like the core. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hb_crc16.h"
+#include "hb_interp.h"
+#include "hb_validate.h"
+
+#define MAX_PROGRAM 8192
+#define MAX_EVENTS 64
+#define MAX_SPANS 4096
+#define MAX_RING 4096
+#define MAX_FILES 1024
+#define LINE_SIZE (2 * MAX_PROGRAM + 64)
+
+typedef struct {
+    long tick;
+    char kind[16];
+    char arg[16];
+} event;
+
+typedef struct {
+    long first, last;
+    int amp, sharp, flags;
+} span;
+
+typedef struct {
+    hb_config cfg;
+    uint8_t program[MAX_PROGRAM];
+    long program_length;
+    long capacity, initial; /* streamed when capacity > 0 */
+    int expect;
+    event events[MAX_EVENTS];
+    int event_count;
+    long ticks;
+    span spans[MAX_SPANS];
+    int span_count;
+    char final_mode[16];
+    int final_error;
+    long final_tick;
+} vector;
+
+static vector v;            /* one at a time; static because it is large */
+static uint8_t ring[MAX_RING];
+static char line[LINE_SIZE];
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static long parse_hex(const char *text, uint8_t *out, long capacity)
+{
+    long n = 0;
+    while (*text == ' ') text++;
+    while (text[0] != '\0' && text[0] != '\n') {
+        int hi = hex_digit(text[0]), lo = hex_digit(text[1]);
+        if (hi < 0 || lo < 0 || n >= capacity) return -1;
+        out[n++] = (uint8_t)(hi * 16 + lo);
+        text += 2;
+    }
+    return n;
+}
+
+/* Reads "key=value" from a config line into *out; returns 1 if present. */
+static int config_value(const char *text, const char *key, unsigned long *out)
+{
+    char pattern[32];
+    const char *at;
+    snprintf(pattern, sizeof pattern, "%s=", key);
+    at = strstr(text, pattern);
+    if (at == NULL) return 0;
+    *out = strtoul(at + strlen(pattern), NULL, 10);
+    return 1;
+}
+
+static int parse(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    unsigned long value;
+    if (file == NULL) return 0;
+    memset(&v, 0, sizeof v);
+    hb_config_default(&v.cfg);
+    v.expect = -1;
+    v.ticks = -1;
+    while (fgets(line, sizeof line, file) != NULL) {
+        span *s;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (strncmp(line, "config:", 7) == 0) {
+            if (config_value(line, "rate", &value)) v.cfg.rate = (uint16_t)value;
+            if (config_value(line, "max_body", &value)) v.cfg.max_body = (uint32_t)value;
+            if (config_value(line, "brake", &value)) v.cfg.brake_ticks = (uint16_t)value;
+            if (config_value(line, "threshold", &value)) v.cfg.safety_threshold = (uint8_t)value;
+            if (config_value(line, "safety", &value)) v.cfg.safety_ticks = (uint32_t)value;
+        } else if (strncmp(line, "program:", 8) == 0) {
+            v.program_length = parse_hex(line + 8, v.program, MAX_PROGRAM);
+            if (v.program_length < 0) break;
+        } else if (strncmp(line, "stream:", 7) == 0) {
+            if (sscanf(line, "stream: capacity=%ld initial=%ld", &v.capacity, &v.initial) != 2) break;
+        } else if (strncmp(line, "expect: ok", 10) == 0) {
+            v.expect = 0;
+        } else if (strncmp(line, "expect: error", 13) == 0) {
+            v.expect = atoi(line + 13);
+        } else if (strncmp(line, "event:", 6) == 0) {
+            event *e = &v.events[v.event_count];
+            if (v.event_count == MAX_EVENTS ||
+                sscanf(line, "event: %ld %15s %15s", &e->tick, e->kind, e->arg) != 3) break;
+            v.event_count++;
+        } else if (strncmp(line, "ticks:", 6) == 0) {
+            v.ticks = atol(line + 6);
+        } else if (strncmp(line, "final:", 6) == 0) {
+            if (sscanf(line, "final: mode %15s error %d tick %ld", v.final_mode, &v.final_error,
+                       &v.final_tick) != 3) break;
+        } else {
+            if (v.span_count == MAX_SPANS) break;
+            s = &v.spans[v.span_count];
+            if (sscanf(line, "%ld-%ld: %d %d %d", &s->first, &s->last, &s->amp, &s->sharp, &s->flags) == 5) {
+                v.span_count++;
+            } else if (sscanf(line, "%ld: %d %d %d", &s->first, &s->amp, &s->sharp, &s->flags) == 4) {
+                s->last = s->first;
+                v.span_count++;
+            } else {
+                break;
+            }
+        }
+    }
+    fclose(file);
+    return v.expect >= 0 && v.ticks >= 0 && v.final_mode[0] != '\0' && v.span_count > 0 && v.capacity <= MAX_RING;
+}
+
+static const char *mode_name(uint8_t mode)
+{
+    return mode == HB_MODE_PLAYING ? "playing" : mode == HB_MODE_BRAKING ? "braking" : "idle";
+}
+
+/* Runs the parsed vector; prints the first difference and returns 0 on failure. */
+static int run(const char *name)
+{
+    static hb_interp it;
+    hb_source src;
+    hb_header header;
+    hb_err load;
+    hb_status status;
+    long tick, fed = 0, span_index = 0;
+    uint32_t length = (uint32_t)v.program_length;
+    const uint8_t *body = v.program + HB_HEADER_SIZE;
+    uint32_t body_bytes = length > HB_HEADER_SIZE ? length - HB_HEADER_SIZE : 0;
+
+    hb_interp_init(&it, &v.cfg);
+    if (v.capacity > 0) {
+        if (length < HB_HEADER_SIZE || !hb_source_ring(&src, ring, (uint32_t)v.capacity)) {
+            printf("FAIL %s: bad stream setup\n", name);
+            return 0;
+        }
+        fed = (long)hb_source_write(&src, body, (uint32_t)v.initial);
+        load = hb_interp_load_stream(&it, v.program, &src);
+    } else {
+        hb_err direct = hb_program_validate(v.program, length, &v.cfg, &header);
+        load = hb_interp_load(&it, v.program, length);
+        if (direct != load) {
+            printf("FAIL %s: hb_program_validate says %d, hb_interp_load %d\n", name, direct, load);
+            return 0;
+        }
+    }
+    if (load != v.expect) {
+        printf("FAIL %s: load result %d, expected %d\n", name, load, v.expect);
+        return 0;
+    }
+    for (tick = 0; tick < v.ticks; tick++) {
+        hb_sample s;
+        int i;
+        const span *want;
+        for (i = 0; i < v.event_count; i++) {
+            const event *e = &v.events[i];
+            if (e->tick != tick) continue;
+            if (strcmp(e->kind, "scale") == 0) {
+                hb_interp_set_scale(&it, (uint8_t)atoi(e->arg));
+            } else if (strcmp(e->kind, "offset") == 0) {
+                hb_interp_set_offset(&it, (int8_t)atoi(e->arg));
+            } else if (strcmp(e->kind, "stop") == 0) {
+                hb_interp_stop(&it, strcmp(e->arg, "brake") == 0);
+            } else if (strcmp(e->kind, "feed") == 0) {
+                uint32_t count = (uint32_t)atoi(e->arg);
+                if (v.capacity == 0 || (uint32_t)fed + count > body_bytes ||
+                    hb_source_write(&src, body + fed, count) != count) {
+                    printf("FAIL %s: feed of %u bytes at tick %ld does not fit\n", name, count, tick);
+                    return 0;
+                }
+                fed += count;
+            } else {
+                printf("FAIL %s: unknown event %s\n", name, e->kind);
+                return 0;
+            }
+        }
+        s = hb_interp_step(&it);
+        if (it.executed > HB_MAX_TICK_EXECUTIONS) {
+            printf("FAIL %s: tick %ld executed %u instructions\n", name, tick, it.executed);
+            return 0;
+        }
+        while (span_index < v.span_count && v.spans[span_index].last < tick) span_index++;
+        if (span_index == v.span_count || v.spans[span_index].first > tick) {
+            printf("FAIL %s: no expected sample for tick %ld\n", name, tick);
+            return 0;
+        }
+        want = &v.spans[span_index];
+        if (s.amp != want->amp || s.sharp != want->sharp || s.flags != want->flags) {
+            printf("FAIL %s: tick %ld: got %u %u %u, expected %d %d %d\n", name, tick, s.amp, s.sharp,
+                   s.flags, want->amp, want->sharp, want->flags);
+            return 0;
+        }
+    }
+    status = hb_interp_status(&it);
+    if (strcmp(mode_name(status.mode), v.final_mode) != 0 || status.error != v.final_error ||
+        (long)status.tick != v.final_tick) {
+        printf("FAIL %s: final mode %s error %u tick %lu, expected mode %s error %d tick %ld\n", name,
+               mode_name(status.mode), status.error, (unsigned long)status.tick, v.final_mode,
+               v.final_error, v.final_tick);
+        return 0;
+    }
+    return 1;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+    static char names[MAX_FILES][256];
+    static char *sorted[MAX_FILES];
+    char path[1024];
+    int count = 0, passed = 0, failed = 0, i;
+    DIR *dir;
+    struct dirent *entry;
+    if (argc != 2 || (dir = opendir(argv[1])) == NULL) {
+        printf("usage: %s <firmware-protocol/vectors/programs>\n", argv[0]);
+        return 2;
+    }
+    while ((entry = readdir(dir)) != NULL && count < MAX_FILES) {
+        size_t n = strlen(entry->d_name);
+        if (n > 4 && n < sizeof names[0] && strcmp(entry->d_name + n - 4, ".txt") == 0) {
+            memcpy(names[count], entry->d_name, n + 1);
+            sorted[count] = names[count];
+            count++;
+        }
+    }
+    closedir(dir);
+    qsort(sorted, (size_t)count, sizeof sorted[0], compare_names);
+    /* the CRC the format relies on, by its check value */
+    if (hb_crc16(HB_CRC16_INIT, (const uint8_t *)"123456789", 9) != 0x29B1) {
+        printf("FAIL crc16 check value\n");
+        failed++;
+    }
+    for (i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/%s", argv[1], sorted[i]);
+        if (!parse(path)) {
+            printf("FAIL %s: cannot parse\n", sorted[i]);
+            failed++;
+        } else if (run(sorted[i])) {
+            passed++;
+        } else {
+            failed++;
+        }
+    }
+    if (count == 0) {
+        printf("no vectors in %s\n", argv[1]);
+        failed++;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
