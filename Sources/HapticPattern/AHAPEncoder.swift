@@ -1,0 +1,153 @@
+/// Writes canonical AHAP: the same pattern always gives the same bytes, and
+/// `AHAPDecoder().decode(AHAPEncoder().encode(p)).pattern == p` for every pattern the decoder produces
+/// (docs/ahap.md, "Canonical form").
+///
+/// - `Version` 1.0, then `Metadata` (only when not empty; keys in UTF-8 byte order), then `Pattern`;
+/// - items sorted by time; at equal times `Parameter` steps, then `ParameterCurve`s, then `Event`s
+///   (a control that changes at an event's start applies to it), and within one kind the model's order;
+/// - keys in a fixed order: Event = Time, EventType, EventDuration, EventWaveformPath,
+///   EventWaveformUseVolumeEnvelope, EventWaveformLoopEnabled, EventParameters;
+///   Parameter = ParameterID, Time, ParameterValue; ParameterCurve = ParameterID, Time, ParameterCurveControlPoints;
+/// - event parameters in `EventParameterID` order; `EventDuration` written for continuous and audio
+///   events (for AudioCustom only when not 0), never for transients;
+/// - strict JSON, doubles in shortest round-trip form.
+public struct AHAPEncoder: Sendable {
+    public var minified: Bool
+
+    public init(minified: Bool = false) {
+        self.minified = minified
+    }
+
+    public func encode(_ pattern: HapticPattern) -> [UInt8] {
+        var writer = JSONWriter(pretty: !minified)
+        writer.beginObject()
+        writer.key(AHAPKey.version.name)
+        writer.number(1.0)
+        if !pattern.metadata.isEmpty {
+            writer.key(AHAPKey.metadata.name)
+            writer.value(.object(pattern.metadata))
+        }
+        writer.key(AHAPKey.pattern.name)
+        writer.beginArray()
+        for item in Self.itemOrder(pattern) {
+            writer.beginObject()
+            switch item.kind {
+            case .parameter: write(pattern.parameters[item.index], to: &writer)
+            case .curve: write(pattern.curves[item.index], to: &writer)
+            case .event: write(pattern.events[item.index], to: &writer)
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.endDocument()
+        return writer.bytes
+    }
+
+    // MARK: Order
+
+    enum ItemKind: Int, Comparable {
+        case parameter, curve, event
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    struct Item {
+        var time: Double
+        var kind: ItemKind
+        var index: Int
+    }
+
+    /// Items by (time, kind, index in the model). NaN times (never produced by the decoder) sort as 0
+    /// so the comparison stays a strict weak order.
+    static func itemOrder(_ pattern: HapticPattern) -> [Item] {
+        var items: [Item] = []
+        items.reserveCapacity(pattern.events.count + pattern.parameters.count + pattern.curves.count)
+        func key(_ time: Double) -> Double { time.isNaN ? 0 : time }
+        for (index, step) in pattern.parameters.enumerated() { items.append(Item(time: key(step.time), kind: .parameter, index: index)) }
+        for (index, curve) in pattern.curves.enumerated() { items.append(Item(time: key(curve.time), kind: .curve, index: index)) }
+        for (index, event) in pattern.events.enumerated() { items.append(Item(time: key(event.time), kind: .event, index: index)) }
+        items.sort { ($0.time, $0.kind, $0.index) < ($1.time, $1.kind, $1.index) }
+        return items
+    }
+
+    // MARK: Items
+
+    private func write(_ event: HapticEvent, to writer: inout JSONWriter) {
+        writer.key(AHAPKey.event.name)
+        writer.beginObject()
+        writer.key(AHAPKey.time.name)
+        writer.number(event.time)
+        writer.key(AHAPKey.eventType.name)
+        writer.string(event.type.rawValue)
+        let writesDuration: Bool
+        switch event.type {
+        case .hapticTransient: writesDuration = false
+        case .hapticContinuous, .audioContinuous: writesDuration = true
+        case .audioCustom: writesDuration = event.duration != 0
+        }
+        if writesDuration {
+            writer.key(AHAPKey.eventDuration.name)
+            writer.number(event.duration)
+        }
+        if let path = event.waveformPath {
+            writer.key(AHAPKey.eventWaveformPath.name)
+            writer.string(path)
+        }
+        if let flag = event.waveformUseVolumeEnvelope {
+            writer.key(AHAPKey.eventWaveformUseVolumeEnvelope.name)
+            writer.bool(flag)
+        }
+        if let flag = event.waveformLoopEnabled {
+            writer.key(AHAPKey.eventWaveformLoopEnabled.name)
+            writer.bool(flag)
+        }
+        if !event.parameters.isEmpty {
+            writer.key(AHAPKey.eventParameters.name)
+            writer.beginArray()
+            for id in EventParameterID.allCases {
+                guard let value = event.parameters[id] else { continue }
+                writer.beginObject(inline: true)
+                writer.key(AHAPKey.parameterID.name)
+                writer.string(id.rawValue)
+                writer.key(AHAPKey.parameterValue.name)
+                writer.number(value)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    private func write(_ step: DynamicParameter, to writer: inout JSONWriter) {
+        writer.key(AHAPKey.parameter.name)
+        writer.beginObject()
+        writer.key(AHAPKey.parameterID.name)
+        writer.string(step.id.rawValue)
+        writer.key(AHAPKey.time.name)
+        writer.number(step.time)
+        writer.key(AHAPKey.parameterValue.name)
+        writer.number(step.value)
+        writer.endObject()
+    }
+
+    private func write(_ curve: ParameterCurve, to writer: inout JSONWriter) {
+        writer.key(AHAPKey.parameterCurve.name)
+        writer.beginObject()
+        writer.key(AHAPKey.parameterID.name)
+        writer.string(curve.id.rawValue)
+        writer.key(AHAPKey.time.name)
+        writer.number(curve.time)
+        writer.key(AHAPKey.parameterCurveControlPoints.name)
+        writer.beginArray()
+        for point in curve.controlPoints {
+            writer.beginObject(inline: true)
+            writer.key(AHAPKey.time.name)
+            writer.number(point.time)
+            writer.key(AHAPKey.parameterValue.name)
+            writer.number(point.value)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}
