@@ -1,0 +1,160 @@
+/// A named, ready-made pattern with the seed row it comes from (docs/presets.md lists them all).
+///
+/// Names are `family.name[.variant]`, lowercase, words joined by `-`:
+/// - `impact.*`, `notification.*`, `selection`: the UIKit feedback generators;
+/// - `app.*`: the app vocabulary (seed 001); `game.*`: the game event catalog (seed 000);
+/// - `custom.*`: seed 000's Core Haptics example patterns; `tutorial.*`: seed 002's Snip The Vine patterns.
+///
+/// Impact presets take an intensity argument like `impactOccurred(intensity:)`: `impact.heavy@0.5`.
+public struct Preset: Sendable, Hashable {
+    public var name: String
+    /// What it feels like / when to use it, in a few words.
+    public var summary: String
+    /// Seed file and the table row or section the values come from.
+    public var source: String
+    public var pattern: HapticPattern
+
+    public init(name: String, summary: String, source: String, pattern: HapticPattern) {
+        self.name = name
+        self.summary = summary
+        self.source = source
+        self.pattern = pattern
+    }
+
+    /// The family: the name up to its first dot (`impact`, `app`, ...).
+    public var family: String { String(name.prefix { $0 != "." }) }
+
+    /// Every preset, in catalogue order (UIKit, app, game, custom, tutorial).
+    public static let all: [Preset] =
+        ImpactStyle.allCases.map { impact($0) }
+        + NotificationType.allCases.map { notification($0) }
+        + [selection] + appVocabulary + gameCatalog + customPatterns + tutorialPatterns
+
+    /// A preset by name; impact presets and `game.collision` also accept `@VALUE` (intensity, resp. force, 0...1).
+    public static func named(_ name: String) -> Preset? {
+        if let at = name.firstIndex(of: "@") {
+            let base = String(name[..<at])
+            guard let value = Double(name[name.index(after: at)...]), value.isFinite, (0...1).contains(value) else { return nil }
+            if base == "game.collision" { return collision(force: value) }
+            guard base.hasPrefix("impact."), let style = ImpactStyle(rawValue: String(base.dropFirst("impact.".count))) else { return nil }
+            return impact(style, intensity: value)
+        }
+        return byName[name]
+    }
+
+    private static let byName: [String: Preset] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// One transient: the shape of every UIKit feedback generator call.
+    static func tap(_ intensity: Double, _ sharpness: Double, at time: Double = 0) -> HapticEvent {
+        .transient(at: time, intensity: intensity, sharpness: sharpness)
+    }
+}
+
+// MARK: - UIKit feedback generators
+
+/// The seeds' values for the feedback generators. Seed 000 (000_de8097db8019a971.txt) gives each impact style an
+/// intensity and a sharpness range ("Intensity/Sharpness Technical Values"); the presets use the midpoints.
+extension Preset {
+    static let seed000 = "000_de8097db8019a971.txt"
+    static let seed001 = "001_9d22c50718713ccd.txt"
+    static let seed002 = "002_54683d4c8ddc9faf.txt"
+    static let seed003 = "003_f6036b233b17f06c.txt"
+
+    public enum ImpactStyle: String, CaseIterable, Sendable {
+        case light, medium, heavy, soft, rigid
+
+        /// (intensity, sharpness): midpoints of seed 000's "Intensity/Sharpness Technical Values" rows.
+        public var values: (intensity: Double, sharpness: Double) {
+            switch self {
+            case .light: return (0.4, 0.5)   // 0.3 - 0.5, 0.4 - 0.6
+            case .medium: return (0.6, 0.5)  // 0.5 - 0.7, 0.4 - 0.6
+            case .heavy: return (0.9, 0.5)   // 0.8 - 1.0, 0.4 - 0.6
+            case .soft: return (0.6, 0.2)    // 0.5 - 0.7, 0.1 - 0.3
+            case .rigid: return (0.6, 0.9)   // 0.5 - 0.7, 0.8 - 1.0
+            }
+        }
+
+        var range: String {
+            switch self {
+            case .light: return "intensity 0.3 - 0.5, sharpness 0.4 - 0.6"
+            case .medium: return "intensity 0.5 - 0.7, sharpness 0.4 - 0.6"
+            case .heavy: return "intensity 0.8 - 1.0, sharpness 0.4 - 0.6"
+            case .soft: return "intensity 0.5 - 0.7, sharpness 0.1 - 0.3"
+            case .rigid: return "intensity 0.5 - 0.7, sharpness 0.8 - 1.0"
+            }
+        }
+
+        var feel: String {
+            switch self {
+            case .light: return "subtle tap"
+            case .medium: return "definite thump"
+            case .heavy: return "strong impact"
+            case .soft: return "dull, rounded"
+            case .rigid: return "sharp, clicking"
+            }
+        }
+    }
+
+    /// `UIImpactFeedbackGenerator(style:).impactOccurred(intensity:)`: one transient at the style's midpoint
+    /// values, its intensity scaled by `intensity` (0...1; 1 is the plain `impactOccurred()`).
+    public static func impact(_ style: ImpactStyle, intensity: Double = 1) -> Preset {
+        let scale = min(max(intensity, 0), 1)
+        let (i, s) = style.values
+        let name = scale == 1 ? "impact.\(style.rawValue)" : "impact.\(style.rawValue)@\(scale)"
+        return Preset(
+            name: name,
+            summary: "UIImpactFeedbackGenerator(.\(style.rawValue)): \(style.feel)" + (scale == 1 ? "" : ", intensity x\(scale)"),
+            source: "\(seed000), Intensity/Sharpness Technical Values, row .\(style.rawValue) (\(style.range)): midpoints",
+            pattern: HapticPattern(events: [tap(i * scale, s)]))
+    }
+
+    public enum NotificationType: String, CaseIterable, Sendable {
+        case success, warning, error
+    }
+
+    /// `UINotificationFeedbackGenerator().notificationOccurred(_:)`, after seed 000's "UINotificationFeedbackGenerator
+    /// Types" table. Seed 001's vocabulary describes them differently (triple-pulse success, double-pulse warning,
+    /// double-buzz error); seed 000 is followed because its table is the one with values.
+    public static func notification(_ type: NotificationType) -> Preset {
+        switch type {
+        case .success:
+            // "Two quick taps (ascending feel)": seed 000's playDoubleTap(), 80 ms apart.
+            return Preset(
+                name: "notification.success", summary: "two quick taps, ascending",
+                source: "\(seed000), UINotificationFeedbackGenerator Types, row .success; values from Core Haptics Custom Patterns, playDoubleTap()",
+                pattern: HapticPattern(events: [tap(0.6, 0.5), tap(0.8, 0.6, at: 0.08)]))
+        case .warning:
+            // "Single firm tap": a rigid tap ("firm, precise", seed 003) at the top of rigid's intensity range.
+            return Preset(
+                name: "notification.warning", summary: "single firm tap",
+                source: "\(seed000), UINotificationFeedbackGenerator Types, row .warning; rigid = \"firm, precise tap\" (\(seed003), UIImpactFeedbackGenerator styles), intensity 0.7 = top of rigid's 0.5 - 0.7, sharpness 0.9 = rigid midpoint",
+                pattern: HapticPattern(events: [tap(0.7, 0.9)]))
+        case .error:
+            // "Three rapid taps (descending feel)": seed 000's playTripleBurst() values, reversed, 100 ms apart.
+            return Preset(
+                name: "notification.error", summary: "three rapid taps, descending",
+                source: "\(seed000), UINotificationFeedbackGenerator Types, row .error; values from Core Haptics Custom Patterns, playTripleBurst(), reversed",
+                pattern: HapticPattern(events: [tap(0.9, 0.7), tap(0.75, 0.6, at: 0.1), tap(0.6, 0.5, at: 0.2)]))
+        }
+    }
+
+    /// `UISelectionFeedbackGenerator().selectionChanged()`: "very light tick". Seed 000 lists "list scroll tick"
+    /// under `.light` (sharpness 0.4 - 0.6 -> 0.5); "very light" takes the bottom of light's intensity range, 0.3.
+    public static let selection = Preset(
+        name: "selection", summary: "very light tick",
+        source: "\(seed000), UISelectionFeedbackGenerator table, selectionChanged(); UIImpactFeedbackGenerator Styles, row .light (examples: list scroll tick): intensity 0.3 = bottom of 0.3 - 0.5, sharpness 0.5",
+        pattern: HapticPattern(events: [tap(0.3, 0.5)]))
+
+    /// seed 000's playCollisionHaptic(impactForce:maxForce:) with the force already normalised to 0...1:
+    /// below 0.3 a light impact at 0.3 + f, below 0.7 a medium one at f, else a heavy one at 0.7 + 0.3 f.
+    public static func collision(force: Double) -> Preset {
+        let f = min(max(force, 0), 1)
+        let (style, intensity): (ImpactStyle, Double) =
+            f < 0.3 ? (.light, 0.3 + f) : f < 0.7 ? (.medium, f) : (.heavy, 0.7 + f * 0.3)
+        return Preset(
+            name: f == 0.5 ? "game.collision" : "game.collision@\(f)",
+            summary: "physics collision, force \(f): .\(style.rawValue) at \(intensity)",
+            source: "\(seed000), Haptic Event Catalog, row Collision (Impact varies, by force); Physics-Based Impact Intensity, playCollisionHaptic()",
+            pattern: HapticPattern(events: [tap(intensity, style.values.sharpness)]))
+    }
+}
