@@ -16,15 +16,16 @@
 
 #include "hb_cobs.h"
 
+/* Plain literals, so that Swift can import them; hb_frame.c checks the sums at compile time. */
 #define HB_FRAME_VERSION 1u
 #define HB_FRAME_HEADER_SIZE 4u
 #define HB_FRAME_CRC_SIZE 2u
 #define HB_FRAME_MAX_PAYLOAD 128u
 /* header + payload + crc before stuffing: 6..134 bytes */
-#define HB_FRAME_MIN_RAW (HB_FRAME_HEADER_SIZE + HB_FRAME_CRC_SIZE)
-#define HB_FRAME_MAX_RAW (HB_FRAME_HEADER_SIZE + HB_FRAME_MAX_PAYLOAD + HB_FRAME_CRC_SIZE)
-/* stuffed frame plus the 0x00 delimiter: at most 136 bytes */
-#define HB_FRAME_MAX_WIRE (HB_COBS_MAX_ENCODED(HB_FRAME_MAX_RAW) + 1u)
+#define HB_FRAME_MIN_RAW 6u   /* HEADER_SIZE + CRC_SIZE */
+#define HB_FRAME_MAX_RAW 134u /* HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE */
+/* stuffed frame plus the 0x00 delimiter */
+#define HB_FRAME_MAX_WIRE 136u /* HB_COBS_MAX_ENCODED(MAX_RAW) + 1 */
 
 typedef struct {
     uint8_t version;

@@ -4,6 +4,12 @@
 
 enum { RECEIVING = 0, DISCARDING = 1 };
 
+/* C99 has no static_assert: a negative array size fails the build if a literal in hb_frame.h drifts. */
+typedef char hb_frame_min_raw_check[(HB_FRAME_MIN_RAW == HB_FRAME_HEADER_SIZE + HB_FRAME_CRC_SIZE) ? 1 : -1];
+typedef char hb_frame_max_raw_check[(HB_FRAME_MAX_RAW == HB_FRAME_HEADER_SIZE + HB_FRAME_MAX_PAYLOAD + HB_FRAME_CRC_SIZE) ? 1 : -1];
+typedef char hb_frame_max_wire_check[(HB_FRAME_MAX_WIRE == HB_COBS_MAX_ENCODED(HB_FRAME_MAX_RAW) + 1u) ? 1 : -1];
+typedef char hb_frame_length_fits_u8[(HB_FRAME_MAX_RAW <= 255u) ? 1 : -1];
+
 /* Stuffs header, payload and checksum straight into `out`: no raw copy on the stack. */
 size_t hb_frame_encode(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
                        uint8_t *out, size_t capacity)
