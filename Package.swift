@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol"]),
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore"]),
+        .testTarget(name: "SerialBridgeTests", dependencies: ["SerialBridge", "HapticProtocol", "CFirmwareCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
