@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "HapticProtocol"),
         .target(name: "FirmwareModel", dependencies: ["HapticProtocol"]),
         .target(name: "HapticCompiler", dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel"]),
+        // Runs the real firmware ELF in simavr (not a dependency of the library products).
+        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel"]),
         .target(
             name: "SerialBridge",
             dependencies: [
@@ -59,6 +61,14 @@ let package = Package(
             pkgConfig: "libserialport",
             providers: [.apt(["libserialport-dev"]), .brew(["libserialport"])]
         ),
+        // libsimavr for the cycle-accurate ATmega328P emulator (Debian: libsimavr-dev + libelf-dev for pkg-config).
+        .systemLibrary(
+            name: "CSimAVR",
+            pkgConfig: "simavr",
+            providers: [.apt(["libsimavr-dev", "libelf-dev"]), .brew(["simavr"])]
+        ),
+        // C side of the emulator: UART timing, output recording, DRV2605L model, cycle profiling.
+        .target(name: "CAVRHarness", dependencies: ["CSimAVR"]),
         // The reference firmware's portable C core, compiled into the test suite for differential tests.
         .target(
             name: "CFirmwareCore",
@@ -71,6 +81,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol"]),
+        .testTarget(name: "AVREmulatorTests", dependencies: ["AVREmulator", "FirmwareModel"]),
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore"]),
         .testTarget(name: "SerialBridgeTests", dependencies: ["SerialBridge", "HapticProtocol", "CFirmwareCore"]),
     ],

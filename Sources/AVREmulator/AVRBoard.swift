@@ -1,0 +1,213 @@
+import CAVRHarness
+
+/// A simulated microcontroller board running a firmware ELF in libsimavr, cycle by cycle.
+///
+/// Not thread-safe: one owner drives it (a test, or `EmulatedBoardLink` on its own thread).
+/// Time only advances inside `run(until:)`; bytes handed to `send(_:)` reach the firmware's
+/// UART back to back at the baud rate the firmware configured, starting at the current cycle.
+public final class AVRBoard {
+    public let firmwarePath: String
+    public let mcu: String
+    private let handle: OpaquePointer
+
+    public init(firmware path: String, mcu: String = "atmega328p", frequency: UInt32 = 16_000_000) throws(AVRBoardError) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard let handle = hb_avr_create(path, mcu, frequency, &error, error.count) else {
+            throw .load(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        self.handle = handle
+        self.firmwarePath = path
+        self.mcu = mcu
+    }
+
+    deinit {
+        hb_avr_destroy(handle)
+    }
+
+    // MARK: Time
+
+    public var cycle: UInt64 { hb_avr_cycle(handle) }
+    public var frequency: UInt32 { hb_avr_frequency(handle) }
+    /// Cycles in one 1 kHz tick (16,000 at 16 MHz).
+    public var cyclesPerTick: UInt64 { UInt64(frequency) / 1000 }
+
+    /// Runs until the cycle counter reaches `cycle`; throws if the core stopped or crashed.
+    public func run(until cycle: UInt64) throws(AVRBoardError) {
+        switch hb_avr_run_until(handle, cycle) {
+        case Int32(HB_AVR_RUNNING): return
+        case Int32(HB_AVR_STOPPED): throw .stopped(atCycle: self.cycle)
+        default: throw .crashed(atCycle: self.cycle)
+        }
+    }
+
+    public func run(cycles: UInt64) throws(AVRBoardError) {
+        try run(until: cycle + cycles)
+    }
+
+    public func run(ticks: Int) throws(AVRBoardError) {
+        try run(cycles: UInt64(ticks) * cyclesPerTick)
+    }
+
+    // MARK: UART
+
+    /// Queues bytes for the firmware's receiver (pin D0).
+    public func send(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { hb_avr_uart_send(handle, $0.baseAddress, $0.count) }
+    }
+
+    /// Bytes queued by `send(_:)` that have not completed on the line yet.
+    public var pendingInput: Int { hb_avr_uart_send_pending(handle) }
+
+    /// Cycles per byte at the firmware's UART settings (0 while the UART is off): 320 at 500 kbaud.
+    public var uartCyclesPerByte: UInt32 { hb_avr_uart_cycles_per_byte(handle) }
+
+    /// Bytes the firmware transmitted since the last call, each stamped with the cycle its stop
+    /// bit completed.
+    public func takeOutput() -> [TimedByte] {
+        var result: [TimedByte] = []
+        var chunk = [hb_avr_byte](repeating: hb_avr_byte(), count: 256)
+        while true {
+            let n = hb_avr_uart_take(handle, &chunk, chunk.count)
+            result += chunk.prefix(n).map { TimedByte(cycle: $0.cycle, value: $0.value) }
+            if n < chunk.count { return result }
+        }
+    }
+
+    /// Every byte delivered to the firmware so far, stamped with the cycle its stop bit completed.
+    public var inputLog: [TimedByte] {
+        let count = hb_avr_uart_rx_log_count(handle)
+        var items = [hb_avr_byte](repeating: hb_avr_byte(), count: count)
+        let n = hb_avr_uart_rx_log(handle, &items, count)
+        return items.prefix(n).map { TimedByte(cycle: $0.cycle, value: $0.value) }
+    }
+
+    public var uartStatistics: UARTStatistics {
+        let s = hb_avr_uart_get_stats(handle)
+        return UARTStatistics(maxBacklog: Int(s.max_backlog), overruns: Int(s.overruns), dropped: Int(s.dropped))
+    }
+
+    /// Runs until the firmware has transmitted at least `count` bytes (returned, all of them
+    /// taken) or `limit` cycles have passed.
+    public func runUntilOutput(count: Int, limit: UInt64) throws(AVRBoardError) -> [TimedByte] {
+        var bytes: [TimedByte] = []
+        let deadline = cycle + limit
+        while bytes.count < count && cycle < deadline {
+            try run(until: min(deadline, cycle + 1_000))
+            bytes += takeOutput()
+        }
+        return bytes
+    }
+
+    // MARK: Outputs
+
+    /// Output-stage events recorded since boot, from index `first`.
+    public func events(from first: Int = 0) -> [OutputEvent] {
+        let total = hb_avr_events_count(handle)
+        guard first < total else { return [] }
+        var items = [hb_avr_event](repeating: hb_avr_event(), count: total - first)
+        let n = hb_avr_events_copy(handle, first, &items, items.count)
+        return items.prefix(n).map(OutputEvent.init)
+    }
+
+    public var eventCount: Int { hb_avr_events_count(handle) }
+
+    /// The DRV2605L model's register `register`.
+    public func drv2605lRegister(_ register: UInt8) -> UInt8 { hb_avr_drv_register(handle, register) }
+
+    /// Cycle of the first I2C transaction with the DRV2605L (nil if none).
+    public var drv2605lFirstAccess: UInt64? {
+        let c = hb_avr_drv_first_access(handle)
+        return c == 0 ? nil : c
+    }
+
+    public func setDRV2605LCalibrationCycles(_ cycles: UInt64) {
+        hb_avr_drv_set_calibration_cycles(handle, cycles)
+    }
+
+    // MARK: Memory
+
+    public func readData(_ address: UInt16) -> UInt8 { hb_avr_read_data(handle, address) }
+
+    /// Data-space address of a global variable of the firmware.
+    public func address(ofSymbol name: String) -> UInt16? {
+        let a = hb_avr_symbol_address(handle, name)
+        return a < 0 ? nil : UInt16(a)
+    }
+
+    /// A little-endian global of `size` bytes (1, 2 or 4), by symbol name.
+    public func readGlobal(_ name: String, size: Int) -> UInt32? {
+        guard let base = address(ofSymbol: name) else { return nil }
+        var value: UInt32 = 0
+        for i in 0..<size { value |= UInt32(readData(base + UInt16(i))) << (8 * i) }
+        return value
+    }
+
+    // MARK: Profiling
+
+    /// Starts a new profiling interval now.
+    public func resetProfile() { hb_avr_profile_reset(handle) }
+
+    /// Cycle costs since `resetProfile()`.
+    public func profile() -> CycleProfile {
+        var entries: [CycleProfile.Category: CycleProfile.Entry] = [:]
+        for category in CycleProfile.Category.allCases {
+            let e = hb_avr_profile_get(handle, category.index)
+            entries[category] = CycleProfile.Entry(
+                totalCycles: e.total_cycles, calls: e.calls,
+                maxCyclesPerTick: Int(e.max_per_tick), maxCyclesPerCall: Int(e.max_single))
+        }
+        return CycleProfile(ticks: Int(hb_avr_profile_ticks(handle)),
+                            cyclesPerTick: Int(hb_avr_profile_window(handle)), entries: entries)
+    }
+}
+
+public enum AVRBoardError: Error, Equatable, CustomStringConvertible {
+    case load(String)
+    case stopped(atCycle: UInt64)
+    case crashed(atCycle: UInt64)
+
+    public var description: String {
+        switch self {
+        case .load(let reason): return reason
+        case .stopped(let c): return "the simulated core stopped at cycle \(c)"
+        case .crashed(let c): return "the simulated core crashed at cycle \(c)"
+        }
+    }
+}
+
+public struct TimedByte: Sendable, Hashable {
+    public var cycle: UInt64
+    public var value: UInt8
+}
+
+public struct UARTStatistics: Sendable, Hashable {
+    /// Most unread bytes in the UART when a new byte completed (a real ATmega328P holds 2).
+    public var maxBacklog: Int
+    /// Bytes a real UART would have lost (3 or more unread when one more completed).
+    public var overruns: Int
+    /// Bytes sent while the firmware's receiver was off.
+    public var dropped: Int
+}
+
+public struct OutputEvent: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case ocr1a, ocr1b
+        case drv2605lWrite(register: UInt8)
+        case tickTimerStart
+    }
+
+    public var cycle: UInt64
+    public var kind: Kind
+    public var value: UInt8
+
+    init(_ e: hb_avr_event) {
+        cycle = e.cycle
+        value = e.value
+        switch Int32(e.kind) {
+        case Int32(HB_AVR_EVENT_OCR1A): kind = .ocr1a
+        case Int32(HB_AVR_EVENT_OCR1B): kind = .ocr1b
+        case Int32(HB_AVR_EVENT_DRV_WRITE): kind = .drv2605lWrite(register: e.reg)
+        default: kind = .tickTimerStart
+        }
+    }
+}

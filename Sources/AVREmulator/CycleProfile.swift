@@ -1,0 +1,81 @@
+/// Where the simulated CPU's cycles went over a measurement interval, per 1 kHz tick.
+///
+/// Method (no breakpoints, nothing that perturbs timing): interrupt handlers are timed from
+/// the program counter, vector entry to RETI plus the AVR's 4-cycle interrupt response (which
+/// simavr does not charge); main-loop regions from the firmware's GPIOR0 probe bits
+/// (`hardware/firmware/boards/atmega328p/probe.h`), minus the handler cycles inside them.
+/// Each cost is added to the 16,000-cycle tick window it ends in.
+public struct CycleProfile: Sendable {
+    public enum Category: CaseIterable, Sendable, Hashable {
+        /// Interpreter tick and hand-off to the output stage (probe bit 0).
+        case interpreterTick
+        /// Protocol handler: draining the RX ring, framing, message handling (probe bit 1).
+        case protocolHandler
+        /// Output-stage work in the main loop: DRV2605L I2C writes (probe bit 2).
+        case outputMainLoop
+        /// Tick timer interrupt (Timer2 compare A): tick count and PWM synthesis.
+        case tickInterrupt
+        /// UART receive interrupt.
+        case uartReceiveInterrupt
+        /// UART data-register-empty interrupt (transmit).
+        case uartTransmitInterrupt
+
+        var index: Int32 {
+            switch self {
+            case .interpreterTick: return 0
+            case .protocolHandler: return 1
+            case .outputMainLoop: return 2
+            case .tickInterrupt: return 8 + 7
+            case .uartReceiveInterrupt: return 8 + 18
+            case .uartTransmitInterrupt: return 8 + 19
+            }
+        }
+    }
+
+    public struct Entry: Sendable, Hashable {
+        public var totalCycles: UInt64
+        public var calls: UInt64
+        /// The most cycles spent in one tick window.
+        public var maxCyclesPerTick: Int
+        /// The longest single region or handler invocation.
+        public var maxCyclesPerCall: Int
+    }
+
+    /// Whole tick windows in the interval.
+    public var ticks: Int
+    public var cyclesPerTick: Int
+    public var entries: [Category: Entry]
+
+    public subscript(category: Category) -> Entry { entries[category]! }
+
+    /// Mean cycles per tick window.
+    public func meanCyclesPerTick(_ category: Category) -> Double {
+        ticks == 0 ? 0 : Double(self[category].totalCycles) / Double(ticks)
+    }
+
+    /// Worst tick as a percentage of the tick's cycles.
+    public func worstLoadPercent(_ category: Category) -> Double {
+        100 * Double(self[category].maxCyclesPerTick) / Double(cyclesPerTick)
+    }
+
+    public func meanLoadPercent(_ category: Category) -> Double {
+        100 * meanCyclesPerTick(category) / Double(cyclesPerTick)
+    }
+
+    /// One line per category: mean and worst cycles per tick and their share of the tick.
+    public var report: String {
+        Category.allCases.map { c in
+            let e = self[c]
+            let mean = meanCyclesPerTick(c)
+            return "\(c): mean \(Int(mean.rounded())) cycles/tick (\(percent(meanLoadPercent(c)))), "
+                + "worst \(e.maxCyclesPerTick) cycles/tick (\(percent(worstLoadPercent(c)))), "
+                + "\(e.calls) calls, longest \(e.maxCyclesPerCall) cycles"
+        }.joined(separator: "\n")
+    }
+
+    private func percent(_ v: Double) -> String {
+        let hundredths = Int((v * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) %"
+    }
+}

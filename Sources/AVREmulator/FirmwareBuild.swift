@@ -1,0 +1,91 @@
+import Foundation
+
+/// Builds a firmware ELF for the ATmega328P board port with its Makefile
+/// (hardware/firmware/boards/atmega328p/Makefile) and returns its path. Builds are
+/// serialised across processes with a lock file, since tests may build in parallel.
+public struct AVRFirmwareBuild: Sendable, Hashable {
+    public enum Output: String, Sendable { case pwm, drv2605l }
+    public enum Actuator: String, Sendable { case lra, erm }
+    public enum Application: String, Sendable { case device, selftest }
+
+    public var output: Output
+    public var actuator: Actuator
+    public var application: Application
+    /// Extra make variables (BAUD, LRA_HZ, LRA_MAX_HZ, DRV_FLAGS).
+    public var variables: [String: String]
+
+    public init(output: Output = .pwm, actuator: Actuator = .lra, application: Application = .device,
+                variables: [String: String] = [:]) {
+        self.output = output
+        self.actuator = actuator
+        self.application = application
+        self.variables = variables
+    }
+
+    var makeArguments: [String] {
+        let extra = variables.sorted { $0.key < $1.key }
+        // Builds with extra variables get their own directory (make cannot see variable changes).
+        let variant = extra.map { "\($0.key)\($0.value)" }.joined(separator: "_")
+            .map { $0.isLetter || $0.isNumber ? $0 : "_" }
+        return ["OUTPUT=\(output.rawValue)", "ACTUATOR=\(actuator.rawValue)", "APP=\(application.rawValue)"]
+            + extra.map { "\($0.key)=\($0.value)" } + (extra.isEmpty ? [] : ["VARIANT=\(String(variant))"])
+    }
+
+    /// Runs make in `repositoryRoot` and returns the ELF's path.
+    public func build(repositoryRoot: String) throws(AVRFirmwareBuildError) -> String {
+        let board = repositoryRoot + "/hardware/firmware/boards/atmega328p"
+        let buildDirectory = repositoryRoot + "/hardware/firmware/build"
+        try? FileManager.default.createDirectory(atPath: buildDirectory, withIntermediateDirectories: true)
+        let lock = open(buildDirectory + "/.atmega328p-build.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        defer { if lock >= 0 { close(lock) } }
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        _ = try Self.make(["-s", "-C", board] + makeArguments + ["all"])
+        let path = try Self.make(["-s", "--no-print-directory", "-C", board] + makeArguments + ["print-elf"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard FileManager.default.fileExists(atPath: path) else { throw .noOutput(path) }
+        return path
+    }
+
+    private static func make(_ arguments: [String]) throws(AVRFirmwareBuildError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["make"] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch { throw .make(status: -1, log: "cannot run make: \(error)") }
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .make(status: process.terminationStatus, log: String(decoding: err + out, as: UTF8.self))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The repository root containing this source file's package (for tests and tools run
+    /// from a checkout).
+    public static func repositoryRoot(from file: String = #filePath) -> String {
+        var url = URL(fileURLWithPath: file).deletingLastPathComponent()
+        while url.path != "/" {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
+            url.deleteLastPathComponent()
+        }
+        return FileManager.default.currentDirectoryPath
+    }
+}
+
+public enum AVRFirmwareBuildError: Error, CustomStringConvertible {
+    case make(status: Int32, log: String)
+    case noOutput(String)
+
+    public var description: String {
+        switch self {
+        case .make(let status, let log): return "make failed (status \(status)):\n\(log)"
+        case .noOutput(let path): return "make did not produce \(path)"
+        }
+    }
+}

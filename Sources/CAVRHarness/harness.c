@@ -1,0 +1,180 @@
+/* Board lifetime, the run loop, memory access and the register watches. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_internal.h"
+
+static void *grow(void *items, size_t *capacity, size_t needed, size_t item_size) {
+    if (needed <= *capacity) {
+        return items;
+    }
+    size_t next = *capacity ? *capacity * 2 : 256;
+    while (next < needed) {
+        next *= 2;
+    }
+    void *grown = realloc(items, next * item_size);
+    if (!grown) {
+        abort(); /* out of memory in a test harness: nothing sensible to continue with */
+    }
+    *capacity = next;
+    return grown;
+}
+
+void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value) {
+    hb_event_log *log = &board->events;
+    log->items = grow(log->items, &log->capacity, log->count + 1, sizeof *log->items);
+    log->items[log->count++] = (hb_avr_event){.cycle = board->avr->cycle, .kind = kind, .reg = reg, .value = value};
+}
+
+void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value) {
+    log->items = grow(log->items, &log->capacity, log->count + 1, sizeof *log->items);
+    log->items[log->count++] = (hb_avr_byte){.cycle = cycle, .value = value};
+}
+
+/* Sleeping is never real time here: the harness decides how fast simulated time runs. */
+static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
+    (void)avr;
+    (void)how_long;
+}
+
+static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param) {
+    hb_avr *board = param;
+    switch (irq->irq) {
+    case 0:
+        hb_event_append(board, HB_AVR_EVENT_OCR1A, 0, (uint8_t)value);
+        break;
+    case 1:
+        hb_event_append(board, HB_AVR_EVENT_OCR1B, 0, (uint8_t)value);
+        break;
+    case 2:
+        hb_profile_probe_write(board, (uint8_t)value);
+        break;
+    case 3:
+        if ((value & 7u) != 0u) {
+            hb_event_append(board, HB_AVR_EVENT_TIMER2_START, 0, (uint8_t)value);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static const char *watch_names[4] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b"};
+
+static void attach_watches(hb_avr *board) {
+    static const uint16_t addresses[4] = {HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0, HB_ADDR_TCCR2B};
+    board->watch_irqs = avr_alloc_irq(&board->avr->irq_pool, 0, 4, watch_names);
+    for (int i = 0; i < 4; i++) {
+        avr_irq_t *source = avr_iomem_getirq(board->avr, addresses[i], NULL, AVR_IOMEM_IRQ_ALL);
+        /* every write counts, also one that repeats the value */
+        source->flags &= ~IRQ_FLAG_FILTERED;
+        board->watch_irqs[i].flags &= ~IRQ_FLAG_FILTERED;
+        avr_connect_irq(source, board->watch_irqs + i);
+        avr_irq_register_notify(board->watch_irqs + i, on_watch, board);
+    }
+}
+
+hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency, char *error,
+                      size_t error_capacity) {
+    hb_avr *board = calloc(1, sizeof *board);
+    if (!board) {
+        snprintf(error, error_capacity, "out of memory");
+        return NULL;
+    }
+    if (elf_read_firmware(elf_path, &board->firmware) != 0) {
+        snprintf(error, error_capacity, "%s: cannot read the ELF firmware", elf_path);
+        free(board);
+        return NULL;
+    }
+    board->avr = avr_make_mcu_by_name(mcu);
+    if (!board->avr) {
+        snprintf(error, error_capacity, "%s: simavr does not know this MCU", mcu);
+        free(board);
+        return NULL;
+    }
+    avr_init(board->avr);
+    board->avr->log = LOG_NONE;
+    board->avr->frequency = frequency;
+    board->firmware.frequency = frequency;
+    avr_load_firmware(board->avr, &board->firmware);
+    board->avr->frequency = frequency;
+    board->avr->sleep = no_sleep;
+    attach_watches(board);
+    hb_uart_link_attach(board);
+    hb_drv_model_attach(board);
+    hb_twi_master_attach(board);
+    hb_profile_init(board);
+    return board;
+}
+
+void hb_avr_destroy(hb_avr *board) {
+    if (!board) {
+        return;
+    }
+    avr_terminate(board->avr);
+    free(board->rx_queue.bytes);
+    free(board->rx_log.items);
+    free(board->tx_log.items);
+    free(board->events.items);
+    free(board);
+}
+
+uint64_t hb_avr_cycle(const hb_avr *board) {
+    return board->avr->cycle;
+}
+
+uint32_t hb_avr_frequency(const hb_avr *board) {
+    return board->avr->frequency;
+}
+
+int hb_avr_run_until(hb_avr *board, uint64_t cycle) {
+    avr_t *avr = board->avr;
+    while (avr->cycle < cycle) {
+        uint32_t pc = avr->pc;
+        uint16_t opcode = (uint16_t)(avr->flash[pc] | (avr->flash[pc + 1] << 8));
+        int state = avr_run(avr);
+        hb_profile_step(board, pc, opcode);
+        if (state == cpu_Done) {
+            return HB_AVR_STOPPED;
+        }
+        if (state == cpu_Crashed) {
+            return HB_AVR_CRASHED;
+        }
+    }
+    return HB_AVR_RUNNING;
+}
+
+size_t hb_avr_events_count(const hb_avr *board) {
+    return board->events.count;
+}
+
+size_t hb_avr_events_copy(const hb_avr *board, size_t first, hb_avr_event *out, size_t capacity) {
+    if (first >= board->events.count) {
+        return 0;
+    }
+    size_t n = board->events.count - first;
+    if (n > capacity) {
+        n = capacity;
+    }
+    memcpy(out, board->events.items + first, n * sizeof *out);
+    return n;
+}
+
+uint8_t hb_avr_read_data(const hb_avr *board, uint16_t address) {
+    if (address > board->avr->ramend) {
+        return 0;
+    }
+    return board->avr->data[address];
+}
+
+int32_t hb_avr_symbol_address(const hb_avr *board, const char *name) {
+    for (uint32_t i = 0; i < board->firmware.symbolcount; i++) {
+        const avr_symbol_t *symbol = board->firmware.symbol[i];
+        if (strcmp(symbol->symbol, name) == 0) {
+            /* the GNU linker places data at 0x800000 in its flat address space */
+            return (symbol->addr >= 0x800000u) ? (int32_t)(symbol->addr - 0x800000u) : -1;
+        }
+    }
+    return -1;
+}

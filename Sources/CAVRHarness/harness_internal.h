@@ -1,0 +1,112 @@
+/* Private state shared by the harness's files. */
+#ifndef HB_AVR_HARNESS_INTERNAL_H
+#define HB_AVR_HARNESS_INTERNAL_H
+
+#include <string.h>
+
+#include <avr_twi.h>
+#include <avr_uart.h>
+#include <sim_avr.h>
+#include <sim_cycle_timers.h>
+#include <sim_elf.h>
+#include <sim_io.h>
+#include <sim_irq.h>
+#include "avr_harness.h"
+
+/* ATmega328P data-space addresses (memory-mapped I/O) the harness watches. */
+#define HB_ADDR_GPIOR0 0x3Eu
+#define HB_ADDR_TCCR2B 0xB1u
+#define HB_ADDR_OCR1AL 0x88u
+#define HB_ADDR_OCR1BL 0x8Au
+#define HB_ADDR_UCSR0A 0xC0u
+#define HB_ADDR_UCSR0B 0xC1u
+#define HB_ADDR_UBRR0L 0xC4u
+#define HB_ADDR_UBRR0H 0xC5u
+#define HB_RETI_OPCODE 0x9518u
+/* The AVR needs 4 cycles to enter an interrupt handler; simavr does not charge them. */
+#define HB_INTERRUPT_RESPONSE_CYCLES 4u
+#define HB_VECTOR_COUNT 26u
+
+typedef struct {
+    uint8_t *bytes;
+    size_t count, capacity;
+} hb_bytes;
+
+typedef struct {
+    hb_avr_byte *items;
+    size_t count, capacity, taken;
+} hb_byte_log;
+
+typedef struct {
+    hb_avr_event *items;
+    size_t count, capacity;
+} hb_event_log;
+
+typedef struct {
+    uint8_t registers[256];
+    uint8_t selected;    /* addressed in the current transaction */
+    uint8_t want_pointer;/* next written byte is the register pointer */
+    uint8_t pointer;
+    uint64_t first_access;
+    uint64_t calibration_cycles;
+} hb_drv_model;
+
+typedef struct {
+    avr_twi_t *port;     /* simavr's TWI module, for its interrupt vector */
+    int owned;           /* we sent START and no STOP yet */
+    int phase;           /* what the next TWINT-clearing write does */
+    int pending;         /* what the running bus action finishes */
+    uint8_t status;      /* TWSR status when it finishes */
+} hb_twi_bus;
+
+typedef struct {
+    uint64_t interval_start;
+    uint64_t window_index;
+    uint32_t window;
+    uint32_t current[HB_AVR_PROFILE_CATEGORIES];
+    hb_avr_profile_entry entries[HB_AVR_PROFILE_CATEGORIES];
+    uint8_t probe_bits;
+    uint64_t probe_start[8];
+    uint64_t probe_isr_mark[8];
+    uint64_t isr_total;  /* all interrupt cycles since boot, for subtracting from probes */
+    int current_vector;  /* -1 outside handlers */
+    uint64_t vector_entry;
+} hb_profile;
+
+struct hb_avr {
+    avr_t *avr;
+    elf_firmware_t firmware;
+    avr_uart_t *uart;
+    /* UART input */
+    hb_bytes rx_queue;
+    size_t rx_next;
+    uint64_t rx_last_completion;
+    int rx_timer_armed;
+    hb_byte_log rx_log;
+    hb_avr_uart_stats uart_stats;
+    /* UART output */
+    hb_byte_log tx_log;
+    uint64_t tx_busy_until;
+    /* outputs */
+    hb_event_log events;
+    hb_drv_model drv;
+    hb_twi_bus twi;
+    hb_profile profile;
+    avr_irq_t *watch_irqs; /* our notify targets */
+};
+
+void hb_uart_link_attach(hb_avr *board);
+void hb_drv_model_attach(hb_avr *board);
+void hb_twi_master_attach(hb_avr *board);
+int hb_drv_model_start(hb_avr *board, uint8_t address8);
+int hb_drv_model_write(hb_avr *board, uint8_t byte);
+uint8_t hb_drv_model_read(hb_avr *board);
+void hb_drv_model_stop(hb_avr *board);
+void hb_profile_init(hb_avr *board);
+void hb_profile_probe_write(hb_avr *board, uint8_t value);
+void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode);
+
+void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value);
+void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value);
+
+#endif

@@ -1,0 +1,115 @@
+/* A simulated ATmega328P board around libsimavr, for the Swift module AVREmulator.
+ *
+ * What the harness adds to simavr:
+ *  - UART input with real timing: each byte completes one byte time (10 bit times at the
+ *    firmware's configured baud) after the previous one, straight into the UART's receive
+ *    FIFO, raising RXC when it completes (simavr's own input path adds a byte of delay and
+ *    counts 11 bits per byte). A real ATmega328P holds 2 unread bytes plus one in the shift
+ *    register; the harness reports the deepest backlog seen and counts would-be overruns.
+ *  - recording of the output stage: Timer1 compare registers (OCR1A/OCR1B low bytes) and a
+ *    DRV2605L I2C slave model at 0x5A, every write stamped with its cycle;
+ *  - cycle profiling without breakpoints: interrupt handlers are timed from the program
+ *    counter (vector entry to RETI, plus the 4-cycle interrupt response simavr does not
+ *    charge), main-loop regions from the firmware's GPIOR0 probe bits (minus the interrupt
+ *    cycles inside them), accumulated per 1 kHz tick window of 16,000 cycles. */
+#ifndef HB_AVR_HARNESS_H
+#define HB_AVR_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hb_avr hb_avr;
+
+/* Loads an ELF for the given MCU ("atmega328p") at `frequency` Hz. On failure returns NULL
+ * and writes a one-line reason into `error`. */
+hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency, char *error,
+                      size_t error_capacity);
+void hb_avr_destroy(hb_avr *board);
+
+uint64_t hb_avr_cycle(const hb_avr *board);
+uint32_t hb_avr_frequency(const hb_avr *board);
+
+enum { HB_AVR_RUNNING = 0, HB_AVR_STOPPED = 1, HB_AVR_CRASHED = 2 };
+/* Runs until the cycle counter reaches `cycle` (or the core stops). Returns HB_AVR_*. */
+int hb_avr_run_until(hb_avr *board, uint64_t cycle);
+
+/* UART: queue bytes for the firmware; they go out back to back from now on. */
+void hb_avr_uart_send(hb_avr *board, const uint8_t *bytes, size_t count);
+size_t hb_avr_uart_send_pending(const hb_avr *board);
+/* Cycles per byte at the firmware's current UART settings (0 while the UART is off). */
+uint32_t hb_avr_uart_cycles_per_byte(const hb_avr *board);
+
+typedef struct {
+    uint64_t cycle; /* when the byte's stop bit completed (RX) or left the shift register (TX) */
+    uint8_t value;
+} hb_avr_byte;
+/* Bytes the firmware transmitted since the last call (up to `capacity`). */
+size_t hb_avr_uart_take(hb_avr *board, hb_avr_byte *out, size_t capacity);
+/* Completion cycles of the bytes injected so far, in order (for latency measurements). */
+size_t hb_avr_uart_rx_log(const hb_avr *board, hb_avr_byte *out, size_t capacity);
+size_t hb_avr_uart_rx_log_count(const hb_avr *board);
+
+typedef struct {
+    uint32_t max_backlog;   /* most unread bytes in the UART when a new byte completed */
+    uint32_t overruns;      /* completions that a real UART would have lost (backlog >= 3) */
+    uint32_t dropped;       /* bytes sent while the receiver was disabled */
+} hb_avr_uart_stats;
+hb_avr_uart_stats hb_avr_uart_get_stats(const hb_avr *board);
+
+/* Output events. */
+enum {
+    HB_AVR_EVENT_OCR1A = 0,  /* value = new OCR1A low byte */
+    HB_AVR_EVENT_OCR1B = 1,
+    HB_AVR_EVENT_DRV_WRITE = 2, /* reg = DRV2605L register, value = byte written */
+    HB_AVR_EVENT_TIMER2_START = 3 /* the tick timer's clock was started (TCCR2B written non-zero) */
+};
+typedef struct {
+    uint64_t cycle;
+    uint8_t kind;
+    uint8_t reg;
+    uint8_t value;
+} hb_avr_event;
+size_t hb_avr_events_count(const hb_avr *board);
+/* Copies events [first, first + capacity) that exist; returns how many were copied. */
+size_t hb_avr_events_copy(const hb_avr *board, size_t first, hb_avr_event *out, size_t capacity);
+
+/* DRV2605L model: current register file and auto-calibration timing. */
+uint8_t hb_avr_drv_register(const hb_avr *board, uint8_t reg);
+/* Cycle of the first I2C transaction addressed to the DRV2605L (0 if none yet). */
+uint64_t hb_avr_drv_first_access(const hb_avr *board);
+/* Simulated duration of an auto-calibration (cycles from GO to GO clearing). */
+void hb_avr_drv_set_calibration_cycles(hb_avr *board, uint64_t cycles);
+
+/* Memory and symbols. */
+uint8_t hb_avr_read_data(const hb_avr *board, uint16_t address);
+/* Data-space address of a global symbol from the ELF, or -1. */
+int32_t hb_avr_symbol_address(const hb_avr *board, const char *name);
+
+/* Profiling. Categories 0..7 are GPIOR0 probe bits (firmware/boards/atmega328p/probe.h);
+ * category 8 + n is interrupt vector n (328P: 7 = TIMER2_COMPA, 18 = USART_RX,
+ * 19 = USART_UDRE, 24 = TWI). */
+#define HB_AVR_PROFILE_CATEGORIES 40
+#define HB_AVR_PROFILE_VECTOR(n) (8 + (n))
+typedef struct {
+    uint64_t total_cycles;   /* summed over the measurement interval */
+    uint64_t calls;          /* completed regions / handler invocations */
+    uint32_t max_per_tick;   /* most cycles in one 16,000-cycle tick window */
+    uint32_t max_single;     /* longest single region or invocation */
+} hb_avr_profile_entry;
+/* Starts a new measurement interval at the current cycle. */
+void hb_avr_profile_reset(hb_avr *board);
+hb_avr_profile_entry hb_avr_profile_get(const hb_avr *board, int category);
+/* Tick windows elapsed in the measurement interval (for means). */
+uint64_t hb_avr_profile_ticks(const hb_avr *board);
+/* Cycles per profiling window (frequency / 1000). */
+uint32_t hb_avr_profile_window(const hb_avr *board);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

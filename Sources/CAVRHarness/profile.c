@@ -1,0 +1,117 @@
+/* Cycle profiling, breakpoint-free.
+ *
+ * Interrupt handlers: after every instruction the run loop reports the program counter.
+ * Landing on a vector-table slot (other than reset) means simavr just took that interrupt;
+ * executing RETI ends it. The handler's cost is the cycles in between plus the 4-cycle
+ * interrupt response that simavr does not charge. Handlers do not nest in this firmware.
+ *
+ * Main-loop regions: the firmware sets and clears GPIOR0 bits around them (probe.h). A
+ * region's cost is the cycles between set and clear minus the handler cycles that ran
+ * inside it.
+ *
+ * Costs are summed per tick window (cycle / window, window = 16,000 cycles at 16 MHz) to
+ * give the worst tick; totals over the measurement interval give the mean. */
+#include <string.h>
+
+#include "harness_internal.h"
+
+static void fold_window(hb_profile *p) {
+    for (int i = 0; i < HB_AVR_PROFILE_CATEGORIES; i++) {
+        if (p->current[i] > p->entries[i].max_per_tick) {
+            p->entries[i].max_per_tick = p->current[i];
+        }
+        p->current[i] = 0;
+    }
+}
+
+static void charge(hb_avr *board, int category, uint64_t cycles) {
+    hb_profile *p = &board->profile;
+    uint64_t now = board->avr->cycle;
+    if (now < p->interval_start) {
+        return;
+    }
+    uint64_t window = now / p->window;
+    if (window != p->window_index) {
+        fold_window(p);
+        p->window_index = window;
+    }
+    p->current[category] += (uint32_t)cycles;
+    hb_avr_profile_entry *e = &p->entries[category];
+    e->total_cycles += cycles;
+    e->calls++;
+    if (cycles > e->max_single) {
+        e->max_single = (uint32_t)cycles;
+    }
+}
+
+void hb_profile_init(hb_avr *board) {
+    memset(&board->profile, 0, sizeof board->profile);
+    board->profile.window = board->avr->frequency / 1000u;
+    board->profile.current_vector = -1;
+}
+
+void hb_avr_profile_reset(hb_avr *board) {
+    hb_profile *p = &board->profile;
+    memset(p->entries, 0, sizeof p->entries);
+    memset(p->current, 0, sizeof p->current);
+    p->interval_start = board->avr->cycle;
+    p->window_index = board->avr->cycle / p->window;
+}
+
+void hb_profile_probe_write(hb_avr *board, uint8_t value) {
+    hb_profile *p = &board->profile;
+    uint64_t now = board->avr->cycle;
+    uint8_t changed = (uint8_t)(value ^ p->probe_bits);
+    for (int bit = 0; bit < 8; bit++) {
+        if (!(changed & (1u << bit))) {
+            continue;
+        }
+        if (value & (1u << bit)) {
+            p->probe_start[bit] = now;
+            p->probe_isr_mark[bit] = p->isr_total;
+        } else {
+            uint64_t inside_isrs = p->isr_total - p->probe_isr_mark[bit];
+            uint64_t span = now - p->probe_start[bit];
+            charge(board, bit, span > inside_isrs ? span - inside_isrs : 0);
+        }
+    }
+    p->probe_bits = value;
+}
+
+void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode) {
+    hb_profile *p = &board->profile;
+    avr_t *avr = board->avr;
+    if (p->current_vector >= 0 && opcode == HB_RETI_OPCODE) {
+        uint64_t cycles = avr->cycle - p->vector_entry + HB_INTERRUPT_RESPONSE_CYCLES;
+        p->isr_total += cycles;
+        charge(board, HB_AVR_PROFILE_VECTOR(p->current_vector), cycles);
+        p->current_vector = -1;
+    }
+    uint32_t pc = avr->pc;
+    uint32_t slot = avr->vector_size ? avr->vector_size : 4u;
+    if (p->current_vector < 0 && pc != pc_before && pc != 0 && pc < HB_VECTOR_COUNT * slot && pc % slot == 0) {
+        p->current_vector = (int)(pc / slot);
+        p->vector_entry = avr->cycle;
+    }
+}
+
+hb_avr_profile_entry hb_avr_profile_get(const hb_avr *board, int category) {
+    hb_avr_profile_entry e = {0};
+    if (category < 0 || category >= HB_AVR_PROFILE_CATEGORIES) {
+        return e;
+    }
+    const hb_profile *p = &board->profile;
+    e = p->entries[category];
+    if (p->current[category] > e.max_per_tick) { /* the window still being filled */
+        e.max_per_tick = p->current[category];
+    }
+    return e;
+}
+
+uint64_t hb_avr_profile_ticks(const hb_avr *board) {
+    return (board->avr->cycle - board->profile.interval_start) / board->profile.window;
+}
+
+uint32_t hb_avr_profile_window(const hb_avr *board) {
+    return board->profile.window;
+}

@@ -1,0 +1,129 @@
+/* The ATmega328P's TWI in master mode, with bus timing, in place of simavr 1.6's TWI module.
+ *
+ * Why replace it: for firmware that polls TWINT (as twi.c does), simavr 1.6 leaves TWINT set
+ * after software clears it, reports an acknowledged SLA+W as 0x28 instead of 0x18, sets no
+ * status after SLA+R, and moves a byte in about 8 cycles where the bus needs 360. This model
+ * takes over the TWCR and TWDR registers and behaves as the datasheet says: writing TWINT = 1
+ * starts the next bus action, which completes after its bus time (START and STOP one SCL
+ * period, a byte with its acknowledge 9 periods, SCL period = 16 + 2 * TWBR * 4^TWPS cycles)
+ * with the datasheet's status code in TWSR and TWINT set (interrupt if TWIE). The only
+ * device on the bus is the DRV2605L model; any other address is not acknowledged. */
+#include "harness_internal.h"
+
+#define ADDR_TWBR 0xB8u
+#define ADDR_TWSR 0xB9u
+#define ADDR_TWDR 0xBBu
+#define ADDR_TWCR 0xBCu
+#define TWINT 0x80u
+#define TWEA 0x40u
+#define TWSTA 0x20u
+#define TWSTO 0x10u
+#define TWEN 0x04u
+
+enum { PHASE_IDLE, PHASE_ADDRESS, PHASE_WRITE, PHASE_READ };
+
+static uint32_t scl_period(const avr_t *avr) {
+    static const uint32_t prescale[4] = {1, 4, 16, 64};
+    return 16u + 2u * avr->data[ADDR_TWBR] * prescale[avr->data[ADDR_TWSR] & 3u];
+}
+
+static void set_status(hb_avr *board, uint8_t status) {
+    uint8_t *twsr = &board->avr->data[ADDR_TWSR];
+    *twsr = (uint8_t)((*twsr & 0x03u) | status);
+}
+
+static avr_cycle_count_t action_done(struct avr_t *avr, avr_cycle_count_t when, void *param) {
+    (void)when;
+    hb_avr *board = param;
+    hb_twi_bus *bus = &board->twi;
+    switch (bus->pending) {
+    case PHASE_IDLE: /* STOP finished: no interrupt, TWSTO clears */
+        avr->data[ADDR_TWCR] &= (uint8_t)~TWSTO;
+        set_status(board, 0xF8);
+        return 0;
+    case PHASE_ADDRESS: /* START or repeated START done */
+        set_status(board, bus->owned ? 0x10 : 0x08);
+        bus->owned = 1;
+        bus->phase = PHASE_ADDRESS;
+        break;
+    default:
+        set_status(board, bus->status);
+        break;
+    }
+    avr_raise_interrupt(avr, &bus->port->twi);
+    avr->data[ADDR_TWCR] |= TWINT;
+    return 0;
+}
+
+static void schedule(hb_avr *board, int pending, uint8_t status, uint32_t periods) {
+    board->twi.pending = pending;
+    board->twi.status = status;
+    avr_cycle_timer_register(board->avr, periods * scl_period(board->avr), action_done, board);
+}
+
+static void write_twcr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param) {
+    (void)addr;
+    hb_avr *board = param;
+    hb_twi_bus *bus = &board->twi;
+    uint8_t twint = avr->data[ADDR_TWCR] & TWINT;
+    if (v & TWINT) {
+        twint = 0; /* writing one clears the flag */
+        avr_clear_interrupt(avr, &bus->port->twi);
+    }
+    avr->data[ADDR_TWCR] = (uint8_t)((v & (uint8_t)~TWINT) | twint);
+    if (!(v & TWEN)) {
+        bus->owned = 0;
+        bus->phase = PHASE_IDLE;
+        return;
+    }
+    if (!(v & TWINT)) {
+        return; /* only control bits changed (e.g. TWIE) */
+    }
+    if (v & TWSTA) {
+        schedule(board, PHASE_ADDRESS, 0, 1);
+    } else if (v & TWSTO) {
+        if (bus->owned) {
+            hb_drv_model_stop(board);
+        }
+        bus->owned = 0;
+        bus->phase = PHASE_IDLE;
+        schedule(board, PHASE_IDLE, 0xF8, 1);
+    } else if (bus->phase == PHASE_ADDRESS) {
+        uint8_t sla = avr->data[ADDR_TWDR];
+        int ack = hb_drv_model_start(board, sla);
+        uint8_t status = (sla & 1u) ? (ack ? 0x40 : 0x48) : (ack ? 0x18 : 0x20);
+        bus->phase = ack ? ((sla & 1u) ? PHASE_READ : PHASE_WRITE) : PHASE_IDLE;
+        schedule(board, PHASE_WRITE, status, 9);
+    } else if (bus->phase == PHASE_WRITE) {
+        int ack = hb_drv_model_write(board, avr->data[ADDR_TWDR]);
+        schedule(board, PHASE_WRITE, ack ? 0x28 : 0x30, 9);
+    } else if (bus->phase == PHASE_READ) {
+        avr->data[ADDR_TWDR] = hb_drv_model_read(board);
+        schedule(board, PHASE_READ, (v & TWEA) ? 0x50 : 0x58, 9);
+    }
+}
+
+static void write_twdr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param) {
+    (void)param;
+    avr->data[addr] = v;
+}
+
+void hb_twi_master_attach(hb_avr *board) {
+    for (avr_io_t *io = board->avr->io_port; io; io = io->next) {
+        if (strcmp(io->kind, "twi") == 0) {
+            board->twi.port = (avr_twi_t *)io;
+        }
+    }
+    if (!board->twi.port) {
+        return;
+    }
+    avr_t *avr = board->avr;
+    /* Take the registers over from simavr's module (direct slot writes: registering through
+     * avr_register_io_write would chain both handlers). */
+    avr->io[AVR_DATA_TO_IO(ADDR_TWCR)].w.c = write_twcr;
+    avr->io[AVR_DATA_TO_IO(ADDR_TWCR)].w.param = board;
+    avr->io[AVR_DATA_TO_IO(ADDR_TWDR)].w.c = write_twdr;
+    avr->io[AVR_DATA_TO_IO(ADDR_TWDR)].w.param = board;
+    avr->io[AVR_DATA_TO_IO(ADDR_TWDR)].r.c = NULL;
+    set_status(board, 0xF8);
+}

@@ -1,0 +1,154 @@
+import AVREmulator
+import FirmwareModel
+import Testing
+
+/// The bring-up firmware (APP=selftest) in simavr: UART timing and buffering, the tick, and
+/// the output stages recorded per tick against their Swift models.
+@Suite struct SelfTestFirmwareTests {
+    static let root = AVRFirmwareBuild.repositoryRoot()
+
+    static func board(_ build: AVRFirmwareBuild) throws -> AVRBoard {
+        try AVRBoard(firmware: build.build(repositoryRoot: root))
+    }
+
+    /// app_selftest.c's script, tick by tick (the program format's exact ramp rule).
+    static func script(_ k: Int) -> OutputSample {
+        func ramp(_ v0: Int, _ v1: Int, _ d: Int, _ k: Int) -> UInt8 {
+            let dv = abs(v1 - v0)
+            let step = (dv * k + d / 2) / d
+            return UInt8(v1 >= v0 ? v0 + step : v0 - step)
+        }
+        switch k {
+        case ..<10: return OutputSample(amplitude: 0, sharpness: 0)
+        case 10...210: return OutputSample(amplitude: ramp(0, 255, 200, k - 10), sharpness: 0)
+        case 211..<240: return OutputSample(amplitude: 255, sharpness: 0)
+        case 240...270: return OutputSample(amplitude: ramp(255, 40, 30, k - 240), sharpness: 200)
+        case 271...280: return OutputSample(amplitude: 0, sharpness: 0, flags: OutputSample.brakeFlag)
+        default: return OutputSample(amplitude: 0, sharpness: 0)
+        }
+    }
+
+    /// The self-test computes script tick j in timer tick j + 1 and the stage plays it in
+    /// timer tick j + 2 (output.h: one tick of pipeline).
+    static let playbackOffset = 2
+
+    @Test func bootBannerThenLosslessEchoAt500kbaud() throws {
+        let board = try Self.board(AVRFirmwareBuild(application: .selftest))
+        let banner = try board.runUntilOutput(count: 11, limit: 5 * board.cyclesPerTick)
+        #expect(String(decoding: banner.map(\.value), as: UTF8.self) == "HBSELFTEST\n")
+        #expect(board.uartCyclesPerByte == 320)
+
+        var generator = SplitMix64(seed: 6)
+        let message = (0..<2_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        board.send(message)
+        let echoed = try board.runUntilOutput(count: message.count, limit: 3_000 * board.cyclesPerTick)
+        #expect(echoed.map(\.value) == message)
+        // Back to back: byte i completes 320 cycles after byte i - 1.
+        let input = board.inputLog
+        #expect(zip(input, input.dropFirst()).allSatisfy { $1.cycle - $0.cycle == 320 })
+        let stats = board.uartStatistics
+        #expect(stats.overruns == 0)
+        #expect(stats.maxBacklog <= 1)
+        #expect(board.readGlobal("hb_uart_rx_overflows", size: 2) == 0)
+        #expect(board.readGlobal("hb_uart_rx_errors", size: 2) == 0)
+    }
+
+    func expectPWM(_ build: AVRFirmwareBuild, model: PWMSynthesis) throws {
+        let board = try Self.board(build)
+        let ticks = 300
+        try board.run(ticks: ticks + 4)
+        let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: model.updatesPerTick,
+                                          cyclesPerTick: board.cyclesPerTick, until: board.cycle))
+        #expect(trace.missingWrites == 0)
+        var synthesis = model
+        var mismatches = 0
+        for j in 0..<ticks {
+            let expected = synthesis.tick(Self.script(j))
+            let recorded = Array(trace.updates(inTimerTick: j + Self.playbackOffset))
+            if recorded != expected {
+                mismatches += 1
+                if mismatches <= 3 { Issue.record("script tick \(j): recorded \(recorded), model \(expected)") }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(board.readGlobal("hb_output_late_ticks", size: 2) == 0)
+    }
+
+    @Test func lraCarrierMatchesTheSwiftModelUpdateByUpdate() throws {
+        try expectPWM(AVRFirmwareBuild(application: .selftest), model: .lra(minimumHz: 170))
+    }
+
+    @Test func widebandLRAMapsSharpnessToFrequency() throws {
+        let build = AVRFirmwareBuild(application: .selftest, variables: ["LRA_HZ": "150", "LRA_MAX_HZ": "250"])
+        try expectPWM(build, model: .lra(minimumHz: 150, maximumHz: 250))
+    }
+
+    @Test func ermDutyFollowsAmplitudeAndBrakesInReverse() throws {
+        try expectPWM(AVRFirmwareBuild(actuator: .erm, application: .selftest), model: .erm)
+    }
+
+    @Test func phaseIncrementsFollowTheDocumentedFormula() {
+        #expect(PWMSynthesis.phaseIncrement(hz: 170, updatesPerSecond: 8_000) == 1_393)
+        #expect(PWMSynthesis.phaseIncrement(hz: 150, updatesPerSecond: 8_000) == 1_229)
+        #expect(PWMSynthesis.phaseIncrement(hz: 250, updatesPerSecond: 8_000) == 2_048)
+        let wide = PWMSynthesis.lra(minimumHz: 150, maximumHz: 250)
+        #expect(wide.increment(sharpness: 0) == 1_229)
+        #expect(wide.increment(sharpness: 255) == 1_229 + ((819 * 255 + 128) >> 8))
+        #expect(wide.increment(sharpness: 128) == 1_229 + 410)
+    }
+
+    @Test func drv2605lInitSequenceAndRealTimePlayback() throws {
+        let board = try Self.board(AVRFirmwareBuild(output: .drv2605l, application: .selftest))
+        let ticks = 300
+        try board.run(ticks: ticks + 4)
+        // Datasheet: no I2C within 250 us of power-up (4,000 cycles at 16 MHz).
+        let first = try #require(board.drv2605lFirstAccess)
+        #expect(first >= 4_000)
+        #expect(board.drv2605lRegister(0x01) == 0x05)       // RTP mode, out of standby
+        #expect(board.drv2605lRegister(0x1A) & 0x80 == 0x80) // LRA
+        #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08) // unsigned RTP data
+        #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)    // unidirectional input
+        #expect(board.drv2605lRegister(0x03) == 6)           // LRA library
+        #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0101) // present, calibrated
+
+        let events = board.events()
+        let writes = events.compactMap { e -> (UInt64, UInt8, UInt8)? in
+            if case .drv2605lWrite(let r) = e.kind { return (e.cycle, r, e.value) }
+            return nil
+        }
+        // Auto-calibration: mode 7, then GO.
+        let modeWrites = writes.filter { $0.1 == 0x01 }.map(\.2)
+        #expect(modeWrites == [0x00, 0x07, 0x05])
+        #expect(writes.contains { $0.1 == 0x0C && $0.2 == 1 })
+
+        // RTP writes after entering RTP mode: one per change of the script's amplitude
+        // (brake ticks write 0), each at the start of timer tick j + 2.
+        let timerStart = try #require(events.first { $0.kind == .tickTimerStart }).cycle
+        let rtp = writes.drop { !($0.1 == 0x01 && $0.2 == 0x05) }.filter { $0.1 == 0x02 }
+        var expected: [(tick: Int, value: UInt8)] = []
+        var last: UInt8 = 0
+        for j in 0..<ticks {
+            let s = Self.script(j)
+            let v = s.isBraking ? 0 : s.amplitude
+            if v != last { expected.append((j + Self.playbackOffset, v)); last = v }
+        }
+        #expect(rtp.map(\.2) == expected.map(\.value))
+        for (write, want) in zip(rtp, expected) {
+            let tickStart = timerStart + UInt64(want.tick) * board.cyclesPerTick
+            #expect(write.0 >= tickStart && write.0 < tickStart + board.cyclesPerTick / 4)
+        }
+    }
+}
+
+/// Deterministic test data.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

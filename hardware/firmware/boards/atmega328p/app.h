@@ -1,0 +1,14 @@
+/* What runs on the board: the protocol device (app_device.c, the real firmware) or the
+ * bring-up self-test (app_selftest.c). main.c owns the hardware loop and calls these. */
+#ifndef HB_APP_H
+#define HB_APP_H
+
+#include <stdint.h>
+
+void hb_app_init(void);
+/* One received byte. */
+void hb_app_byte(uint8_t byte);
+/* One interpreter tick: fills the sample (amplitude, sharpness, flags) for this tick. */
+void hb_app_tick(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags);
+
+#endif

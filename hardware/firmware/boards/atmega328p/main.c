@@ -1,0 +1,42 @@
+/* Main loop: no sleep (simavr 1.6 takes interrupts one instruction late after `sei`, so
+ * `sei(); sleep_cpu();` can hang there; and the loop is cheap). Each pass:
+ *   1. when a tick has begun: let the output stage start it, run one interpreter tick and
+ *      latch the sample for the next tick boundary (output.h explains the one-tick lag);
+ *   2. feed received bytes to the protocol handler until the ring is empty or the next
+ *      tick begins, so a burst of bytes never delays a tick.
+ * If the loop ever falls behind by whole ticks it runs the missed ticks back to back. */
+#include <avr/interrupt.h>
+
+#include "app.h"
+#include "output.h"
+#include "probe.h"
+#include "tick.h"
+#include "uart.h"
+
+int main(void) {
+    GPIOR0 = 0;
+    hb_uart_init();
+    hb_hal_output_init();
+    hb_app_init();
+    hb_tick_init();
+    uint8_t done = hb_tick_count();
+    sei();
+    for (;;) {
+        if (hb_tick_count() != done) {
+            done++;
+            hb_output_tick_begin();
+            HB_PROBE_ON(HB_PROBE_TICK);
+            uint8_t amplitude, sharpness, flags;
+            hb_app_tick(&amplitude, &sharpness, &flags);
+            hb_hal_output(amplitude, sharpness, flags);
+            HB_PROBE_OFF(HB_PROBE_TICK);
+        }
+        if (hb_uart_rx_count() != 0u) {
+            HB_PROBE_ON(HB_PROBE_PROTO);
+            do {
+                hb_app_byte(hb_uart_rx_take());
+            } while (hb_uart_rx_count() != 0u && hb_tick_count() == done);
+            HB_PROBE_OFF(HB_PROBE_PROTO);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/* The 1 kHz tick: Timer2 in CTC mode, HB_OUTPUT_UPDATES_PER_TICK compare interrupts per tick. */
+#ifndef HB_TICK_H
+#define HB_TICK_H
+
+#include <stdint.h>
+
+void hb_tick_init(void);
+
+/* Ticks begun since boot, modulo 256 (the main loop compares it with its own count). */
+uint8_t hb_tick_count(void);
+
+#endif

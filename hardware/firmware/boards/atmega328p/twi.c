@@ -1,0 +1,103 @@
+/* TWI master, polled. Status codes are the ATmega328P datasheet's (TWSR & 0xF8). */
+#include "twi.h"
+
+#include <avr/io.h>
+
+#include "board.h"
+
+#define TWBR_VALUE ((F_CPU / HB_TWI_HZ - 16UL) / 2UL) /* prescaler 1: 12 at 16 MHz */
+/* One byte at 400 kHz is 9 SCL periods = 360 cycles; each poll is about 8 cycles. 2000 polls
+ * (about 1 ms) is a generous bound that still never stalls the tick loop for long. */
+#define SPIN_LIMIT 2000u
+
+#define TW_START 0x08u
+#define TW_REP_START 0x10u
+#define TW_MT_SLA_ACK 0x18u
+#define TW_MT_DATA_ACK 0x28u
+#define TW_MR_SLA_ACK 0x40u
+#define TW_MR_DATA_NACK 0x58u
+
+void hb_twi_init(void) {
+    TWSR = 0; /* prescaler 1 */
+    TWBR = (uint8_t)TWBR_VALUE;
+    TWCR = _BV(TWEN);
+}
+
+static uint8_t wait_int(void) {
+    for (uint16_t n = 0; n < SPIN_LIMIT; n++) {
+        if (TWCR & _BV(TWINT)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void stop(void) {
+    TWCR = _BV(TWINT) | _BV(TWEN) | _BV(TWSTO);
+    for (uint16_t n = 0; n < SPIN_LIMIT && (TWCR & _BV(TWSTO)); n++) {
+    }
+}
+
+static uint8_t start(uint8_t sla) {
+    TWCR = _BV(TWINT) | _BV(TWSTA) | _BV(TWEN);
+    if (!wait_int()) {
+        return HB_TWI_ERR_TIMEOUT;
+    }
+    uint8_t status = TWSR & 0xF8u;
+    if (status != TW_START && status != TW_REP_START) {
+        return HB_TWI_ERR_START;
+    }
+    TWDR = sla;
+    TWCR = _BV(TWINT) | _BV(TWEN);
+    if (!wait_int()) {
+        return HB_TWI_ERR_TIMEOUT;
+    }
+    status = TWSR & 0xF8u;
+    if (status != ((sla & 1u) ? TW_MR_SLA_ACK : TW_MT_SLA_ACK)) {
+        return HB_TWI_ERR_NACK;
+    }
+    return HB_TWI_OK;
+}
+
+static uint8_t send(uint8_t byte) {
+    TWDR = byte;
+    TWCR = _BV(TWINT) | _BV(TWEN);
+    if (!wait_int()) {
+        return HB_TWI_ERR_TIMEOUT;
+    }
+    return (TWSR & 0xF8u) == TW_MT_DATA_ACK ? HB_TWI_OK : HB_TWI_ERR_NACK;
+}
+
+uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value) {
+    uint8_t err = start((uint8_t)(address7 << 1));
+    if (err == HB_TWI_OK) {
+        err = send(reg);
+    }
+    if (err == HB_TWI_OK) {
+        err = send(value);
+    }
+    stop();
+    return err;
+}
+
+uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value) {
+    uint8_t err = start((uint8_t)(address7 << 1));
+    if (err == HB_TWI_OK) {
+        err = send(reg);
+    }
+    if (err == HB_TWI_OK) {
+        err = start((uint8_t)((address7 << 1) | 1u)); /* repeated START, read */
+    }
+    if (err == HB_TWI_OK) {
+        TWCR = _BV(TWINT) | _BV(TWEN); /* receive one byte, answer NACK (last byte) */
+        if (!wait_int()) {
+            err = HB_TWI_ERR_TIMEOUT;
+        } else if ((TWSR & 0xF8u) != TW_MR_DATA_NACK) {
+            err = HB_TWI_ERR_NACK;
+        } else {
+            *value = TWDR;
+        }
+    }
+    stop();
+    return err;
+}

@@ -1,0 +1,21 @@
+/* Blocking TWI (I2C) master on A4 = SDA, A5 = SCL, 400 kHz, with bounded waits so that a
+ * missing or stuck device costs at most about 1 ms per transfer instead of hanging. */
+#ifndef HB_TWI_H
+#define HB_TWI_H
+
+#include <stdint.h>
+
+#define HB_TWI_HZ 400000UL
+
+enum {
+    HB_TWI_OK = 0,
+    HB_TWI_ERR_TIMEOUT = 1, /* the bus did not answer within the spin limit */
+    HB_TWI_ERR_START = 2,   /* START not acknowledged by the hardware (bus busy) */
+    HB_TWI_ERR_NACK = 3     /* address or data byte not acknowledged */
+};
+
+void hb_twi_init(void);
+uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value);
+uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value);
+
+#endif
