@@ -1,8 +1,8 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (about 150 bytes) and the program bytes, which
- * must stay unchanged while they play. Typical board loop:
+ * No allocation: the caller owns the hb_interp (191 bytes on AVR, 224 on x86-64) and the
+ * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);
  *     hb_interp_load(&it, program, length);            // validates; brakes if invalid

@@ -53,8 +53,11 @@ static void channel_advance(hb_channel *c)
 
 static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
 {
+    uint8_t i;
     if (it->voice_count == HB_PULSE_VOICES) { /* all busy: the oldest gives way */
-        memmove(&it->voices[0], &it->voices[1], sizeof it->voices[0] * (HB_PULSE_VOICES - 1u));
+        for (i = 1; i < HB_PULSE_VOICES; i++) {
+            it->voices[i - 1u] = it->voices[i];
+        }
         it->voice_count--;
     }
     it->voices[it->voice_count].amp = amp;

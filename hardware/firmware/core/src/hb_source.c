@@ -1,5 +1,6 @@
 #include "hb_source.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void hb_source_flat(hb_source *src, const uint8_t *body, uint32_t length)
@@ -46,8 +47,8 @@ uint32_t hb_source_write(hb_source *src, const uint8_t *bytes, uint32_t length)
     if (first > count) {
         first = count;
     }
-    memcpy(src->ring + at, bytes, first);
-    memcpy(src->ring, bytes + first, count - first);
+    memcpy(src->ring + at, bytes, (size_t)first);
+    memcpy(src->ring, bytes + first, (size_t)(count - first));
     src->written += count;
     return count;
 }
