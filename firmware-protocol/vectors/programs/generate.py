@@ -237,7 +237,8 @@ def define():
                    + [("ENDLOOP", 0), ("END", 2)]))
 
     # -- pulses --
-    for sharp, length in ((0, 20), (12, 20), (13, 19), (128, 15), (242, 11), (243, 10), (255, 10)):
+    for sharp, length in ((0, 20), (12, 20), (13, 19), (128, 15), (243, 11), (244, 10), (255, 10)):
+        assert ref.pulse_length(sharp) == length
         vector(f"pulse_length_sharp_{sharp}", f"PULSE with sharp {sharp} lasts {length} ticks.",
                program([("PULSE", 1, 150, sharp), ("END", 25)]))
     vector("pulse_over_envelope", "A pulse above the envelope wins with its sharpness.",

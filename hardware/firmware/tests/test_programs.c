@@ -231,6 +231,91 @@ static int run(const char *name)
     return 1;
 }
 
+/* ---- API behaviour the vector format cannot express (several loads, ring edges) ---- */
+
+static int api_failures = 0, api_checks = 0;
+
+#define API_CHECK(cond)                                                  \
+    do {                                                                 \
+        api_checks++;                                                    \
+        if (!(cond)) {                                                   \
+            printf("FAIL api: %s (line %d)\n", #cond, __LINE__);          \
+            api_failures++;                                              \
+        }                                                                \
+    } while (0)
+
+/* SET_A 200 at 0, END at 5 (SHARP set) */
+static uint8_t api_program[] = {0x48, 0x50, 1, 1, 0xE8, 0x03, 3, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0x00, 200, 0xE5};
+
+static void api_tests(void)
+{
+    static hb_interp it;
+    static uint8_t storage[8];
+    hb_config cfg;
+    hb_source src;
+    hb_sample s;
+    uint8_t byte = 0, bytes[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    uint16_t crc = hb_crc16(HB_CRC16_INIT, api_program + HB_HEADER_SIZE, 3);
+    int i;
+    api_program[14] = (uint8_t)crc;
+    api_program[15] = (uint8_t)(crc >> 8);
+    hb_config_default(&cfg);
+    cfg.brake_ticks = 4;
+    hb_interp_init(&it, &cfg);
+
+    /* power-up: idle, scale 255 */
+    s = hb_interp_step(&it);
+    API_CHECK(s.amp == 0 && s.flags == 0 && hb_interp_status(&it).mode == HB_MODE_IDLE);
+    API_CHECK(it.scale == 255 && it.scale_internal == 256 && it.offset == 0);
+
+    /* controls set while idle persist into the next program */
+    hb_interp_set_scale(&it, 128);
+    API_CHECK(hb_interp_load(&it, api_program, sizeof api_program) == HB_OK);
+    s = hb_interp_step(&it);
+    API_CHECK(s.amp == (uint8_t)((200u * 129u + 128u) >> 8));
+
+    /* ... and across a reload; a load while braking cuts the brake and restarts at tick 0 */
+    for (i = 0; i < 5; i++) s = hb_interp_step(&it);
+    API_CHECK(s.flags == HB_SAMPLE_BRAKE && hb_interp_status(&it).mode == HB_MODE_BRAKING);
+    API_CHECK(hb_interp_load(&it, api_program, sizeof api_program) == HB_OK);
+    API_CHECK(hb_interp_status(&it).tick == 0 && hb_interp_status(&it).mode == HB_MODE_PLAYING);
+    s = hb_interp_step(&it);
+    API_CHECK(s.amp == (uint8_t)((200u * 129u + 128u) >> 8) && s.flags == 0);
+
+    /* a rejected load while playing brakes for brake_ticks and keeps the error */
+    API_CHECK(hb_interp_load(&it, api_program, sizeof api_program - 1) == HB_ERR_LENGTH_MISMATCH);
+    for (i = 0; i < 4; i++) {
+        s = hb_interp_step(&it);
+        API_CHECK(s.flags == HB_SAMPLE_BRAKE && s.amp == 0);
+    }
+    s = hb_interp_step(&it);
+    API_CHECK(s.flags == 0 && hb_interp_status(&it).mode == HB_MODE_IDLE);
+    API_CHECK(hb_interp_status(&it).error == HB_ERR_LENGTH_MISMATCH);
+    /* a stop does not clear it; the next good load does */
+    hb_interp_stop(&it, 0);
+    API_CHECK(hb_interp_status(&it).error == HB_ERR_LENGTH_MISMATCH);
+    API_CHECK(hb_interp_load(&it, api_program, sizeof api_program) == HB_OK);
+    API_CHECK(hb_interp_status(&it).error == HB_OK);
+
+    /* ring: power-of-two capacity only; writes stop at the capacity; release frees space */
+    API_CHECK(hb_source_ring(&src, storage, 6) == 0);
+    API_CHECK(hb_source_ring(&src, storage, 8) == 1);
+    API_CHECK(hb_source_write(&src, bytes, 12) == 8 && hb_source_space(&src) == 0);
+    API_CHECK(hb_source_byte(&src, 7, &byte) == 1 && byte == 8);
+    API_CHECK(hb_source_byte(&src, 8, &byte) == 0);
+    hb_source_release(&src, 5);
+    API_CHECK(hb_source_space(&src) == 5);
+    API_CHECK(hb_source_write(&src, bytes + 8, 4) == 4);
+    API_CHECK(hb_source_byte(&src, 11, &byte) == 1 && byte == 12);
+    API_CHECK(hb_source_byte(&src, 5, &byte) == 1 && byte == 6);
+    hb_source_release(&src, 20); /* beyond what was written: ignored */
+    API_CHECK(hb_source_space(&src) == 1);
+
+    /* pulse lengths: the formula's table ends */
+    API_CHECK(hb_pulse_length(0) == 20 && hb_pulse_length(12) == 20 && hb_pulse_length(13) == 19);
+    API_CHECK(hb_pulse_length(243) == 11 && hb_pulse_length(244) == 10 && hb_pulse_length(255) == 10);
+}
+
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -263,6 +348,12 @@ int main(int argc, char **argv)
         printf("FAIL crc16 check value\n");
         failed++;
     }
+    api_tests();
+    if (api_failures == 0) {
+        passed++;
+    } else {
+        failed++;
+    }
     for (i = 0; i < count; i++) {
         snprintf(path, sizeof path, "%s/%s", argv[1], sorted[i]);
         if (!parse(path)) {
@@ -278,6 +369,7 @@ int main(int argc, char **argv)
         printf("no vectors in %s\n", argv[1]);
         failed++;
     }
+    printf("api: %d checks, %d failed; vectors: %d files\n", api_checks, api_failures, count);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
