@@ -83,6 +83,7 @@ let package = Package(
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol"]),
         .testTarget(name: "AVREmulatorTests", dependencies: ["AVREmulator", "FirmwareModel"]),
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore"]),
+        .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel"]),
         .testTarget(name: "SerialBridgeTests", dependencies: ["SerialBridge", "HapticProtocol", "CFirmwareCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import FirmwareModel
+@testable import HapticCompiler
+
+/// The shipped profiles through the physics simulation: each behaves as its figures say.
+struct ProfilePhysicsTests {
+    static func profile(_ name: String) throws -> ActuatorProfile {
+        try #require(ActuatorProfile.builtIns.first { $0.name == name })
+    }
+    static func hold(_ amplitude: UInt8, _ sharpness: UInt8, _ n: Int) -> [OutputSample] {
+        Array(repeating: OutputSample(amplitude: amplitude, sharpness: sharpness), count: n)
+    }
+    /// The same profile without kick and brake: the actuator's natural response.
+    static func natural(_ p: ActuatorProfile) -> ActuatorProfile {
+        var copy = p
+        copy.edges = .init(kickMs: 0, brakeMs: 0, brakeRatio: 0)
+        return copy
+    }
+
+    @Test func everyProfileSettlesAtItsSteadyEnvelope() {
+        for profile in ActuatorProfile.builtIns {
+            var simulator = profile.simulator()
+            let sample = OutputSample(amplitude: 200, sharpness: 128)
+            let out = simulator.run(Self.hold(200, 128, 1500))
+            let target = simulator.steadyEnvelope(for: sample)
+            #expect(target > 0, "\(profile.name)")
+            // 1.5 s is over 30 time constants for every shipped part (the slowest, tau_m = 50 ms).
+            #expect(abs(out.last!.envelope / target - 1) < 2e-3, "\(profile.name): \(out.last!.envelope) vs \(target)")
+        }
+    }
+
+    @Test func openLoopKickLandsOnTheTargetAndBrakeStopsIt() throws {
+        for name in ["lra-235hz-8mm", "lra-170hz-10mm"] {
+            let p = try Self.profile(name)
+            let drive = Self.hold(255, 128, 300) + Self.hold(0, 128, 200)
+            let kicked = try #require(ResponseAnalysis.analyze(drive: drive, model: p.physicsModel()).first)
+            let plain = try #require(ResponseAnalysis.analyze(drive: drive, model: Self.natural(p).physicsModel()).first)
+            // Sharpness 128 drives within 0.04 Hz of f0, so the resonant closed forms apply.
+            guard case .lra(let lra) = p.mechanics else { continue }
+            let tauMs = lra.timeConstant * 1000
+            let k = p.drive.overdriveRatio
+            #expect(abs(try #require(plain.rise90) - tauMs * log(10)) < 1.5, "\(name)")
+            #expect(abs(try #require(kicked.rise90) - tauMs * log(k / (k - 0.9))) < 1.5, "\(name)")
+            // Brake: free decay to 10 % takes tau ln 10; the timed anti-phase burst a fraction of it.
+            #expect(try #require(kicked.stop10) < 0.4 * (try #require(plain.stop10)), "\(name)")
+        }
+    }
+
+    @Test func closedLoopDefaultIsCrispAtSharpnessOneAndNaturalAtZero() throws {
+        let p = try Self.profile(ActuatorProfile.defaultName)
+        let sharp = Self.hold(255, 255, 200) + Self.hold(0, 255, 100)
+        let soft = Self.hold(255, 0, 200) + Self.hold(0, 0, 100)
+        let crisp = try #require(ResponseAnalysis.analyze(drive: sharp, model: p.physicsModel()).first)
+        let natural = try #require(ResponseAnalysis.analyze(drive: soft, model: p.physicsModel()).first)
+        let tauMs = 12 / (Double.pi * 170) * 1000
+        // minimumEdge 0: sharpness 0 is the bare resonator, 90 % in tau ln 10 = 51.7 ms, 10 % likewise.
+        #expect(abs(try #require(natural.rise90) - tauMs * log(10)) < 1)
+        #expect(abs(try #require(natural.stop10) - tauMs * log(10)) < 1)
+        // Full edges: overdrive at 1.25 until sensed, 90 % at tau ln(1.25 / 0.35) = 28.6 ms;
+        // sensed brake at 1.25, 10 % at tau ln(2.25 / 1.35) = 11.5 ms, and no ringing after it.
+        #expect(abs(try #require(crisp.rise90) - tauMs * log(1.25 / 0.35)) < 1.5)
+        #expect(abs(try #require(crisp.stop10) - tauMs * log(2.25 / 1.35)) < 1.5)
+        var simulator = p.simulator()
+        let out = simulator.run(sharp)
+        #expect(out[(200 + p.brakeTicks())...].allSatisfy { $0.envelope < 0.06 })
+    }
+
+    @Test func coinERMStartsOnlyThanksToItsKick() throws {
+        let p = try Self.profile("erm-coin-10mm")
+        // Intensity just above 0 gives the floor code; from rest the floor (0.65) is under the
+        // start level (0.77), so only the kick (0.65 x 1.2 = 0.78) starts the motor.
+        let floorCode = p.amplitudeCode(forIntensity: 0.001)
+        #expect(floorCode == p.transfer.floorCode)
+        var kicked = p.simulator()
+        #expect(kicked.run(Self.hold(floorCode, 0, 500)).last!.envelope > 0.4)
+        var bare = Self.natural(p).simulator()
+        #expect(bare.run(Self.hold(floorCode, 0, 500)).allSatisfy { $0.envelope == 0 })
+    }
+
+    @Test func cylinderERMBrakesAndCoinERMCoasts() throws {
+        let drive = Self.hold(255, 255, 600) + Self.hold(0, 255, 400)
+        let cylinder = try #require(ResponseAnalysis.analyze(drive: drive, model: try Self.profile("erm-cylinder-7mm").physicsModel()).first)
+        let coin = try #require(ResponseAnalysis.analyze(drive: drive, model: try Self.profile("erm-coin-10mm").physicsModel()).first)
+        // Reverse drive at 1.2 for 30 ms ends at zero speed; the coin motor coasts with tau 70 ms:
+        // force (speed^2) to 10 % in 70 ln(sqrt 10) = 80.6 ms.
+        #expect(try #require(cylinder.stop10) < 30)
+        #expect(abs(try #require(coin.stop10) - 70 * log(10.0.squareRoot())) < 0.5)
+    }
+
+    @Test func voiceCoilFollowsItsResonanceCurveAcrossTheBand() throws {
+        let p = try Self.profile("vc-haptuator-mark2d")
+        guard case .voiceCoil(let coil) = p.mechanics else { return }
+        for code in [0, 64, 128, 192, 255] {
+            var simulator = p.simulator()
+            let out = simulator.run(Self.hold(255, UInt8(code), 300))
+            let f = try #require(p.driveFrequency(forSharpnessCode: UInt8(code)))
+            let r = f / coil.resonanceHz, rRef = coil.referenceHz / coil.resonanceHz
+            func gain(_ r: Double) -> Double { r * r / ((1 - r * r) * (1 - r * r) + (r / coil.qualityFactor) * (r / coil.qualityFactor)).squareRoot() }
+            #expect(abs(out.last!.envelope - gain(r) / gain(rRef)) < 1e-3, "code \(code) at \(f) Hz")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+@testable import HapticCompiler
+
+/// Where the shipped profile files are: <repository>/hardware/actuators, found from this file.
+enum ProfileFiles {
+    static let directory: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("hardware/actuators").path
+
+    static var paths: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { directory + "/" + $0 }
+    }
+
+    static func text(_ name: String) throws -> String {
+        try String(contentsOfFile: directory + "/" + name + ".json", encoding: .utf8)
+    }
+
+    /// Decodes a shipped file after replacing `old` by `new` in its text (exactly one occurrence).
+    static func decodeEdited(_ name: String, _ old: String, _ new: String) throws -> Result<ActuatorProfile, ProfileError> {
+        let original = try text(name)
+        precondition(original.components(separatedBy: old).count == 2, "'\(old)' must occur once in \(name)")
+        let edited = original.replacingOccurrences(of: old, with: new)
+        do {
+            return .success(try ProfileLoader.decode(Array(edited.utf8), file: "\(name).json"))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
