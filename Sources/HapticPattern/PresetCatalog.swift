@@ -94,7 +94,9 @@ extension Preset {
     ]
 
     /// Seed 002 ("Getting Started With Core Haptics", Snip The Vine): the tutorial's final patterns, audio
-    /// events included as the tutorial adds them (an actuator ignores them). Examples/*.ahap hold the same.
+    /// events included as the tutorial adds them (an actuator ignores them). Examples/*.ahap hold the same
+    /// patterns; events are listed in canonical AHAP order (time, then list order) so that decoding an
+    /// example gives exactly the preset's pattern.
     public static let tutorialPatterns: [Preset] = [
         Preset(name: "tutorial.slice-basic", summary: "first snip: soft rumble with a sharp snip at 80 ms",
                source: "\(seed002), Adding Your First Haptic Experience, slicePattern()",
@@ -104,25 +106,25 @@ extension Preset {
                source: "\(seed002), Controlling Intensity With a Parameter Curve (slice 0.6/0.8, 0.5 s; curve 0.2-1.0-0.2-0.6-0) and Syncing Audio Events (Slice.caf)",
                pattern: HapticPattern(
                    events: [.continuous(at: 0, duration: 0.5, intensity: 0.6, sharpness: 0.8),
-                            tap(1.0, 1.0, at: 0.08),
-                            .audioCustom(at: 0, waveformPath: "Slice.caf")],
+                            .audioCustom(at: 0, waveformPath: "Slice.caf"),
+                            tap(1.0, 1.0, at: 0.08)],
                    curves: [ParameterCurve(.hapticIntensityControl, at: 0,
                                            points: [(0, 0.2), (0.08, 1.0), (0.24, 0.2), (0.34, 0.6), (0.5, 0)])])),
         Preset(name: "tutorial.nom-nom", summary: "croc eats: crunch rumble, softer munch, two jaw snaps",
                source: "\(seed002), Feeding the Crocodile, nomNomPattern() (rumble1, rumble2, crunch1, crunch2) and Syncing Audio Events (NomNom.caf)",
                pattern: HapticPattern(events: [
                    .continuous(at: 0, duration: 0.15, intensity: 1.0, sharpness: 0.3),
-                   .continuous(at: 0.3, duration: 0.3, intensity: 0.4, sharpness: 0.1),
                    tap(1.0, 1.0, at: 0),
-                   tap(1.0, 0.3, at: 0.3),
                    .audioCustom(at: 0, waveformPath: "NomNom.caf"),
+                   .continuous(at: 0.3, duration: 0.3, intensity: 0.4, sharpness: 0.1),
+                   tap(1.0, 0.3, at: 0.3),
                ])),
         Preset(name: "tutorial.splash", summary: "splish then a cresting splash (attack, decay, release)",
                source: "\(seed002), Ramping Intensity Up and Down - Pineapple Splashdown, splashPattern() with attackTime 0.1, releaseTime 0.2, decayTime 0.3 (Splash.caf)",
                pattern: HapticPattern(events: [
                    tap(1.0, 0.1, at: 0),
-                   .continuous(at: 0.1, duration: 0.6, intensity: 0.5, sharpness: 0.1, attack: 0.1, decay: 0.3, release: 0.2),
                    .audioCustom(at: 0, waveformPath: "Splash.caf"),
+                   .continuous(at: 0.1, duration: 0.6, intensity: 0.5, sharpness: 0.1, attack: 0.1, decay: 0.3, release: 0.2),
                ])),
         Preset(name: "tutorial.swish", summary: "blade swish: 60 s continuous for the advanced player's live intensity",
                source: "\(seed002), Updating Pattern Parameters in Real Time, createSwishPlayer()",
