@@ -35,3 +35,10 @@ func exampleDecodesToItsPresetAndIsCanonical(file: String, preset: String) throw
         .filter { $0.hasSuffix(".ahap") }.map { String($0.dropLast(5)) }.sorted()
     #expect(files == examples.map(\.file).sorted())
 }
+
+@Test func presetsDocumentListsEveryPreset() throws {
+    let doc = try String(contentsOf: examplesDirectory.deletingLastPathComponent().appendingPathComponent("docs/presets.md"), encoding: .utf8)
+    for preset in Preset.all {
+        #expect(doc.contains("| `\(preset.name)` |"), "docs/presets.md has no row for \(preset.name)")
+    }
+}

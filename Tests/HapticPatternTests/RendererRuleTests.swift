@@ -271,4 +271,6 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
     #expect(r.render(rate: 100).map(\.intensity) == [0, 1, 1])
     #expect(render([]).render(rate: 1000).isEmpty)
     #expect(render([.continuous(at: 0.1, duration: 0.15)]).tickCount(rate: 1000) == 250)
+    // 0.1 + 0.2 = 0.30000000000000004: still 300 ticks, not 301.
+    #expect(render([.continuous(at: 0.1, duration: 0.2)]).tickCount(rate: 1000) == 300)
 }
