@@ -81,7 +81,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol"]),
-        .testTarget(name: "AVREmulatorTests", dependencies: ["AVREmulator", "FirmwareModel"]),
+        .testTarget(name: "AVREmulatorTests", dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore"]),
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore"]),
         .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel"]),
         .testTarget(name: "SerialBridgeTests", dependencies: ["SerialBridge", "HapticProtocol", "CFirmwareCore"]),

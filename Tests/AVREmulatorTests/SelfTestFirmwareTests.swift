@@ -11,24 +11,21 @@ import Testing
         try AVRBoard(firmware: build.build(repositoryRoot: root))
     }
 
-    /// app_selftest.c's script, tick by tick (the program format's exact ramp rule).
-    static func script(_ k: Int) -> OutputSample {
-        func ramp(_ v0: Int, _ v1: Int, _ d: Int, _ k: Int) -> UInt8 {
-            let dv = abs(v1 - v0)
-            let step = (dv * k + d / 2) / d
-            return UInt8(v1 >= v0 ? v0 + step : v0 - step)
-        }
-        switch k {
-        case ..<10: return OutputSample(amplitude: 0, sharpness: 0)
-        case 10...210: return OutputSample(amplitude: ramp(0, 255, 200, k - 10), sharpness: 0)
-        case 211..<240: return OutputSample(amplitude: 255, sharpness: 0)
-        case 240...270: return OutputSample(amplitude: ramp(255, 40, 30, k - 240), sharpness: 200)
-        case 271...280: return OutputSample(amplitude: 0, sharpness: 0, flags: OutputSample.brakeFlag)
-        default: return OutputSample(amplitude: 0, sharpness: 0)
-        }
+    /// The self-test's built-in program, read back from the ELF's data.
+    static func program(on board: AVRBoard) throws -> [UInt8] {
+        let address = try #require(board.address(ofSymbol: "hb_selftest_program"))
+        let length = try #require(board.readGlobal("hb_selftest_program_length", size: 1))
+        return (0..<UInt16(length)).map { board.readData(address + $0) }
     }
 
-    /// The self-test computes script tick j in timer tick j + 1 and the stage plays it in
+    /// The same program through the portable core built for this host: the reference for
+    /// what the ATmega328P must output.
+    static func hostSamples(_ program: [UInt8], ticks: Int) throws -> [OutputSample] {
+        let result = try #require(CoreInterpreter.play(program, ticks: ticks))
+        return result
+    }
+
+    /// The self-test computes program tick j in timer tick j + 1 and the stage plays it in
     /// timer tick j + 2 (output.h: one tick of pipeline).
     static let playbackOffset = 2
 
@@ -55,19 +52,21 @@ import Testing
 
     func expectPWM(_ build: AVRFirmwareBuild, model: PWMSynthesis) throws {
         let board = try Self.board(build)
-        let ticks = 300
+        let ticks = 360 // 320 program ticks, 20 brake ticks, idle
         try board.run(ticks: ticks + 4)
+        #expect(board.readGlobal("hb_selftest_load_result", size: 1) == 0)
+        let samples = try Self.hostSamples(Self.program(on: board), ticks: ticks)
         let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: model.updatesPerTick,
                                           cyclesPerTick: board.cyclesPerTick, until: board.cycle))
         #expect(trace.missingWrites == 0)
         var synthesis = model
         var mismatches = 0
         for j in 0..<ticks {
-            let expected = synthesis.tick(Self.script(j))
+            let expected = synthesis.tick(samples[j])
             let recorded = Array(trace.updates(inTimerTick: j + Self.playbackOffset))
             if recorded != expected {
                 mismatches += 1
-                if mismatches <= 3 { Issue.record("script tick \(j): recorded \(recorded), model \(expected)") }
+                if mismatches <= 3 { Issue.record("program tick \(j): recorded \(recorded), model \(expected)") }
             }
         }
         #expect(mismatches == 0)
@@ -99,8 +98,9 @@ import Testing
 
     @Test func drv2605lInitSequenceAndRealTimePlayback() throws {
         let board = try Self.board(AVRFirmwareBuild(output: .drv2605l, application: .selftest))
-        let ticks = 300
+        let ticks = 360
         try board.run(ticks: ticks + 4)
+        let samples = try Self.hostSamples(Self.program(on: board), ticks: ticks)
         // Datasheet: no I2C within 250 us of power-up (4,000 cycles at 16 MHz).
         let first = try #require(board.drv2605lFirstAccess)
         #expect(first >= 4_000)
@@ -121,14 +121,14 @@ import Testing
         #expect(modeWrites == [0x00, 0x07, 0x05])
         #expect(writes.contains { $0.1 == 0x0C && $0.2 == 1 })
 
-        // RTP writes after entering RTP mode: one per change of the script's amplitude
+        // RTP writes after entering RTP mode: one per change of the program's amplitude
         // (brake ticks write 0), each at the start of timer tick j + 2.
         let timerStart = try #require(events.first { $0.kind == .tickTimerStart }).cycle
         let rtp = writes.drop { !($0.1 == 0x01 && $0.2 == 0x05) }.filter { $0.1 == 0x02 }
         var expected: [(tick: Int, value: UInt8)] = []
         var last: UInt8 = 0
         for j in 0..<ticks {
-            let s = Self.script(j)
+            let s = samples[j]
             let v = s.isBraking ? 0 : s.amplitude
             if v != last { expected.append((j + Self.playbackOffset, v)); last = v }
         }

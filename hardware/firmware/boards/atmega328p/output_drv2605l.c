@@ -13,22 +13,23 @@
 #include "probe.h"
 #include "twi.h"
 
-#if defined(HB_ACTUATOR_LRA)
+#if defined(HB_BOARD_LRA)
 #define N_ERM_LRA 0x80u
 #define LIBRARY 6u
-#elif defined(HB_ACTUATOR_ERM)
+#elif defined(HB_BOARD_ERM)
 #define N_ERM_LRA 0x00u
 #define LIBRARY 1u
 #else
-#error "define HB_ACTUATOR_LRA or HB_ACTUATOR_ERM"
+#error "define HB_BOARD_LRA or HB_BOARD_ERM"
 #endif
 
-/* Defaults: a 2.0 V rms, 170 Hz LRA (or a 3.0 V ERM); see hardware/README.md for the formulas. */
+/* Defaults: hardware/actuators/lra-drv2605l-170hz-10mm.json (2.0 V rms rated, 2.5 V rms
+ * overdrive, 170 Hz), or a 3.0 V / 3.3 V ERM; hardware/README.md gives the formulas. */
 #ifndef HB_DRV_RATED_VOLTAGE
-#define HB_DRV_RATED_VOLTAGE (N_ERM_LRA ? 0x54u : 0x8Du)
+#define HB_DRV_RATED_VOLTAGE (N_ERM_LRA ? 0x54u : 0x8Eu)
 #endif
 #ifndef HB_DRV_OD_CLAMP
-#define HB_DRV_OD_CLAMP (N_ERM_LRA ? 0x8Du : 0x96u)
+#define HB_DRV_OD_CLAMP (N_ERM_LRA ? 0x7Eu : 0x96u)
 #endif
 #ifndef HB_DRV_DRIVE_TIME
 #define HB_DRV_DRIVE_TIME 24u /* LRA half period 2.94 ms at 170 Hz: (2.94 - 0.5) / 0.1 */

@@ -20,7 +20,7 @@
 
 #include "output.h"
 
-#if defined(HB_ACTUATOR_LRA)
+#if defined(HB_BOARD_LRA)
 #ifndef HB_LRA_F_MIN_HZ
 #define HB_LRA_F_MIN_HZ 170UL
 #endif
@@ -31,11 +31,11 @@
 #define PHASE_INCREMENT(f) ((uint16_t)(((f) * 65536UL + UPDATES_PER_SECOND / 2UL) / UPDATES_PER_SECOND))
 #define INC_MIN PHASE_INCREMENT(HB_LRA_F_MIN_HZ)
 #define INC_MAX PHASE_INCREMENT(HB_LRA_F_MAX_HZ)
-#elif defined(HB_ACTUATOR_ERM)
+#elif defined(HB_BOARD_ERM)
 #define INC_MIN 0u
 #define INC_MAX 0u
 #else
-#error "define HB_ACTUATOR_LRA or HB_ACTUATOR_ERM"
+#error "define HB_BOARD_LRA or HB_BOARD_ERM"
 #endif
 
 volatile uint16_t hb_output_late_ticks;

@@ -52,8 +52,9 @@ ISR(USART_RX_vect) {
     }
     rx_ring[head & RX_MASK] = byte;
     rx_head = (uint8_t)(head + 1u);
-    if (fill + 1u > hb_uart_rx_high_water) {
-        hb_uart_rx_high_water = (uint8_t)(fill + 1u);
+    fill = (uint8_t)(fill + 1u);
+    if (fill > hb_uart_rx_high_water) {
+        hb_uart_rx_high_water = fill;
     }
 }
 
