@@ -9,7 +9,9 @@ public struct EdgeParameters: Sendable, Hashable {
     public var kickTicks: Int
     /// Longest brake burst, in ticks, at edge strength 1.
     public var brakeTicks: Int
-    /// Brake level as a multiple of the last drive level (anti-phase / reverse drive).
+    /// Brake level as a multiple of the motion's amplitude when the brake starts (LRA: the
+    /// envelope in drive units; ERM: the speed). Proportional braking makes the stop time
+    /// tau ln((1 + B) / B) whatever the motion was, so a timed brake lands on zero.
     public var brakeRatio: Double
     /// Edge strength per sharpness code (256 entries, each 0...1): scales the kick and brake
     /// durations. All ones when the profile renders sharpness as frequency.
@@ -33,7 +35,8 @@ public struct EdgeParameters: Sendable, Hashable {
 struct DriveCommand {
     enum Phase { case off, drive, kick, brake }
     var phase: Phase
-    /// Drive level (fraction of rated); for `.brake`, the magnitude of the opposing drive.
+    /// Drive level (fraction of rated); for `.brake`, the brake ratio (the plant scales it by
+    /// the motion it measures or predicts when the brake starts).
     var level: Double
     /// Level the actuator is asked to settle at (the sample's amplitude / 255).
     var target: Double
@@ -45,14 +48,15 @@ struct DriveCommand {
 
 /// The output stage's edge logic: a kick at every onset (amplitude leaving 0), a brake burst at
 /// every fall to 0 (amplitude 0 or the BRAKE flag), both scaled by the edge strength of the
-/// sharpness code. A BRAKE-flag tick never drives, whatever its amplitude byte says.
+/// sharpness code. A BRAKE-flag tick never drives, whatever its amplitude byte says. The plant
+/// ends a kick early once the motion reaches its target (sensed in closed loop, predicted from
+/// the profile's figures in open loop: in the simulation both read the model's state).
 struct DriveStage {
     let edges: EdgeParameters
     private(set) var lastLevel = 0.0
     private(set) var lastSharpness: UInt8 = 0
     private var kickRemaining = 0
     private var brakeRemaining = 0
-    private var brakeLevel = 0.0
 
     init(edges: EdgeParameters) { self.edges = edges }
 
@@ -62,14 +66,13 @@ struct DriveStage {
             if lastLevel > 0 {
                 let strength = edges.edgeStrength[Int(lastSharpness)]
                 brakeRemaining = Int((Double(edges.brakeTicks) * strength).rounded())
-                brakeLevel = edges.brakeRatio * lastLevel
                 lastLevel = 0
                 kickRemaining = 0
                 starts = true
             }
-            if brakeRemaining > 0 && brakeLevel > 0 {
+            if brakeRemaining > 0 && edges.brakeRatio > 0 {
                 brakeRemaining -= 1
-                return DriveCommand(phase: .brake, level: brakeLevel, target: 0,
+                return DriveCommand(phase: .brake, level: edges.brakeRatio, target: 0,
                                     sharpness: lastSharpness, brakeStarts: starts)
             }
             return DriveCommand(phase: .off, level: 0, target: 0, sharpness: lastSharpness, brakeStarts: false)
@@ -90,7 +93,7 @@ struct DriveStage {
         return DriveCommand(phase: .drive, level: level, target: level, sharpness: sample.sharpness, brakeStarts: false)
     }
 
-    /// Closed-loop sensing saw the target reached: drop to the plain level from now on.
+    /// The motion reached the target: drop to the plain level from now on.
     mutating func endKick() { kickRemaining = 0 }
 
     /// Closed-loop sensing saw the motion stopped: no more brake ticks in this burst.

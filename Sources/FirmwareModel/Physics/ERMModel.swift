@@ -42,7 +42,9 @@ public struct ERMParameters: Sendable, Hashable {
 ///   ds/dt = (s* - s) / tau,  s(t + h) = s* + (s - s*) exp(-h / tau)
 /// s is the speed as a fraction of rated speed; s* = drive level when the motor runs (the
 /// steady speed of a DC motor is close to proportional to its voltage), 0 when it is off or
-/// stalled, -brake level while an H-bridge reverses it. The unbalanced mass's force grows with
+/// stalled, -B |s0| while an H-bridge reverses it (B the brake ratio, s0 the speed when the brake
+/// started; proportional reverse drive stops the rotor in tau ln((1 + B) / B) from any speed).
+/// A kick ends early once the speed reaches the requested level. The unbalanced mass's force grows with
 /// speed squared and turns with the rotor: a(t) = s^2 sin(theta), theta' = 2 pi f_rated s.
 /// The envelope is s^2 (1.0 at rated speed); the frequency is |s| f_rated.
 struct ERMModel {
@@ -50,6 +52,7 @@ struct ERMModel {
     private var stage: DriveStage
     private var speed = 0.0
     private var angle = 0.0
+    private var brakeLevel = 0.0
 
     private let h: Double
     private let steps: Int
@@ -82,7 +85,13 @@ struct ERMModel {
     }
 
     mutating func step(_ sample: OutputSample) -> PhysicsSample {
-        let command = stage.command(for: sample)
+        var command = stage.command(for: sample)
+        if command.phase == .kick && speed >= command.target {
+            stage.endKick()
+            command.phase = .drive
+            command.level = command.target
+        }
+        if command.phase == .brake && command.brakeStarts { brakeLevel = command.level * abs(speed) }
         let target: Double
         let held: Bool
         switch command.phase {
@@ -91,7 +100,7 @@ struct ERMModel {
             held = false
         case .brake:
             // A single-switch driver cannot reverse the motor: it just lets it coast.
-            target = parameters.bidirectional ? -command.level : 0
+            target = parameters.bidirectional ? -brakeLevel : 0
             held = parameters.bidirectional
         case .drive, .kick:
             let atRest = abs(speed) < Self.restSpeed

@@ -5,9 +5,9 @@ import Foundation
 public struct ResonatorParameters: Sendable, Hashable {
     public var resonanceHz: Double
     public var qualityFactor: Double
-    /// Closed loop (DRV2605L auto-resonance): drive at f0 whatever the sharpness code, brake
-    /// against the sensed velocity and stop braking, or stop kicking, when the sensed envelope
-    /// says so. Open loop: drive at `driveFrequencies[S]`, brake by inverting the carrier.
+    /// Closed loop (DRV2605L auto-resonance): drive at f0 whatever the sharpness code, and
+    /// also end a brake early once the sensed envelope is under 5 % of its value at the start.
+    /// Open loop: drive at `driveFrequencies[S]`; the brake lasts its timed length.
     public var closedLoop: Bool
     /// Drive frequency in Hz for each sharpness code (256 entries).
     public var driveFrequencies: [Double]
@@ -60,10 +60,20 @@ public struct ResonatorParameters: Sendable, Hashable {
 /// The resonator integrated with classical RK4 at a fixed step of 1 / (tickRate * subSteps).
 ///
 /// Normalized equation: x'' + (w0/Q) x' + w0^2 x = w0^2 F(t), so a constant force F gives x = F
-/// and a resonant drive of amplitude F gives a displacement amplitude Q F. F(t) = level * sin(phi)
-/// with phi advancing at the drive frequency (a unit phasor rotated by a precomputed half-step
-/// rotation, so no trigonometric call happens per step); a closed-loop brake instead pushes
-/// against the velocity's phase: F = -level * v / sqrt((w0 x)^2 + v^2).
+/// and a resonant drive of amplitude F gives a displacement amplitude Q F. Driving (and kicking):
+/// F(t) = level * sin(phi) with phi advancing at the drive frequency (a unit phasor rotated by a
+/// precomputed half-step rotation, so no trigonometric call happens per step). Braking pushes
+/// against the motion: at every sub-step the carrier is re-phased onto the velocity
+/// (sin(phi) = v / sqrt((w0 x)^2 + v^2)) and turns at the damped resonance within the step, the
+/// frequency the mass rings at once the drive stops, whatever the drive frequency was;
+/// F = -level * sin(phi). Following the motion, the brake cannot drive the amplitude through zero
+/// and back up (by more than one sub-step's worth); merely inverting a detuned carrier would
+/// match neither the ringing's frequency nor its phase.
+///
+/// The envelope is the acceleration's own amplitude, from a and da/dt (both known in closed form
+/// from the state and the carrier): sqrt(a^2 + (a'/w)^2) while driven at w, exact for a steady
+/// sinusoid; sqrt(a^2 + ((a' + s a)/w_d)^2) while ringing freely (s = w0 / 2Q), exact for a damped
+/// sinusoid. Transients that mix frequencies are weighted by their true acceleration.
 struct ResonatorModel {
     let parameters: ResonatorParameters
     private var stage: DriveStage
@@ -72,12 +82,15 @@ struct ResonatorModel {
     private var phaseCos = 1.0
     private var phaseSin = 0.0
     private var brakeStartEnvelope = 0.0
+    private var brakeLevel = 0.0
 
     private let w0: Double
     private let w0Squared: Double
     private let damping: Double
     private let zeta: Double
     private let dampedOmega: Double
+    private let ringingHalfCos: Double
+    private let ringingHalfSin: Double
     private let h: Double
     private let steps: Int
     private let normalization: Double
@@ -107,6 +120,8 @@ struct ResonatorModel {
         omegas = frequencies.map { 2 * Double.pi * $0 }
         halfCos = omegas.map { cos($0 * (1 / (p.tickRate * Double(p.subSteps))) / 2) }
         halfSin = omegas.map { sin($0 * (1 / (p.tickRate * Double(p.subSteps))) / 2) }
+        ringingHalfCos = cos(dampedOmega * h / 2)
+        ringingHalfSin = sin(dampedOmega * h / 2)
     }
 
     /// Displacement amplitude estimate for motion at angular frequency w: exact for a steady sinusoid.
@@ -121,9 +136,10 @@ struct ResonatorModel {
         return (x * x + y * y).squareRoot()
     }
 
-    /// Envelope in the units the closed-loop sensing compares with drive levels: the steady
-    /// resonant response to level L reads L.
-    private var sensedLevel: Double { drivenAmplitude(w0) / parameters.qualityFactor }
+    /// Motion amplitude in drive units (the steady resonant response to level L reads L), as a
+    /// closed-loop driver senses it from back-EMF and an open-loop stage predicts it.
+    private func sensedLevel(atOmega w: Double) -> Double { drivenAmplitude(w) / parameters.qualityFactor }
+    private var ringingLevel: Double { freeAmplitude() / parameters.qualityFactor }
 
     func steadyEnvelope(for sample: OutputSample) -> Double {
         if sample.isBraking || sample.amplitude == 0 { return 0 }
@@ -133,49 +149,60 @@ struct ResonatorModel {
 
     mutating func step(_ sample: OutputSample) -> PhysicsSample {
         var command = stage.command(for: sample)
-        if parameters.closedLoop {
-            // Back-EMF sensing at the start of the tick (the DRV2605L senses between drive half-cycles).
-            if command.phase == .kick && sensedLevel >= command.target {
+        let code = Int(command.sharpness)
+        // Edge decisions at the start of the tick, from the motion as it is now.
+        if command.phase == .kick {
+            // The target in the same units: the steady response at this drive frequency.
+            let w = omegas[code]
+            let steady = command.target * parameters.displacementGain(atHz: w / (2 * Double.pi)) / parameters.qualityFactor
+            if sensedLevel(atOmega: w) >= steady {
                 stage.endKick()
                 command.phase = .drive
                 command.level = command.target
             }
-            if command.phase == .brake {
-                if command.brakeStarts { brakeStartEnvelope = sensedLevel }
-                if sensedLevel <= Self.closedLoopBrakeStop * brakeStartEnvelope {
-                    stage.endBrake()
-                    command.phase = .off
-                    command.level = 0
-                }
+        }
+        if command.phase == .brake {
+            if command.brakeStarts {
+                brakeStartEnvelope = ringingLevel
+                brakeLevel = command.level * brakeStartEnvelope
+            }
+            if parameters.closedLoop && ringingLevel <= Self.closedLoopBrakeStop * brakeStartEnvelope {
+                stage.endBrake()
+                command.phase = .off
             }
         }
 
-        let code = Int(command.sharpness)
-        let rc = halfCos[code], rs = halfSin[code]
+        let braking = command.phase == .brake
+        let rc = braking ? ringingHalfCos : halfCos[code]
+        let rs = braking ? ringingHalfSin : halfSin[code]
+        let carrierOmega = braking ? dampedOmega : omegas[code]
         let amplitude: Double
         switch command.phase {
         case .off: amplitude = 0
         case .drive, .kick: amplitude = command.level
-        case .brake: amplitude = -command.level
+        case .brake: amplitude = -brakeLevel
         }
-        let againstVelocity = parameters.closedLoop && command.phase == .brake
         var peak = 0.0
         for _ in 0..<steps {
+            if braking {
+                // Re-phase the carrier onto the velocity (see the type's comment).
+                let wx = w0 * x
+                let r = (wx * wx + v * v).squareRoot()
+                if r > 0 {
+                    phaseCos = -wx / r
+                    phaseSin = v / r
+                }
+            }
             // Carrier at the start, middle and end of the step.
             let s0 = phaseSin
             let midCos = phaseCos * rc - phaseSin * rs
             let midSin = phaseSin * rc + phaseCos * rs
             let endCos = midCos * rc - midSin * rs
             let endSin = midSin * rc + midCos * rs
-            if againstVelocity {
-                rk4AgainstVelocity(level: amplitude)
-            } else {
-                rk4Carrier(f0: amplitude * s0, fMid: amplitude * midSin, fEnd: amplitude * endSin)
-            }
+            rk4Carrier(f0: amplitude * s0, fMid: amplitude * midSin, fEnd: amplitude * endSin)
             phaseCos = endCos
             phaseSin = endSin
-            let force = againstVelocity ? amplitude * unitVelocity(x, v) : amplitude * endSin
-            let a = abs(w0Squared * (force - x) - damping * v)
+            let a = abs(w0Squared * (amplitude * endSin - x) - damping * v)
             if a > peak { peak = a }
         }
         // Keep the phasor on the unit circle (first-order correction, once per tick).
@@ -183,17 +210,23 @@ struct ResonatorModel {
         phaseCos *= norm
         phaseSin *= norm
 
+        // Acceleration and its derivative at the end of the tick.
+        let a = w0Squared * (amplitude * phaseSin - x) - damping * v
+        let jerk = w0Squared * (amplitude * carrierOmega * phaseCos - v) - damping * a
         let envelope: Double
         let frequency: Double
-        if command.phase == .off {
-            envelope = w0Squared * freeAmplitude() / normalization
-            frequency = dampedOmega / (2 * Double.pi)
+        if command.phase != .off {
+            // Driven (a brake drives too, at the ringing frequency): exact for a steady sinusoid.
+            let y = jerk / carrierOmega
+            envelope = (a * a + y * y).squareRoot()
+            frequency = carrierOmega / (2 * Double.pi)
         } else {
-            let w = omegas[code]
-            envelope = w * w * drivenAmplitude(w) / normalization
-            frequency = w / (2 * Double.pi)
+            // Free ringing at the damped resonance: exact for a damped sinusoid.
+            let y = (jerk + zeta * w0 * a) / dampedOmega
+            envelope = (a * a + y * y).squareRoot()
+            frequency = dampedOmega / (2 * Double.pi)
         }
-        return PhysicsSample(peakAcceleration: peak / normalization, envelope: envelope, frequency: frequency)
+        return PhysicsSample(peakAcceleration: peak / normalization, envelope: envelope / normalization, frequency: frequency)
     }
 
     private mutating func rk4Carrier(f0: Double, fMid: Double, fEnd: Double) {
@@ -208,30 +241,6 @@ struct ResonatorModel {
         let x4 = x + h * k3x, v4 = v + h * k3v
         let k4x = v4
         let k4v = w0Squared * (fEnd - x4) - damping * v4
-        x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
-        v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
-    }
-
-    /// Unit vector of the velocity's phase; 0 when the resonator is at rest.
-    private func unitVelocity(_ x: Double, _ v: Double) -> Double {
-        let wx = w0 * x
-        let r = (wx * wx + v * v).squareRoot()
-        return r > 0 ? v / r : 0
-    }
-
-    /// RK4 with the force along the velocity's phase (level < 0: against it).
-    private mutating func rk4AgainstVelocity(level: Double) {
-        let k1x = v
-        let k1v = w0Squared * (level * unitVelocity(x, v) - x) - damping * v
-        let x2 = x + 0.5 * h * k1x, v2 = v + 0.5 * h * k1v
-        let k2x = v2
-        let k2v = w0Squared * (level * unitVelocity(x2, v2) - x2) - damping * v2
-        let x3 = x + 0.5 * h * k2x, v3 = v + 0.5 * h * k2v
-        let k3x = v3
-        let k3v = w0Squared * (level * unitVelocity(x3, v3) - x3) - damping * v3
-        let x4 = x + h * k3x, v4 = v + h * k3v
-        let k4x = v4
-        let k4v = w0Squared * (level * unitVelocity(x4, v4) - x4) - damping * v4
         x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
         v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
     }
