@@ -54,28 +54,28 @@ struct Presets: ParsableCommand {
         return text
     }
 
-    /// Stable JSON: fixed key order, one preset per object, in `Preset.all` order.
+    /// Stable JSON: keys sorted (the docs/cli.md convention), presets in `Preset.all` order.
     static func jsonText(_ entries: [Entry]) -> String {
         var w = JSONWriter(pretty: true)
         w.beginObject()
-        w.key("schema")
-        w.string("haptic-presets/1")
         w.key("presets")
         w.beginArray()
         for e in entries {
             w.beginObject()
-            w.key("name"); w.string(e.preset.name)
-            w.key("family"); w.string(e.preset.family)
-            w.key("summary"); w.string(e.preset.summary)
-            w.key("source"); w.string(e.preset.source)
+            w.key("audio"); w.integer(e.audio)
+            w.key("continuous"); w.integer(e.continuous)
             w.key("duration"); w.number(e.duration)
             w.key("events"); w.integer(e.hapticEvents)
+            w.key("family"); w.string(e.preset.family)
+            w.key("name"); w.string(e.preset.name)
+            w.key("source"); w.string(e.preset.source)
+            w.key("summary"); w.string(e.preset.summary)
             w.key("transients"); w.integer(e.transients)
-            w.key("continuous"); w.integer(e.continuous)
-            w.key("audio"); w.integer(e.audio)
             w.endObject()
         }
         w.endArray()
+        w.key("schema")
+        w.string("haptic-presets/1")
         w.endObject()
         w.endDocument()
         return w.text
