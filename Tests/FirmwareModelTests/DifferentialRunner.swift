@@ -1,0 +1,113 @@
+import CFirmwareCore
+import FirmwareModel
+import HapticProtocol
+import Testing
+
+/// What one tick shows from outside, compared between the two implementations: the sample, the
+/// status (mode, raw error code, tick) and how many instructions the tick executed.
+struct Observation: Equatable, CustomStringConvertible {
+    var sample: OutputSample
+    var mode: UInt8
+    var error: UInt8
+    var tick: UInt32
+    var executed: Int
+
+    init(_ sample: OutputSample, _ status: Interpreter.Status, executed: Int) {
+        self.sample = sample
+        mode = status.mode.rawValue
+        error = status.error?.rawValue ?? 0
+        tick = status.tick
+        self.executed = executed
+    }
+
+    var description: String {
+        "sample \(sample.triple), mode \(mode) error \(error) tick \(tick), executed \(executed)"
+    }
+}
+
+/// Runs `scenario` on the Swift model and on the C core side by side. Returns nil when every
+/// observable agrees (validation verdict and header, load result, bytes taken by each feed,
+/// every tick's sample, status and executed count), else a description of the first difference.
+func firstDifference(_ scenario: Scenario) -> String? {
+    let configuration = scenario.configuration
+    var model = Interpreter(configuration: configuration)
+    let firmware = CFirmware(configuration)
+    var fed = 0
+
+    func code(_ body: () throws(ProgramError) -> Void) -> UInt8 {
+        do { try body(); return 0 } catch { return error.rawValue }
+    }
+
+    if let stream = scenario.stream {
+        var ring = ByteSource.ring(capacity: stream.capacity)!
+        let written = ring.write(scenario.body.prefix(stream.initial))
+        let swiftLoad = code { () throws(ProgramError) in try model.loadStream(header: scenario.program.prefix(16), source: ring) }
+        let c = firmware.loadStream(scenario.program, capacity: stream.capacity, initial: scenario.body.prefix(stream.initial))
+        guard swiftLoad == c.code, written == c.written else {
+            return "stream load: Swift error \(swiftLoad) (\(written) bytes written), C error \(c.code) (\(c.written) bytes)"
+        }
+        fed = written
+    } else {
+        let validator = Validator(configuration: configuration)
+        let swiftVerdict = Result { () throws(ProgramError) in try validator.validate(scenario.program) }
+        let (cCode, cHeader) = CFirmware.validate(scenario.program, configuration)
+        switch swiftVerdict {
+        case .success(let header):
+            let same = cCode == 0 && header.bodyLength == cHeader.body_length && header.totalTicks == cHeader.total_ticks
+                && header.crc == cHeader.crc && header.flags == cHeader.flags && header.rate == cHeader.rate
+            if !same { return "validation: Swift valid \(header), C error \(cCode) header \(cHeader)" }
+        case .failure(let error):
+            if error.rawValue != cCode { return "validation: Swift \(error), C error \(cCode)" }
+        }
+        let swiftLoad = code { () throws(ProgramError) in try model.load(scenario.program) }
+        let cLoad = firmware.load(scenario.program)
+        guard swiftLoad == cLoad else { return "load: Swift error \(swiftLoad), C error \(cLoad)" }
+    }
+
+    var eventIndex = 0
+    for tick in 0..<scenario.ticks {
+        while eventIndex < scenario.events.count && scenario.events[eventIndex].tick <= tick {
+            switch scenario.events[eventIndex].event {
+            case .scale(let m):
+                model.setMasterScale(m)
+                firmware.setScale(m)
+            case .offset(let o):
+                model.setSharpnessOffset(o)
+                firmware.setOffset(o)
+            case .stop(let brake):
+                model.stop(brake: brake)
+                firmware.stop(brake: brake)
+            case .feed(let count):
+                let chunk = scenario.body.dropFirst(fed).prefix(count)
+                let swiftTaken = model.feed(chunk)
+                let cTaken = firmware.feed(chunk)
+                guard swiftTaken == cTaken else {
+                    return "feed before tick \(tick): Swift took \(swiftTaken) bytes, C \(cTaken)"
+                }
+                fed += swiftTaken
+            case .load(let program):
+                let swiftLoad = code { () throws(ProgramError) in try model.load(program) }
+                let cLoad = firmware.load(program)
+                guard swiftLoad == cLoad else { return "reload before tick \(tick): Swift error \(swiftLoad), C error \(cLoad)" }
+            }
+            eventIndex += 1
+        }
+        let swift = Observation(model.step(), model.status, executed: model.executedLastStep)
+        let c = Observation(firmware.step(), firmware.status, executed: firmware.executed)
+        guard swift == c else { return "tick \(tick):\n  Swift: \(swift)\n  C:     \(c)" }
+    }
+    return nil
+}
+
+/// Checks one generated case; on a difference records an issue naming the generator and seed
+/// (replay: `HB_DIFF_REPLAY=<kind>:<seed> swift test --filter replayDifferentialCase`), the first
+/// differing tick with both samples, and the whole scenario.
+@discardableResult
+func expectSameBehaviour(_ scenario: Scenario, label: String, seed: UInt64?,
+                         sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    guard let difference = firstDifference(scenario) else { return true }
+    let replay = seed.map { "seed 0x\(String($0, radix: 16)) (replay: HB_DIFF_REPLAY=\(label):0x\(String($0, radix: 16)))" } ?? ""
+    Issue.record("Swift model and C core differ: \(label) \(replay)\n\(difference)\n\(scenario.summary)",
+                 sourceLocation: sourceLocation)
+    return false
+}
