@@ -1,0 +1,121 @@
+import HapticProtocol
+
+/// Folds exactly repeating stretches of the instruction stream into LOOP/ENDLOOP
+/// (docs/compiler.md, "Loops").
+///
+/// A stretch of m instructions repeats r times when every instruction of repetition q equals the
+/// one of the first repetition (opcode and operands) and comes q * P ticks later. Played as a loop
+/// with period P, every instruction executes at the same tick as in the flat stream, so the output
+/// is identical tick for tick: folding is an encoding change only (and the fidelity check plays
+/// the folded program anyway). The LOOP goes as early as allowed (not before the previous
+/// instruction, and so that each iteration's ENDLOOP is not before its last body instruction),
+/// which ends the loop early enough for the next instruction; when it still would not be, one
+/// repetition is left out of the loop. A loop is kept only if it saves bytes, counted exactly
+/// (delays and all). One level, left to right, the best saving at each position.
+enum LoopFolding {
+    /// Longest loop body examined, in instructions.
+    static let longestBody = 64
+    static let maximumCount = 255
+
+    struct Loop {
+        var length: Int
+        var count: Int
+        var loopTick: Int
+        var period: Int
+        var saving: Int
+    }
+
+    /// The body with loops, or nil if no loop saves anything.
+    static func fold(_ timed: [TimedInstruction], end: Int) -> [Instruction]? {
+        var out: [Instruction] = []
+        var time = 0
+        var i = 0
+        var folded = false
+        while i < timed.count {
+            guard let loop = bestLoop(timed, at: i, previous: time, end: end) else {
+                out.append(timed[i].instruction.withDelay(UInt32(timed[i].tick - time)))
+                time = timed[i].tick
+                i += 1
+                continue
+            }
+            folded = true
+            out.append(.loop(count: UInt8(loop.count), delay: UInt32(loop.loopTick - time)))
+            var last = loop.loopTick
+            for item in timed[i..<i + loop.length] {
+                out.append(item.instruction.withDelay(UInt32(item.tick - last)))
+                last = item.tick
+            }
+            out.append(.endLoop(delay: UInt32(loop.loopTick + loop.period - last)))
+            time = loop.loopTick + loop.count * loop.period
+            i += loop.length * loop.count
+        }
+        out.append(.end(delay: UInt32(end - time)))
+        return folded ? out : nil
+    }
+
+    /// The loop starting at instruction `i` that saves the most bytes, if any.
+    static func bestLoop(_ timed: [TimedInstruction], at i: Int, previous: Int, end: Int) -> Loop? {
+        var best: Loop?
+        let n = timed.count
+        var m = 1
+        while m <= longestBody && i + 2 * m <= n {
+            defer { m += 1 }
+            let period = timed[i + m].tick - timed[i].tick
+            guard period >= 1 else { continue }
+            var count = 1
+            repetitions: while count < maximumCount && i + (count + 1) * m <= n {
+                let base = i + count * m
+                for j in 0..<m {
+                    let a = timed[i + j], b = timed[base + j]
+                    guard b.instruction == a.instruction, b.tick - a.tick == count * period else { break repetitions }
+                }
+                count += 1
+            }
+            guard count >= 2 else { continue }
+            // Earliest LOOP tick: after the previous instruction, and each ENDLOOP at or after
+            // its iteration's last body instruction.
+            let loopTick = max(previous, timed[i + m - 1].tick - period)
+            // The next instruction (or END) may not come before the loop's end.
+            let nextTick = { (r: Int) in i + r * m < n ? timed[i + r * m].tick : end }
+            while count >= 2 && nextTick(count) < loopTick + count * period { count -= 1 }
+            guard count >= 2 else { continue }
+            let saving = flatCost(timed, from: i, count: count * m, previous: previous, end: end)
+                - loopCost(timed, from: i, length: m, count: count, previous: previous, loopTick: loopTick, period: period, end: end)
+            if saving > 0 && saving > (best?.saving ?? 0) {
+                best = Loop(length: m, count: count, loopTick: loopTick, period: period, saving: saving)
+            }
+        }
+        return best
+    }
+
+    /// Bytes of instructions i..<i+length laid out flat, plus the delay bytes of the one after.
+    private static func flatCost(_ timed: [TimedInstruction], from i: Int, count length: Int,
+                                 previous: Int, end: Int) -> Int {
+        var bytes = 0
+        var last = previous
+        for item in timed[i..<i + length] {
+            bytes += item.instruction.withDelay(UInt32(item.tick - last)).encodedCount
+            last = item.tick
+        }
+        return bytes + followingCost(timed, index: i + length, after: last, end: end)
+    }
+
+    /// Bytes of the loop (LOOP, one body, ENDLOOP), plus the delay bytes of the instruction after.
+    private static func loopCost(_ timed: [TimedInstruction], from i: Int, length: Int, count: Int,
+                                 previous: Int, loopTick: Int, period: Int, end: Int) -> Int {
+        var bytes = Instruction.loop(count: UInt8(count), delay: UInt32(loopTick - previous)).encodedCount
+        var last = loopTick
+        for item in timed[i..<i + length] {
+            bytes += item.instruction.withDelay(UInt32(item.tick - last)).encodedCount
+            last = item.tick
+        }
+        bytes += Instruction.endLoop(delay: UInt32(loopTick + period - last)).encodedCount
+        return bytes + followingCost(timed, index: i + length * count, after: loopTick + count * period, end: end)
+    }
+
+    /// Extra delay bytes of the instruction at `index` (END if past the end) when it follows tick `after`.
+    private static func followingCost(_ timed: [TimedInstruction], index: Int, after: Int, end: Int) -> Int {
+        let tick = index < timed.count ? timed[index].tick : end
+        return Instruction.end(delay: UInt32(tick - after)).encodedCount - 1
+    }
+}

@@ -1,0 +1,26 @@
+/// Settings of one compilation (docs/compiler.md).
+public struct CompileOptions: Sendable, Hashable {
+    /// Largest amplitude error allowed at any tick, in LSB of the 8-bit amplitude code.
+    public var tolerance: Int
+    /// Largest sharpness error at a sounding tick, in LSB; nil: the same as `tolerance`.
+    public var sharpnessTolerance: Int?
+    /// The program's tick rate, Hz (devices of format v1 run 1000).
+    public var tickRate: UInt16
+    /// Fold exactly repeating stretches into LOOP/ENDLOOP when that saves bytes.
+    public var loops: Bool
+    /// Throw `CompileError.toleranceExceeded` when the fidelity check fails; otherwise return
+    /// the program and let the report say so.
+    public var failOnToleranceExceeded: Bool
+
+    public init(tolerance: Int = 1, sharpnessTolerance: Int? = nil, tickRate: UInt16 = 1000,
+                loops: Bool = true, failOnToleranceExceeded: Bool = true) {
+        self.tolerance = tolerance
+        self.sharpnessTolerance = sharpnessTolerance
+        self.tickRate = tickRate
+        self.loops = loops
+        self.failOnToleranceExceeded = failOnToleranceExceeded
+    }
+
+    /// The sharpness tolerance in effect.
+    public var effectiveSharpnessTolerance: Int { sharpnessTolerance ?? tolerance }
+}

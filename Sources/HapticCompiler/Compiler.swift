@@ -1,0 +1,99 @@
+import FirmwareModel
+import HapticPattern
+import HapticProtocol
+
+/// Pattern + actuator profile -> program (docs/compiler.md).
+///
+///     let compiled = try PatternCompiler.compile(pattern, profile: profile)
+///     compiled.bytes                   // header + body, ready to upload
+///     compiled.report.fidelity         // max and mean error against the reference, in LSB
+///
+/// Pipeline: the reference renderer's tick grid through the profile's transfer gives the codes
+/// to reproduce (`CompileTarget`); transients become PULSE instructions (`KernelPulses`); the
+/// amplitude channel, then the sharpness channel, are fitted with SET/RAMP inside per-tick bands
+/// that leave free whatever a pulse or silence hides (`SegmentFit`); repeated stretches fold into
+/// loops (`LoopFolding`); the program is played through the interpreter model and compared with
+/// the reference tick by tick (`Fidelity`), and a program beyond the tolerance is an error.
+///
+/// Compensation: the compiler writes the target drive, never a kick or a brake. Every shipped
+/// profile puts overdrive and active braking in the output stage (DRV2605L closed loop, or the
+/// board's kick/brake logic), triggered by the amplitude leaving and returning to 0; the
+/// compiler keeps those ticks exact (docs/semantics.md, "Actuators").
+///
+/// Deterministic: the same pattern, profile and options give the same bytes.
+public enum PatternCompiler {
+    public static func compile(_ pattern: HapticPattern, profile: ActuatorProfile,
+                               options: CompileOptions = CompileOptions()) throws(CompileError) -> CompiledProgram {
+        guard (0...255).contains(options.tolerance) else { throw .invalidOptions("tolerance must be 0...255 LSB") }
+        guard (0...255).contains(options.effectiveSharpnessTolerance) else {
+            throw .invalidOptions("sharpness tolerance must be 0...255 LSB")
+        }
+        guard options.tickRate > 0 else { throw .invalidOptions("tick rate must be above 0") }
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        let renderer = ReferenceRenderer(pattern: pattern)
+        let target = CompileTarget(renderer: renderer, profile: profile, rate: Double(options.tickRate),
+                                   sharpnessTolerance: options.effectiveSharpnessTolerance)
+        let n = target.tickCount
+        guard n <= Int(Instruction.maxDelay) else { throw .tooLong(ticks: n) }
+
+        let pulses = KernelPulses.select(target, profile: profile)
+        let layer = PulseLayer(pulses, tickCount: n)
+        let amplitude = SegmentFit.fit(target.amplitudeBand(pulses: layer, tolerance: options.tolerance))
+        let envelope = ChannelCommand.play(amplitude, count: n)
+        let sharpness = target.sharpnessChannel
+            ? SegmentFit.fit(target.sharpnessBand(envelope: envelope, pulses: layer)) : []
+        let timed = CompileAssembly.merge(amplitude: amplitude, sharpness: sharpness, pulses: pulses)
+
+        let flat = CompileAssembly.flat(timed, end: n)
+        var instructions = flat
+        var program = Program(instructions: flat, sharpness: target.sharpnessChannel, rate: options.tickRate)
+        if options.loops, let folded = LoopFolding.fold(timed, end: n), folded.encodedCount < flat.encodedCount {
+            // Folding keeps every instruction time; the validator still has the last word (a LOOP
+            // can lengthen a run of same-tick instructions past 16, rule 26).
+            let candidate = Program(instructions: folded, sharpness: target.sharpnessChannel, rate: options.tickRate)
+            if (try? Validator(configuration: Fidelity.checkConfiguration(for: candidate)).validate(candidate)) != nil {
+                instructions = folded
+                program = candidate
+            }
+        }
+        let (fidelity, output) = Fidelity.check(program, target: target, tolerance: options.tolerance)
+        let seconds = (clock.now - start).seconds
+
+        let report = CompileReport(
+            profile: profile.name, tickRate: Int(options.tickRate), totalTicks: n,
+            instructions: InstructionCounts(instructions), transients: target.transients.count, pulses: pulses.count,
+            sharpnessChannel: target.sharpnessChannel, sharpnessRendered: target.sharpnessRendered,
+            programBytes: ProgramHeader.size + program.body.count, bodyBytes: program.body.count,
+            rawSampleBytes: 2 * n, ahapMinifiedBytes: AHAPEncoder(minified: true).encode(pattern).count,
+            fidelity: fidelity, compileSeconds: seconds, deviceNotes: deviceNotes(program, output: output))
+        let compiled = CompiledProgram(program: program, report: report)
+        if options.failOnToleranceExceeded && !fidelity.withinTolerance { throw .toleranceExceeded(compiled) }
+        return compiled
+    }
+
+    /// What a device with the default configuration (PROTOCOL.md 1.2) would object to.
+    static func deviceNotes(_ program: Program, output: [OutputSample]) -> [String] {
+        var notes: [String] = []
+        let device = DeviceConfiguration.default
+        if program.body.count > Int(device.maxBody) {
+            notes.append("body of \(program.body.count) bytes exceeds a default device's \(device.maxBody)-byte buffer: stream it (PROTOCOL.md 1.14) or raise max_body")
+        }
+        // The safety limiter counts consecutive output samples at or above the threshold.
+        var run = 0, longest = 0
+        for sample in output {
+            run = sample.amplitude >= device.safetyThreshold ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        if longest > Int(device.safetyTicks) {
+            notes.append("\(longest) consecutive ticks at amplitude >= \(device.safetyThreshold) exceed a default device's safety limit of \(device.safetyTicks) (PROTOCOL.md 1.12): lower the master scale")
+        }
+        return notes
+    }
+}
+
+extension Array where Element == Instruction {
+    /// Body bytes of these instructions.
+    var encodedCount: Int { reduce(0) { $0 + $1.encodedCount } }
+}
