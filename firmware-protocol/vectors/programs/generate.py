@@ -4,6 +4,9 @@
 Programs are written in a small assembly (below); expected outputs come from reference.py, an
 implementation of PROTOCOL.md part 1 independent of the C core and the Swift model.
 Run: python3 firmware-protocol/vectors/programs/generate.py
+Random differential run (not committed): generate.py --random SEED COUNT DIR writes COUNT random
+valid programs with live events as vectors into DIR, for
+hardware/firmware/build/test_programs DIR.
 """
 import os
 import sys
@@ -110,10 +113,11 @@ def rle(samples):
     return lines
 
 
-def write_all():
-    for old in os.listdir(HERE):
+def write_all(folder=HERE):
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
         if old.endswith(".txt"):
-            os.remove(os.path.join(HERE, old))
+            os.remove(os.path.join(folder, old))
     for (name, about, prog, cfg, events, ticks, stream, listing) in VECTORS:
         load, samples, (mode, error, tick) = ref.run(prog, cfg, events, ticks, stream)
         assert name.startswith("err_") == (load != 0), f"{name}: load result {load}"
@@ -131,9 +135,9 @@ def write_all():
         out.append(f"ticks: {ticks}")
         out += rle(samples)
         out.append(f"final: mode {mode} error {error} tick {tick}")
-        with open(os.path.join(HERE, f"{name}.txt"), "w") as f:
+        with open(os.path.join(folder, f"{name}.txt"), "w") as f:
             f.write("\n".join(out) + "\n")
-    print(f"{len(VECTORS)} vectors written to {os.path.relpath(HERE)}")
+    print(f"{len(VECTORS)} vectors written to {os.path.relpath(folder)}")
 
 
 def define():
@@ -455,6 +459,56 @@ def define():
            (s_prog, s_listing), stream=(8, 2), events=[(0, "feed", 3), (1, "stop", "brake")])
 
 
+def define_random(seed, count):
+    """Random valid programs (nested loops, ramps, pulses, both channels) of at most 3000 ticks,
+    with random scale / offset / stop events and configurations."""
+    import random
+    rng = random.Random(seed)
+
+    def block(depth):
+        lines = []
+        for _ in range(rng.randint(1, 6)):
+            k, d = rng.random(), rng.choice([0, 0, 1, 2, 3, 5, 8, 13, 31, 40])
+            if k < 0.12 and depth < 4:
+                lines += [("LOOP", d, rng.choice([1, 2, 3, 7]))] + block(depth + 1) + [("ENDLOOP", rng.randint(1, 9))]
+            elif k < 0.3:
+                lines.append(("SET_A", d, rng.randrange(256)))
+            elif k < 0.5:
+                lines.append(("RAMP_A", d, rng.randrange(256), rng.choice([0, 1, 2, 3, 7, 10, 33, 300])))
+            elif k < 0.6:
+                lines.append(("SET_S", d, rng.randrange(256)))
+            elif k < 0.7:
+                lines.append(("RAMP_S", d, rng.randrange(256), rng.choice([0, 1, 5, 64])))
+            else:
+                lines.append(("PULSE", d, rng.randrange(256), rng.randrange(256)))
+        return lines
+
+    made = 0
+    while made < count:
+        prog, listing = program(block(0) + [("END", rng.randint(0, 20))])
+        try:
+            total = ref.validate(prog, ref.Config())[0]["total"]
+        except ref.Reject:
+            continue  # e.g. more than 16 instructions at one time
+        if total > 3000:
+            continue
+        events = []
+        for _ in range(rng.randint(0, 3)):
+            kind = rng.choice(["scale", "offset", "stop"])
+            arg = {"scale": lambda: rng.randrange(256), "offset": lambda: rng.randrange(-128, 128),
+                   "stop": lambda: rng.choice(["brake", "nobrake"])}[kind]()
+            events.append((rng.randrange(total + 5), kind, arg))
+        events.sort(key=lambda e: e[0])
+        cfg = ref.Config(brake=rng.choice([0, 3]), safety=rng.choice([30000, 7, 40]),
+                         threshold=rng.choice([224, 150]))
+        vector(f"random_{made:05d}", f"random program, seed {seed}", (prog, listing), cfg=cfg, events=events)
+        made += 1
+
+
 if __name__ == "__main__":
-    define()
-    write_all()
+    if len(sys.argv) == 5 and sys.argv[1] == "--random":
+        define_random(int(sys.argv[2]), int(sys.argv[3]))
+        write_all(sys.argv[4])
+    else:
+        define()
+        write_all()
