@@ -1,0 +1,59 @@
+/// Responses to commands (PROTOCOL.md 2.4): exactly one per command, with the command's sequence
+/// number; a retransmitted command gets the same bytes again.
+extension Message {
+    /// ACK (0x80): `value` is per command (UPLOAD: fill; COMMIT: total ticks; PLAY: start tick;
+    /// STOP: effective tick; PREPARE: warm tick; STREAM_OPEN: ring capacity; SET_CONFIG: value).
+    public struct Ack: Hashable, Sendable {
+        /// Raw type of the command answered.
+        public var type: UInt8
+        public var value: UInt32
+
+        public init(type: MessageType, value: UInt32 = 0) {
+            self.type = type.rawValue
+            self.value = value
+        }
+        public init(rawType: UInt8, value: UInt32) {
+            self.type = rawType
+            self.value = value
+        }
+
+        init(reading r: inout MessageReader) {
+            type = r.u8()
+            value = r.u32()
+        }
+        func write(to w: inout MessageWriter) {
+            w.u8(type)
+            w.u32(value)
+        }
+    }
+
+    /// NACK (0x81): why the command was refused, with a detail value (2.15).
+    public struct Nack: Hashable, Sendable {
+        /// Raw type of the command answered.
+        public var type: UInt8
+        public var code: MessageErrorCode
+        public var value: UInt32
+
+        public init(type: MessageType, code: MessageErrorCode, value: UInt32 = 0) {
+            self.type = type.rawValue
+            self.code = code
+            self.value = value
+        }
+        public init(rawType: UInt8, code: MessageErrorCode, value: UInt32) {
+            self.type = rawType
+            self.code = code
+            self.value = value
+        }
+
+        init(reading r: inout MessageReader) {
+            type = r.u8()
+            code = MessageErrorCode(r.u8())
+            value = r.u32()
+        }
+        func write(to w: inout MessageWriter) {
+            w.u8(type)
+            w.u8(code.rawValue)
+            w.u32(value)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// TELEMETRY (notice 0x84, PROTOCOL.md 2.12): what a play did and at which device tick.
+/// Unacknowledged; the notice sequence numbers reveal losses.
+extension Message {
+    public struct Telemetry: Hashable, Sendable {
+        public enum Event: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+            /// Program tick 0 was output at `tick`.
+            case started = 1
+            /// The play's first sample with amplitude > 0.
+            case firstOutput = 2
+            /// END executed at `tick` (the first brake sample), all iterations done.
+            case finished = 3
+            /// Stopped at `tick`; code 0: STOP, 1: replaced by another PLAY.
+            case stopped = 4
+            /// Ended by a fault at `tick`; code: the error.
+            case fault = 5
+
+            public var description: String {
+                switch self {
+                case .started: "STARTED"
+                case .firstOutput: "FIRST_OUTPUT"
+                case .finished: "FINISHED"
+                case .stopped: "STOPPED"
+                case .fault: "FAULT"
+                }
+            }
+        }
+
+        /// STOPPED codes.
+        public static let stoppedByHost: UInt8 = 0
+        public static let stoppedByReplacement: UInt8 = 1
+
+        public var event: Event
+        public var slot: UInt8
+        /// FAULT: the error code; STOPPED: why; otherwise 0.
+        public var code: UInt8
+        public var tick: UInt32
+
+        public init(event: Event, slot: UInt8, code: UInt8 = 0, tick: UInt32) {
+            self.event = event
+            self.slot = slot
+            self.code = code
+            self.tick = tick
+        }
+
+        public var errorCode: MessageErrorCode? { event == .fault ? MessageErrorCode(code) : nil }
+
+        init(reading r: inout MessageReader) throws(MessageDecodeError) {
+            let raw = r.u8()
+            guard let event = Event(rawValue: raw) else {
+                throw .invalidField(.telemetry, field: "event", value: UInt32(raw))
+            }
+            self.event = event
+            slot = r.u8()
+            code = r.u8()
+            tick = r.u32()
+        }
+        func write(to w: inout MessageWriter) {
+            w.u8(event.rawValue)
+            w.u8(slot)
+            w.u8(code)
+            w.u32(tick)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// Message types of the wire protocol (firmware-protocol/PROTOCOL.md 2.2.2): the frame's `type` byte.
+/// 0x01...0x7F travel host to device, 0x80...0xFF device to host; C: hb_messages.h.
+public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case hello = 0x01
+    case ping = 0x02
+    case upload = 0x03
+    case commit = 0x04
+    case play = 0x05
+    case stop = 0x06
+    case prepare = 0x07
+    case setParam = 0x08
+    case streamOpen = 0x09
+    case streamData = 0x0A
+    case setConfig = 0x0B
+
+    case ack = 0x80
+    case nack = 0x81
+    case info = 0x82
+    case pong = 0x83
+    case telemetry = 0x84
+    case credit = 0x85
+    case reset = 0x86
+
+    /// Types the host sends: the device answers a command from this range, or ignores the frame.
+    public static func isHostToDevice(_ raw: UInt8) -> Bool { raw < 0x80 }
+
+    /// Acknowledged: the device answers with exactly one response carrying the command's sequence
+    /// number, and the host retransmits until it has one (2.4).
+    public var isCommand: Bool {
+        switch self {
+        case .hello, .upload, .commit, .play, .stop, .prepare, .streamOpen, .setConfig: true
+        default: false
+        }
+    }
+
+    /// Bytes every payload of this type has at least (2.2.1); longer payloads carry data
+    /// (UPLOAD, STREAM_DATA), a profile name (INFO) or fields of a later minor version.
+    public var fixedPayloadCount: Int {
+        switch self {
+        case .hello: 2
+        case .ping: 4
+        case .upload: 6
+        case .commit: 7
+        case .play: 10
+        case .stop: 1
+        case .prepare: 0
+        case .setParam: 2
+        case .streamOpen: 16
+        case .streamData: 4
+        case .setConfig: 5
+        case .ack: 5
+        case .nack: 6
+        case .info: Message.Info.fixedCount
+        case .pong: 10
+        case .telemetry: 7
+        case .credit: 8
+        case .reset: 7
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .hello: "HELLO"
+        case .ping: "PING"
+        case .upload: "UPLOAD"
+        case .commit: "COMMIT"
+        case .play: "PLAY"
+        case .stop: "STOP"
+        case .prepare: "PREPARE"
+        case .setParam: "SET_PARAM"
+        case .streamOpen: "STREAM_OPEN"
+        case .streamData: "STREAM_DATA"
+        case .setConfig: "SET_CONFIG"
+        case .ack: "ACK"
+        case .nack: "NACK"
+        case .info: "INFO"
+        case .pong: "PONG"
+        case .telemetry: "TELEMETRY"
+        case .credit: "CREDIT"
+        case .reset: "RESET"
+        }
+    }
+}
+
+/// Protocol version (2.6): a major mismatch is incompatible; minors are compatible both ways
+/// (fields are only appended, capability bits announce features).
+public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
+    public var major: UInt8
+    public var minor: UInt8
+
+    public static let current = ProtocolVersion(major: 1, minor: 0)
+
+    public init(major: UInt8, minor: UInt8) {
+        self.major = major
+        self.minor = minor
+    }
+
+    public func isCompatible(with other: ProtocolVersion) -> Bool { major == other.major }
+
+    public var description: String { "\(major).\(minor)" }
+}
