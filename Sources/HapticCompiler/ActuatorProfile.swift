@@ -121,15 +121,18 @@ public struct ActuatorProfile: Sendable, Hashable {
         }
     }
 
-    /// Output-stage kick and brake (docs/semantics.md, "Actuators", edges). Durations are at
-    /// edge strength 1; a closed-loop driver may end either one early by sensing.
+    /// Output-stage kick and brake (docs/semantics.md, "Actuators", edges). Durations are at edge
+    /// strength 1 (sharpness scales them when it renders as edges).
     public struct Edges: Sendable, Hashable {
-        /// Overdrive at k times the requested level after every onset, for this long.
+        /// Overdrive at k times the requested level after every onset, for at most this long:
+        /// the kick ends as soon as the motion reaches its target (sensed or predicted).
         public var kickMs: Int
-        /// Opposing drive after every fall to zero, for this long: also the brake time the
+        /// Drive against the motion after every fall to zero, for this long (a closed-loop
+        /// driver stops earlier once it senses the motion under 5 %): also the brake time the
         /// device's interpreter should hold the BRAKE flag on stop.
         public var brakeMs: Int
-        /// Brake level as a multiple of the last drive level (<= the overdrive ratio).
+        /// Brake level as a multiple of the motion's amplitude when the brake starts (<= the
+        /// overdrive ratio). Proportional braking stops any motion in tau ln((1 + B) / B).
         public var brakeRatio: Double
 
         public init(kickMs: Int, brakeMs: Int, brakeRatio: Double) {
