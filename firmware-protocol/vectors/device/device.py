@@ -1,0 +1,605 @@
+"""Reference implementation of PROTOCOL.md part 2 (the device side), written from the text.
+
+It computes the expected outputs of the device vectors independently of the C core (hb_device.c)
+and of the Swift model (DeviceModel). It reuses the program reference (../programs/reference.py)
+for validation, decoding and the closed-form ramp rule, and is built differently from both
+implementations where it can be:
+- frames are cut at each 0x00 and decoded whole (not byte by byte);
+- flat programs play from reference.timeline (loops expanded), ramps by the closed form each tick;
+- the stream keeps every body byte received (no ring), asserting the credit rule instead;
+- messages are dicts, replies are built from field lists.
+Plain Python, no speed concerns.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs"))
+import reference as ref  # noqa: E402
+
+MAJOR, MINOR = 1, 0
+STREAM = 0xFF
+T = {"HELLO": 0x01, "PING": 0x02, "UPLOAD": 0x03, "COMMIT": 0x04, "PLAY": 0x05, "STOP": 0x06,
+     "PREPARE": 0x07, "SET_PARAM": 0x08, "STREAM_OPEN": 0x09, "STREAM_DATA": 0x0A, "SET_CONFIG": 0x0B,
+     "ACK": 0x80, "NACK": 0x81, "INFO": 0x82, "PONG": 0x83, "TELEMETRY": 0x84, "CREDIT": 0x85, "RESET": 0x86}
+NAME = {v: k for k, v in T.items()}
+FIXED = {"HELLO": 2, "PING": 4, "UPLOAD": 6, "COMMIT": 7, "PLAY": 10, "STOP": 1, "PREPARE": 0,
+         "SET_PARAM": 2, "STREAM_OPEN": 16, "STREAM_DATA": 4, "SET_CONFIG": 5}
+COMMANDS = ("UPLOAD", "COMMIT", "PLAY", "STOP", "PREPARE", "STREAM_OPEN", "SET_CONFIG")
+E = {"WATCHDOG": 50, "UNKNOWN_MESSAGE": 64, "BAD_LENGTH": 65, "BAD_SLOT": 66, "BAD_OFFSET": 67,
+     "NO_SPACE": 68, "SLOT_BUSY": 69, "NOT_COMMITTED": 70, "COMMIT_LENGTH": 71, "CHECKSUM_MISMATCH": 72,
+     "VERSION_INCOMPATIBLE": 73, "BAD_PARAM": 74, "NO_STREAM": 75, "UNSUPPORTED": 76}
+EVENTS = {1: "STARTED", 2: "FIRST_OUTPUT", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
+
+
+def u16(v):
+    return bytes([v & 0xFF, (v >> 8) & 0xFF])
+
+
+def u32(v):
+    return bytes([(v >> s) & 0xFF for s in (0, 8, 16, 24)])
+
+
+def signed32(v):
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+# ---- frames (2.1) ----
+
+def cobs(data):
+    out, block = bytearray(), bytearray()
+    for i, b in enumerate(data):
+        if b == 0:
+            out += bytes([len(block) + 1]) + block
+            block = bytearray()
+        else:
+            block.append(b)
+            if len(block) == 254:
+                out += b"\xff" + block
+                block = bytearray()
+                if i == len(data) - 1:
+                    return bytes(out)
+    return bytes(out + bytes([len(block) + 1]) + block)
+
+
+def frame(type_, seq, payload, version=1, flags=0):
+    raw = bytes([version, type_, seq, flags]) + bytes(payload)
+    return cobs(raw + u16(ref.crc16(raw))) + b"\x00"
+
+
+def unframe(segment):
+    """One delimited segment -> (type, seq, payload, crc) or None (any 2.1.4 error)."""
+    out, i = bytearray(), 0
+    while i < len(segment):
+        code = segment[i]
+        block = segment[i + 1:i + code]
+        if len(block) < code - 1:
+            return None
+        out += block
+        i += code
+        if code != 0xFF and i < len(segment):
+            out.append(0)
+    if len(out) > 134 or len(out) < 6:
+        return None
+    if ref.crc16(bytes(out[:-2])) != out[-2] | out[-1] << 8 or out[0] != 1:
+        return None
+    return out[1], out[2], bytes(out[4:-2]), out[-2] | out[-1] << 8
+
+
+def split_frames(data):
+    """Decodes a byte stream with the codec above (a test helper for readers of device output)."""
+    return [unframe(s) for s in data.split(b"\x00") if s]
+
+
+# ---- a steppable interpreter (part 1) from the reference's pieces ----
+
+class Interp:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.mode, self.error, self.brake_left = "idle", 0, 0
+        self.scale, self.offset = 255, 0
+
+    def _reset(self, header):
+        self.header, self.n, self.full = header, 0, 0
+        self.seg_a, self.seg_s, self.voices = (0, 0, 0, 0), (0, 0, 0, 0), []
+        self.mode, self.error, self.brake_left = "playing", 0, 0
+
+    def _reject(self, code):
+        self.error, self.n = code, 0
+        self._enter_brake()
+        return code
+
+    def load(self, program):
+        try:
+            header, instructions = ref.validate(bytes(program), self.cfg)
+        except ref.Reject as r:
+            return self._reject(r.code)
+        self._reset(header)
+        self.plan, self.idx, self.stream = ref.timeline(instructions), 0, None
+        return 0
+
+    def load_stream(self, header_bytes, stream):
+        try:
+            header = ref.parse_header(bytes(header_bytes), self.cfg)
+        except ref.Reject as r:
+            return self._reject(r.code)
+        self._reset(header)
+        self.stream = stream  # .body (bytes received), .released
+        self.checker, self.crc_bytes = ref.Checker(header, True), bytearray()
+        self.pos, self.last_time, self.fetched = 0, 0, None
+        return 0
+
+    def stop(self, brake):
+        if not brake:
+            self.mode, self.brake_left = "idle", 0
+        elif self.mode == "playing":
+            self._enter_brake()
+
+    def _enter_brake(self):
+        self.brake_left = self.cfg.brake
+        self.mode = "braking" if self.brake_left else "idle"
+
+    def _brake_sample(self):
+        if self.mode != "braking":
+            return ref.IDLE
+        self.brake_left -= 1
+        if self.brake_left == 0:
+            self.mode = "idle"
+        return ref.BRAKE
+
+    def _fault(self, code):
+        self.error = code
+        self._enter_brake()
+        return self._brake_sample()
+
+    def _fetch(self):
+        s = self.stream
+        ins = ref.decode(s.body, self.header["body_length"], len(s.body), self.pos)
+        self.checker.check(ins)
+        self.crc_bytes += s.body[self.pos:ins["end"]]
+        self.pos = s.released = ins["end"]
+        if ins["op"] == "END" and ref.crc16(bytes(self.crc_bytes)) != self.header["crc"]:
+            raise ref.Reject("BAD_CRC")
+        self.fetched = (self.last_time + ins["delay"], ins)
+
+    def _due(self):
+        """Instructions executing at tick n, in order (raises Reject for a streamed fault)."""
+        n = self.n
+        if self.stream is None:
+            while self.idx < len(self.plan) and self.plan[self.idx][0] == n:
+                self.idx += 1
+                yield self.plan[self.idx - 1][1]
+            return
+        while True:
+            if self.fetched is None:
+                self._fetch()
+            if self.fetched[0] > n:
+                return
+            self.last_time, ins = self.fetched
+            self.fetched = None
+            yield ins
+
+    def step(self):
+        if self.mode != "playing":
+            return self._brake_sample()
+        n = self.n
+        try:
+            for ins in self._due():
+                op = ins["op"]
+                if op == "SET_A":
+                    self.seg_a = (ins["value"], ins["value"], n, 0)
+                elif op == "RAMP_A":
+                    self.seg_a = (ref.ramp_value(self.seg_a, n), ins["value"], n, ins["dur"])
+                elif op == "SET_S":
+                    self.seg_s = (ins["value"], ins["value"], n, 0)
+                elif op == "RAMP_S":
+                    self.seg_s = (ref.ramp_value(self.seg_s, n), ins["value"], n, ins["dur"])
+                elif op == "PULSE":
+                    self.voices = [v for v in self.voices if v[0] + v[1] > n]
+                    if len(self.voices) == 4:
+                        self.voices.pop(0)
+                    self.voices.append((n, ref.pulse_length(ins["sharp"]), ins["value"], ins["sharp"]))
+                elif op == "END":
+                    self._enter_brake()
+                    return self._brake_sample()
+        except ref.Reject as r:
+            return self._fault(r.code)
+        amp, sharp = ref.ramp_value(self.seg_a, n), ref.ramp_value(self.seg_s, n)
+        for (start, length, pamp, psharp) in self.voices:
+            if start <= n < start + length and pamp >= amp:
+                amp, sharp = pamp, psharp
+        m = self.scale + (self.scale >> 7)
+        amp = (amp * m + 128) >> 8
+        sharp = min(max(sharp + self.offset, 0), 255)
+        if not self.header["flags"] & 1 or amp == 0:
+            sharp = 0
+        self.full = self.full + 1 if amp >= self.cfg.threshold else 0
+        if self.full > self.cfg.safety:
+            return self._fault(ref.ERR["SAFETY_LIMIT"])
+        self.n += 1
+        return (amp, sharp, 0)
+
+
+# ---- the device (part 2) ----
+
+class DeviceConfig:
+    KEYS = ("slots", "slot_capacity", "stream", "rx_buffer", "wake", "idle", "watchdog", "rate", "max_body",
+            "brake", "threshold", "safety", "fw", "actuator", "profile_id", "profile_name", "device_id", "caps",
+            "reset_reason", "boot_count")
+
+    def __init__(self, **kw):
+        self.slots, self.slot_capacity, self.stream, self.rx_buffer = 2, 256, 64, 128
+        self.wake, self.idle, self.watchdog = 20, 2000, 1000
+        self.core = ref.Config()
+        self.fw, self.actuator, self.profile_id, self.profile_name = (0, 1, 0), 1, 7, "lra-test"
+        self.device_id, self.caps, self.reset_reason, self.boot_count = 0x12345678, 0x6, 1, 3
+        for k, v in kw.items():
+            if k in ("rate", "max_body", "brake", "threshold", "safety"):
+                setattr(self.core, k, v)
+            else:
+                assert hasattr(self, k), k
+                setattr(self, k, v)
+
+    def line(self):
+        c = self.core
+        return (f"config: slots={self.slots} slot_capacity={self.slot_capacity} stream={self.stream} "
+                f"rx_buffer={self.rx_buffer} wake={self.wake} idle={self.idle} watchdog={self.watchdog} "
+                f"rate={c.rate} max_body={c.max_body} brake={c.brake} threshold={c.threshold} safety={c.safety} "
+                f"fw={'.'.join(map(str, self.fw))} actuator={self.actuator} profile_id={self.profile_id} "
+                f"profile_name={self.profile_name or '-'} device_id={self.device_id} caps={self.caps} "
+                f"reset_reason={self.reset_reason} boot_count={self.boot_count}")
+
+
+class Stream:
+    def __init__(self, header):
+        self.header, self.body, self.released = header, bytearray(), 0
+        self.state = "open"
+        self.body_length = int.from_bytes(header[6:10], "little")
+
+
+class Device:
+    """Feed bytes with receive(), step() per tick; out collects (tick, frame bytes)."""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.interp = Interp(cfg.core)
+        self.now, self.silence, self.watchdog = 0, 0, cfg.watchdog
+        self.slots = [{"data": bytearray(), "ready": False} for _ in range(cfg.slots)]
+        self.stream, self.granted = None, 0
+        self.pending = self.active = None
+        self.memory = None  # the duplicate memory: (seq, crc, reply frame fields)
+        self.notice_seq = 0
+        self.stage, self.wake_left, self.idle_left = ("warm", 0, cfg.idle) if cfg.wake == 0 else ("cold", 0, 0)
+        self.partial = bytearray()
+        self.out = []
+        self.notice(T["RESET"], bytes([MAJOR, MINOR, cfg.reset_reason]) + u32(cfg.boot_count))
+
+    # -- sending
+    def send(self, type_, seq, payload):
+        self.out.append((self.now, frame(type_, seq, payload)))
+
+    def notice(self, type_, payload):
+        self.send(type_, self.notice_seq, payload)
+        self.notice_seq = (self.notice_seq + 1) & 0xFF
+
+    def telemetry(self, event, slot, code, tick):
+        self.notice(T["TELEMETRY"], bytes([event, slot, code]) + u32(tick))
+
+    def respond(self, seq, type_, code, value):
+        if code == 0:
+            self.send(T["ACK"], seq, bytes([type_]) + u32(value))
+        else:
+            self.send(T["NACK"], seq, bytes([type_, code]) + u32(value))
+
+    # -- stream credit
+    def limit(self):
+        s = self.stream
+        return min(s.released + self.cfg.stream, s.body_length)
+
+    def credit(self):
+        self.granted = self.limit()
+        self.notice(T["CREDIT"], u32(len(self.stream.body)) + u32(self.granted))
+
+    def stream_open(self):
+        return self.stream is not None and self.stream.state != "closed"
+
+    def close_stream(self):
+        if self.stream is not None:
+            self.stream.state = "closed"
+
+    # -- stage
+    def wake_request(self):
+        if self.stage == "cold":
+            if self.cfg.wake == 0:
+                self.stage, self.idle_left = "warm", self.cfg.idle
+            else:
+                self.stage, self.wake_left = "waking", self.cfg.wake
+        elif self.stage == "warm":
+            self.idle_left = self.cfg.idle
+
+    # -- receiving
+    def receive(self, data):
+        for b in data:
+            if b != 0:
+                self.partial.append(b)
+                continue
+            segment, self.partial = bytes(self.partial), bytearray()
+            if segment:
+                decoded = unframe(segment)
+                if decoded is not None:
+                    self.on_frame(*decoded)
+
+    def busy(self, slot):
+        return (self.active is not None and self.active["slot"] == slot) or \
+            (self.pending is not None and self.pending["slot"] == slot)
+
+    def on_frame(self, type_, seq, p, crc):
+        self.silence = 0
+        if type_ >= 0x80:
+            return
+        name = NAME.get(type_)
+        if name == "PING":
+            if len(p) >= 4:
+                self.send(T["PONG"], seq, p[:4] + u32(self.now) + u16(0))
+        elif name == "SET_PARAM":
+            if len(p) >= 2:
+                self.interp.scale, self.interp.offset = p[0], p[1] - 256 if p[1] > 127 else p[1]
+                if self.pending is not None:
+                    self.pending["scale"], self.pending["offset"] = self.interp.scale, self.interp.offset
+        elif name == "STREAM_DATA":
+            if len(p) >= 4:
+                self.stream_data(int.from_bytes(p[:4], "little"), p[4:])
+        elif name == "HELLO":
+            self.memory = None
+            if len(p) < 2:
+                self.respond(seq, type_, E["BAD_LENGTH"], 0)
+            elif p[0] != MAJOR:
+                self.respond(seq, type_, E["VERSION_INCOMPATIBLE"], MAJOR << 8 | MINOR)
+            else:
+                self.send(T["INFO"], seq, self.info())
+        else:
+            if self.memory is not None and self.memory[0] == seq and self.memory[1] == crc:
+                self.respond(seq, *self.memory[2])
+                return
+            after = []
+            if name in COMMANDS and len(p) < FIXED[name]:
+                code, value = E["BAD_LENGTH"], 0
+            elif name in COMMANDS:
+                code, value = getattr(self, "cmd_" + name.lower())(p, after)
+            else:
+                code, value = E["UNKNOWN_MESSAGE"], 0
+            self.memory = (seq, crc, (type_, code, value))
+            self.respond(seq, type_, code, value)
+            for action in after:
+                action()
+
+    def info(self):
+        c, k = self.cfg, self.cfg.core
+        caps = (c.caps & ~1) | (1 if c.stream else 0)
+        name = c.profile_name.encode()[:16]
+        return (bytes([MAJOR, MINOR, *c.fw, c.actuator]) + u16(c.profile_id) + u32(c.device_id) + u16(caps)
+                + u16(k.rate) + u16(k.brake) + bytes([k.threshold, c.slots]) + u32(k.safety) + u32(k.max_body)
+                + u32(c.slot_capacity) + u32(c.stream) + u16(c.rx_buffer) + u16(c.wake) + u16(c.idle)
+                + u16(self.watchdog) + name)
+
+    # -- commands (2.7-2.13), checks in the text's order
+    def cmd_upload(self, p, after):
+        slot, offset, data = p[0], int.from_bytes(p[1:5], "little"), p[5:]
+        if slot >= self.cfg.slots:
+            return E["BAD_SLOT"], 0
+        if self.busy(slot):
+            return E["SLOT_BUSY"], 0
+        s = self.slots[slot]
+        if offset not in (0, len(s["data"])):
+            return E["BAD_OFFSET"], len(s["data"])
+        if offset + len(data) > self.cfg.slot_capacity:
+            return E["NO_SPACE"], self.cfg.slot_capacity
+        s["data"] = s["data"][:offset] + data
+        s["ready"] = False
+        return 0, len(s["data"])
+
+    def cmd_commit(self, p, after):
+        slot, length, crc = p[0], int.from_bytes(p[1:5], "little"), int.from_bytes(p[5:7], "little")
+        if slot >= self.cfg.slots:
+            return E["BAD_SLOT"], 0
+        if self.busy(slot):
+            return E["SLOT_BUSY"], 0
+        s = self.slots[slot]
+        if length != len(s["data"]):
+            return E["COMMIT_LENGTH"], len(s["data"])
+        computed = ref.crc16(bytes(s["data"]))
+        if computed != crc:
+            self.slots[slot] = {"data": bytearray(), "ready": False}
+            return E["CHECKSUM_MISMATCH"], computed
+        try:
+            header, _ = ref.validate(bytes(s["data"]), self.cfg.core)
+        except ref.Reject as r:
+            self.slots[slot] = {"data": bytearray(), "ready": False}
+            return r.code, 0
+        s["ready"] = True
+        return 0, header["total"]
+
+    def cmd_play(self, p, after):
+        slot, flags, at = p[0], p[1], int.from_bytes(p[2:6], "little")
+        scale, offset, loops = p[6], p[7] - 256 if p[7] > 127 else p[7], int.from_bytes(p[8:10], "little")
+        if flags & 0xFE:
+            return E["BAD_PARAM"], 0
+        if slot == STREAM:
+            if self.cfg.stream == 0:
+                return E["UNSUPPORTED"], 0
+            if self.stream is not None and self.stream.state == "playing":
+                return E["SLOT_BUSY"], 0
+            if not self.stream_open():
+                return E["NO_STREAM"], 0
+            if loops != 1:
+                return E["BAD_PARAM"], 0
+        else:
+            if slot >= self.cfg.slots:
+                return E["BAD_SLOT"], 0
+            if not self.slots[slot]["ready"]:
+                return E["NOT_COMMITTED"], 0
+        self.pending = {"slot": slot, "at": at if flags & 1 else None, "scale": scale, "offset": offset,
+                        "loops": loops}
+        self.wake_request()
+        s = at if flags & 1 and signed32(at - self.now) > 0 else self.now
+        if self.stage == "waking":
+            s = max(s, self.now + self.wake_left, key=lambda t: signed32(t - self.now))
+        return 0, s & 0xFFFFFFFF
+
+    def cmd_stop(self, p, after):
+        if p[0] & 0xFE:
+            return E["BAD_PARAM"], 0
+        if self.active is not None and self.interp.mode == "playing":
+            slot, tick = self.active["slot"], self.now
+            after.append(lambda: self.telemetry(4, slot, 0, tick))
+        self.pending = None
+        self.interp.stop(bool(p[0] & 1))
+        self.close_stream()
+        self.active = None
+        return 0, self.now
+
+    def cmd_prepare(self, p, after):
+        self.wake_request()
+        return 0, self.now + self.wake_left if self.stage == "waking" else self.now
+
+    def cmd_stream_open(self, p, after):
+        if self.cfg.stream == 0:
+            return E["UNSUPPORTED"], 0
+        if (self.stream is not None and self.stream.state == "playing") or \
+                (self.pending is not None and self.pending["slot"] == STREAM):
+            return E["SLOT_BUSY"], 0
+        try:
+            ref.parse_header(bytes(p[:16]), self.cfg.core)
+        except ref.Reject as r:
+            return r.code, 0
+        self.stream = Stream(bytes(p[:16]))
+        after.append(self.credit)
+        return 0, self.cfg.stream
+
+    def cmd_set_config(self, p, after):
+        key, value = p[0], int.from_bytes(p[1:5], "little")
+        if key != 1 or value > 0xFFFF:
+            return E["BAD_PARAM"], 0
+        self.watchdog = value
+        return 0, value
+
+    def stream_data(self, offset, data):
+        if not self.stream_open():
+            return
+        s = self.stream
+        if not data or offset != len(s.body) or len(s.body) + len(data) > self.limit():
+            self.credit()
+            return
+        s.body += data
+        assert len(s.body) - s.released <= self.cfg.stream, "the credit rule keeps the ring from overflowing"
+
+    # -- one step (2.14)
+    def step(self):
+        n, it = self.now, self.interp
+        ended = None
+        # 1. watchdog
+        if self.watchdog and self.silence >= self.watchdog and (it.mode == "playing" or self.pending):
+            slot = self.active["slot"] if self.active else self.pending["slot"]
+            self.pending = None
+            if it.mode == "playing":
+                it.stop(True)
+            self.close_stream()
+            self.telemetry(5, slot, E["WATCHDOG"], n)
+            self.active = None
+        # 2. start
+        pend = self.pending
+        if pend and self.stage == "warm" and (pend["at"] is None or signed32(n - pend["at"]) >= 0):
+            if self.active and it.mode == "playing":
+                self.telemetry(4, self.active["slot"], 1, n)
+                if self.active["slot"] == STREAM:
+                    self.close_stream()
+            if pend["slot"] == STREAM:
+                self.stream.state = "playing"
+                err = it.load_stream(self.stream.header, self.stream)
+            else:
+                err = it.load(self.slots[pend["slot"]]["data"])
+            it.scale, it.offset = pend["scale"], pend["offset"]
+            self.pending = None
+            self.active = {"slot": pend["slot"], "loops": pend["loops"], "full": 0, "output": False}
+            if err:
+                self.end(err, n)
+            else:
+                self.telemetry(1, pend["slot"], 0, n)
+        # 3. interpreter
+        was = it.mode == "playing"
+        sample = it.step()
+        a = self.active
+        if a and was and it.mode != "playing":
+            if it.error == 0 and a["slot"] != STREAM and a["loops"] != 1:
+                if a["loops"] > 1:
+                    a["loops"] -= 1
+                it.load(self.slots[a["slot"]]["data"])
+                sample = it.step()
+                if it.mode != "playing":
+                    ended = it.error
+            else:
+                ended = it.error
+        # 4. limiter across iterations
+        if a and ended is None:
+            a["full"] = a["full"] + 1 if sample[0] >= self.cfg.core.threshold else 0
+            if a["full"] > self.cfg.core.safety:
+                it.stop(True)
+                sample = it.step()
+                ended = ref.ERR["SAFETY_LIMIT"]
+        # 5. first output
+        if a and not a["output"] and sample[0] > 0:
+            a["output"] = True
+            self.telemetry(2, a["slot"], 0, n)
+        # 6. end
+        if ended is not None:
+            self.end(ended, n)
+        # 7. stage
+        if self.stage == "waking":
+            self.wake_left -= 1
+            if self.wake_left == 0:
+                self.stage, self.idle_left = "warm", self.cfg.idle
+        elif self.stage == "warm" and self.cfg.idle:
+            if it.mode != "idle" or self.pending:
+                self.idle_left = self.cfg.idle
+            else:
+                self.idle_left -= 1
+                if self.idle_left == 0:
+                    self.stage = "cold"
+        # 8. credit
+        if self.stream_open():
+            limit = self.limit()
+            if limit - self.granted >= max(1, self.cfg.stream // 4) or \
+                    (limit == self.stream.body_length and self.granted < limit):
+                self.credit()
+        # 9.
+        self.silence = min(self.silence + 1, 0xFFFF)
+        self.now += 1
+        return sample
+
+    def end(self, code, tick):
+        self.telemetry(3 if code == 0 else 5, self.active["slot"], code, tick)
+        if self.active["slot"] == STREAM:
+            self.close_stream()
+        self.active = None
+
+
+def describe(type_, seq, p):
+    """A one-line reading of a frame, for the vector files' comments."""
+    name = NAME.get(type_, f"type 0x{type_:02x}")
+    le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
+    if name in ("ACK",) and len(p) >= 5:
+        return f"ACK seq {seq} {NAME.get(p[0], p[0])} value {le(1, 5)}"
+    if name == "NACK" and len(p) >= 6:
+        codes = {v: k for k, v in list(E.items()) + list(ref.ERR.items())}
+        return f"NACK seq {seq} {NAME.get(p[0], p[0])} {codes.get(p[1], p[1])} value {le(2, 6)}"
+    if name == "TELEMETRY" and len(p) >= 7:
+        return f"TELEMETRY #{seq} {EVENTS.get(p[0], p[0])} slot {p[1]} code {p[2]} tick {le(3, 7)}"
+    if name == "CREDIT" and len(p) >= 8:
+        return f"CREDIT #{seq} next {le(0, 4)} limit {le(4, 8)}"
+    if name == "PONG" and len(p) >= 10:
+        return f"PONG seq {seq} echo {le(0, 4)} tick {le(4, 8)}"
+    if name == "RESET" and len(p) >= 7:
+        return f"RESET #{seq} {p[0]}.{p[1]} reason {p[2]} boot {le(3, 7)}"
+    if name == "INFO":
+        return f"INFO seq {seq} ({len(p)} bytes)"
+    return f"{name} seq {seq} ({len(p)} bytes)"

@@ -1,0 +1,504 @@
+#!/usr/bin/env python3
+"""Writes the device vectors (*.txt next to this file; format in README.md).
+
+Each vector is a session: a host script drives device.py, the reference of PROTOCOL.md part 2,
+tick by tick, and the file records the bytes the device received (with the tick they arrive
+before), the bytes it sent (with the tick they belong to, 2.3) and every output sample. The C
+runner (hardware/firmware/tests/test_device.c) and the Swift tests replay the received bytes and
+compare everything else.
+Run: python3 firmware-protocol/vectors/device/generate.py
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "programs"))
+import device as dv  # noqa: E402
+import generate as pg  # noqa: E402  (the program vectors' assembler)
+import reference as ref  # noqa: E402
+
+u16, u32, T, E = dv.u16, dv.u32, dv.T, dv.E
+
+
+def prog(lines, **kw):
+    return pg.program(lines, **kw)[0]
+
+
+# Programs used below.
+BUZZ = prog([("SET_A", 0, 200), ("SET_S", 0, 100), ("SET_A", 5, 0), ("END", 3)])           # T = 8
+TAP = prog([("PULSE", 2, 255, 255), ("END", 12)])                                            # T = 14, pulse 10
+RAMP = prog([("RAMP_A", 0, 250, 10), ("RAMP_A", 10, 0, 10), ("END", 10)])                    # T = 20
+LOUD = prog([("SET_A", 0, 255), ("END", 20)])                                                # T = 20, all full scale
+EMPTY = prog([("END", 0)])                                                                   # T = 0
+LONG = prog([("SET_A", 0, 120), ("END", 31 + 3000)])                                         # T = 3031
+
+
+def play(slot, at=None, scale=255, offset=0, loops=1, flags=None):
+    f = (1 if at is not None else 0) if flags is None else flags
+    return bytes([slot, f]) + u32(at or 0) + bytes([scale, offset & 0xFF]) + u16(loops)
+
+
+def commit(slot, program, length=None, crc=None):
+    return bytes([slot]) + u32(len(program) if length is None else length) + \
+        u16(ref.crc16(program) if crc is None else crc)
+
+
+class Session:
+    """A host driving the reference device; records what a runner must replay and expect."""
+
+    def __init__(self, name, about, **cfg):
+        self.name, self.about = name, about
+        self.cfg = dv.DeviceConfig(**cfg)
+        self.dev = dv.Device(self.cfg)
+        self.inputs, self.samples, self.seq = [], [], 0
+        self.notes = []
+
+    @property
+    def now(self):
+        return self.dev.now
+
+    def note(self, text):
+        self.notes.append((self.now, text))
+
+    def feed(self, data, text=None):
+        self.inputs.append((self.now, bytes(data), text))
+        self.dev.receive(bytes(data))
+
+    def command(self, name, payload=b"", seq=None):
+        """Sends a command with the next sequence number (or `seq`); returns the frame bytes."""
+        if seq is None:
+            self.seq = (self.seq + 1) & 0xFF
+            seq = self.seq
+        data = dv.frame(T[name], seq, payload)
+        self.feed(data, f"{name} seq {seq}")
+        return data
+
+    def message(self, name, payload=b"", seq=0):
+        data = dv.frame(T[name], seq, payload)
+        self.feed(data, f"{name}")
+        return data
+
+    def upload(self, slot, program, chunk=100):
+        for offset in range(0, len(program), chunk):
+            self.command("UPLOAD", bytes([slot]) + u32(offset) + program[offset:offset + chunk])
+        self.command("COMMIT", commit(slot, program))
+
+    def run(self, ticks):
+        for _ in range(ticks):
+            self.samples.append(self.dev.step())
+
+    def run_to(self, tick):
+        self.run(tick - self.now)
+
+    def sent(self):
+        """Frames the device sent so far: [(tick, type, seq, payload)]."""
+        out = []
+        for tick, data in self.dev.out:
+            for f in dv.split_frames(data):
+                out.append((tick, f[0], f[1], f[2]))
+        return out
+
+    def last_credit(self):
+        credits = [p for (_, t, _, p) in self.sent() if t == T["CREDIT"]]
+        p = credits[-1]
+        return int.from_bytes(p[:4], "little"), int.from_bytes(p[4:8], "little")
+
+    def write(self, folder=HERE):
+        lines = [f"# {self.name}: {self.about}", self.cfg.line()]
+        notes = list(self.notes)
+        for tick, data, text in self.inputs:
+            while notes and notes[0][0] <= tick:
+                lines.append(f"# {notes.pop(0)[1]}")
+            if text:
+                lines.append(f"# in {tick}: {text}")
+            lines.append(f"in {tick} {data.hex() if data else '-'}")
+        lines.append(f"ticks: {len(self.samples)}")
+        for tick, data in self.dev.out:
+            for f in dv.split_frames(data):
+                lines.append(f"# out {tick}: {dv.describe(f[0], f[1], f[2])}")
+            lines.append(f"out {tick} {data.hex()}")
+        lines += pg.rle(self.samples)
+        with open(os.path.join(folder, self.name + ".txt"), "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+
+
+SESSIONS = []
+
+
+def session(fn):
+    SESSIONS.append(fn)
+    return fn
+
+
+@session
+def hello_and_ping():
+    s = Session("hello_and_ping", "RESET at boot, HELLO -> INFO, version and length refusals, PING/PONG, "
+                "unknown types, device-type frames ignored")
+    s.command("HELLO", bytes([1, 0]))
+    s.run(3)
+    s.command("HELLO", bytes([1, 7]))          # another minor: compatible
+    s.command("HELLO", bytes([2, 0]))          # another major: refused
+    s.command("HELLO", bytes([1]))             # too short
+    s.message("PING", u32(0xDEADBEEF), seq=77)
+    s.message("PING", u32(1)[:3], seq=78)      # too short: ignored
+    s.run(5)
+    s.message("PING", u32(42) + b"\x99", seq=79)   # longer: extra byte ignored
+    s.command("PREPARE", b"\x55\x66")          # extra bytes ignored
+    s.feed(dv.frame(0x0C, 9, b"\x01"), "type 0x0C: unknown command")
+    s.feed(dv.frame(0x00, 10, b""), "type 0x00: unknown command")
+    s.feed(dv.frame(T["ACK"], 11, b"\x01\x00\x00\x00\x00"), "an ACK echoed back: ignored")
+    s.run(2)
+    s.command("SET_CONFIG", bytes([1]) + u32(250))
+    s.command("HELLO", bytes([1, 0]))          # INFO shows the new watchdog
+    s.run(2)
+    s.write()
+
+
+@session
+def upload_and_play_cold():
+    s = Session("upload_and_play_cold", "upload in chunks, commit, PLAY on a cold stage: program tick 0 "
+                "W = 20 ticks after the PLAY takes effect; STARTED, FIRST_OUTPUT, FINISHED, brake")
+    s.upload(0, BUZZ, chunk=7)
+    s.run(2)
+    s.note("PLAY on a cold stage: ACK value = now + 20")
+    s.command("PLAY", play(0))
+    s.run(60)
+    s.write()
+
+
+@session
+def prepare_then_play():
+    s = Session("prepare_then_play", "PREPARE wakes the stage (ACK: warm tick); a PLAY after it starts at "
+                "once; a PLAY during the wake-up waits for it; after idle_ticks unused the stage is cold again",
+                idle=100)
+    s.upload(0, TAP)
+    s.command("PREPARE")
+    s.run(8)
+    s.command("PLAY", play(0))                 # during the wake-up: starts at the warm tick
+    s.run(40)
+    s.command("PLAY", play(0))                 # warm: starts at once
+    s.run(40)
+    s.command("PREPARE")                       # warm: refreshes the idle timer; ACK value = now
+    s.run(150)                                 # unused for 100 ticks: cold
+    s.command("PLAY", play(0))                 # cold again: 20 ticks of wake-up
+    s.run(50)
+    s.write()
+
+
+@session
+def wake_zero():
+    s = Session("wake_zero", "W = 0: the stage is always ready, PLAY starts at the next tick", wake=0, idle=0)
+    s.upload(1, RAMP)
+    s.command("PLAY", play(1, scale=128, offset=-20))
+    s.run(50)
+    s.write()
+
+
+@session
+def timed_play():
+    s = Session("timed_play", "PLAY at a device tick: in the future (ACK = at), in the past (= now), "
+                "and earlier than the wake-up allows (= warm tick)")
+    s.upload(0, TAP)
+    s.command("PLAY", play(0, at=s.now + 40))
+    s.run(80)
+    s.command("PLAY", play(0, at=5))           # in the past: now
+    s.run(40)
+    s.command("STOP", b"\x01")
+    s.run(2300)                                # cold again
+    s.command("PLAY", play(0, at=s.now + 7))   # cold: the wake-up takes 20
+    s.run(60)
+    s.write()
+
+
+@session
+def loops():
+    s = Session("loops", "loops = 3 play seamlessly (no brake between iterations), loops = 0 until STOP, "
+                "a T = 0 program ends at once whatever loops says", wake=0)
+    s.upload(0, BUZZ)
+    s.upload(1, EMPTY)
+    s.command("PLAY", play(0, loops=3))
+    s.run(50)
+    s.command("PLAY", play(0, loops=0))
+    s.run(37)
+    s.command("STOP", b"\x01")
+    s.run(25)
+    s.command("PLAY", play(1, loops=0))
+    s.run(25)
+    s.write()
+
+
+@session
+def safety_across_loops():
+    s = Session("safety_across_loops", "the limiter counts across iterations: 20 full-scale ticks looped "
+                "fault at the 31st with safety = 30", wake=0, safety=30, brake=4)
+    s.upload(0, LOUD)
+    s.command("PLAY", play(0, loops=0))
+    s.run(40)
+    s.command("PLAY", play(0, loops=0, scale=200))  # scaled below the threshold: plays on
+    s.run(60)
+    s.command("STOP", b"\x00")
+    s.run(3)
+    s.write()
+
+
+@session
+def stop_and_replace():
+    s = Session("stop_and_replace", "STOP with and without brake, STOP of a pending play (no telemetry), "
+                "STOP when idle, a PLAY replacing a running one (STOPPED code 1), SET_PARAM live and pending",
+                wake=0, brake=5)
+    s.upload(0, LONG)
+    s.upload(1, TAP)
+    s.command("PLAY", play(0))
+    s.run(10)
+    s.message("SET_PARAM", bytes([100, 0]))
+    s.run(5)
+    s.command("STOP", b"\x00")                 # no brake: idle at once
+    s.run(5)
+    s.command("PLAY", play(0))
+    s.run(10)
+    s.command("STOP", b"\x01")                 # brake 5 ticks
+    s.run(10)
+    s.command("STOP", b"\x01")                 # idle: ACK, nothing else
+    s.command("PLAY", play(1, at=s.now + 10))
+    s.message("SET_PARAM", bytes([60, 0]))      # updates the pending play's scale too
+    s.run(3)
+    s.command("STOP", b"\x01")                 # cancels the pending play: no telemetry
+    s.run(15)
+    s.command("PLAY", play(0, scale=255))
+    s.run(10)
+    s.command("PLAY", play(1, offset=30))       # replaces slot 0 at the next tick
+    s.run(30)
+    s.command("STOP", b"\x03")                 # reserved bit: BAD_PARAM
+    s.command("STOP", b"")                     # too short: BAD_LENGTH
+    s.run(2)
+    s.write()
+
+
+@session
+def duplicates():
+    s = Session("duplicates", "a retransmitted command gets the remembered response and is not executed "
+                "again; same seq with other bytes is a new command; HELLO clears the memory", wake=0)
+    s.upload(0, TAP)
+    frame = s.command("PLAY", play(0))
+    s.run(5)
+    s.feed(frame, "the same PLAY again: ACK again, no restart")
+    s.run(5)
+    s.command("PLAY", play(0, scale=100), seq=s.seq)  # same seq, other bytes: executed
+    s.run(5)
+    up = s.command("UPLOAD", bytes([1]) + u32(0) + BUZZ[:10])
+    s.feed(up, "retransmitted UPLOAD: ACK fill 10 again (a re-execution would also give 10)")
+    up2 = s.command("UPLOAD", bytes([1]) + u32(10) + BUZZ[10:])
+    s.feed(up2, "retransmitted append: the remembered ACK, not BAD_OFFSET")
+    s.command("HELLO", bytes([1, 0]))
+    s.feed(up2, "after HELLO the memory is clear: executed, BAD_OFFSET value = fill")
+    s.run(30)
+    s.write()
+
+
+@session
+def slot_errors():
+    s = Session("slot_errors", "every UPLOAD / COMMIT / PLAY refusal in the text's order; a slot that "
+                "fails the CRC or validation is emptied", slots=2, slot_capacity=64, wake=0)
+    bad_body = bytearray(BUZZ)
+    bad_body[16] ^= 0x01                       # body CRC no longer matches: validation error 8
+    s.command("UPLOAD", bytes([2]) + u32(0) + b"\x01")          # BAD_SLOT
+    s.command("UPLOAD", bytes([0]) + u32(0))                    # no data: BAD_LENGTH
+    s.command("UPLOAD", bytes([0]) + u32(0) + BUZZ[:10])
+    s.command("UPLOAD", bytes([0]) + u32(5) + BUZZ[5:10])       # BAD_OFFSET, value 10
+    s.command("UPLOAD", bytes([0]) + u32(10) + bytes(60))       # NO_SPACE, value 64
+    s.command("COMMIT", commit(0, BUZZ))                        # COMMIT_LENGTH, value 10
+    s.command("UPLOAD", bytes([0]) + u32(10) + BUZZ[10:])
+    s.command("COMMIT", commit(0, BUZZ, crc=0x1234))            # CHECKSUM_MISMATCH: slot emptied
+    s.command("PLAY", play(0))                                  # NOT_COMMITTED
+    s.command("COMMIT", commit(0, BUZZ))                        # COMMIT_LENGTH, value 0
+    s.command("UPLOAD", bytes([1]) + u32(0) + bytes(bad_body))
+    s.command("COMMIT", commit(1, bytes(bad_body)))             # validation: 8 BAD_CRC
+    s.command("UPLOAD", bytes([1]) + u32(0) + b"HP")
+    s.command("COMMIT", commit(1, b"HP"))                       # validation: 1 HEADER_TRUNCATED
+    s.command("COMMIT", bytes([1]) + u32(0))                    # too short: BAD_LENGTH
+    s.upload(0, LONG)
+    s.command("PLAY", play(3))                                  # BAD_SLOT
+    s.command("PLAY", play(0, flags=0x82))                      # BAD_PARAM
+    s.command("PLAY", play(0)[:9])                              # BAD_LENGTH
+    s.command("PLAY", play(0))
+    s.run(5)
+    s.command("UPLOAD", bytes([0]) + u32(0) + b"\x00")          # SLOT_BUSY
+    s.command("COMMIT", commit(0, LONG))                        # SLOT_BUSY
+    s.command("UPLOAD", bytes([1]) + u32(0) + TAP)              # another slot: fine
+    s.command("COMMIT", commit(1, TAP))
+    s.command("PLAY", play(1, at=s.now + 50))
+    s.command("UPLOAD", bytes([1]) + u32(0) + TAP)              # pending: SLOT_BUSY
+    s.run(70)
+    s.write()
+
+
+@session
+def stream_in_time():
+    s = Session("stream_in_time", "a program 4x the ring streamed under credits: STREAM_OPEN, CREDIT, "
+                "prefill, PLAY 0xFF, CREDIT as the play head moves, FINISHED", stream=32, wake=0)
+    body_lines = []
+    for i in range(40):
+        body_lines.append(("SET_A", 3, (i * 37) % 256))
+    body_lines.append(("END", 3))
+    program = prog(body_lines)
+    header, body = program[:16], program[16:]
+    s.command("STREAM_OPEN", header)
+    sent = 0
+    next_, limit = s.last_credit()
+    while sent < limit:
+        n = min(12, limit - sent)
+        s.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
+        sent += n
+    s.command("PLAY", play(0xFF))
+    while s.now < 160:
+        s.run(1)
+        _, limit = s.last_credit()
+        while sent < limit:
+            n = min(12, limit - sent)
+            s.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
+            sent += n
+    s.run(10)
+    s.write()
+
+
+@session
+def stream_starved():
+    s = Session("stream_starved", "the host stops feeding: the fetch that finds a byte missing faults "
+                "48 (underrun) and brakes, never plays garbage; the stream closes", stream=16, wake=0, brake=3)
+    program = prog([("SET_A", 2, 10 + i) for i in range(20)] + [("END", 2)])
+    header, body = program[:16], program[16:]
+    s.command("STREAM_OPEN", header)
+    s.message("STREAM_DATA", u32(0) + body[:16])
+    s.command("PLAY", play(0xFF))
+    s.run(30)
+    s.message("STREAM_DATA", u32(16) + body[16:20])     # too late: the stream is closed, ignored
+    s.run(5)
+    s.write()
+
+
+@session
+def stream_recovery():
+    s = Session("stream_recovery", "a lost STREAM_DATA: the next one arrives at the wrong offset and the "
+                "CREDIT tells where to resume; data beyond the credit is dropped; an empty STREAM_DATA "
+                "queries the credit", stream=32, wake=0)
+    program = prog([("SET_A", 4, 50 + i) for i in range(30)] + [("END", 4)])
+    header, body = program[:16], program[16:]
+    s.command("STREAM_OPEN", header)
+    s.message("STREAM_DATA", u32(0) + body[:10])
+    s.note("bytes 10..19 are lost on the line")
+    s.message("STREAM_DATA", u32(20) + body[20:30])     # wrong offset: CREDIT next 10
+    s.message("STREAM_DATA", u32(10) + body[10:30])
+    s.message("STREAM_DATA", u32(30) + body[30:40])     # beyond limit 32: dropped, CREDIT
+    s.message("STREAM_DATA", u32(30) + body[30:32])
+    s.message("STREAM_DATA", u32(32))                   # credit query
+    s.command("PLAY", play(0xFF))
+    sent = 32
+    while s.now < 140:
+        s.run(1)
+        _, limit = s.last_credit()
+        if sent < limit:
+            s.message("STREAM_DATA", u32(sent) + body[sent:limit])
+            sent = limit
+    s.run(10)
+    s.write()
+
+
+@session
+def stream_refusals():
+    s = Session("stream_refusals", "STREAM_OPEN header errors (rule 1-5 codes), PLAY 0xFF without an open "
+                "stream, loops != 1, STREAM_OPEN while the stream plays, STOP closes the stream", stream=16,
+                wake=0)
+    program = prog([("SET_A", 1, 100), ("END", 40)])
+    header, body = program[:16], program[16:]
+    s.command("PLAY", play(0xFF))                               # NO_STREAM
+    s.command("STREAM_OPEN", header[:15])                       # BAD_LENGTH
+    bad_rate = bytearray(header)
+    bad_rate[4] = 0xE9                                          # 1001 Hz
+    s.command("STREAM_OPEN", bytes(bad_rate))                   # 5 BAD_RATE
+    bad_magic = bytearray(header)
+    bad_magic[0] = 0x47
+    s.command("STREAM_OPEN", bytes(bad_magic))                  # 2 BAD_MAGIC
+    s.command("STREAM_OPEN", header)
+    s.message("STREAM_DATA", u32(0) + body)
+    s.command("PLAY", play(0xFF, loops=2))                      # BAD_PARAM
+    s.command("PLAY", play(0xFF))
+    s.command("STREAM_OPEN", header)                            # pending: SLOT_BUSY
+    s.run(5)
+    s.command("STREAM_OPEN", header)                            # playing: SLOT_BUSY
+    s.command("PLAY", play(0xFF))                               # playing: SLOT_BUSY
+    s.command("STOP", b"\x01")
+    s.command("PLAY", play(0xFF))                               # closed by STOP: NO_STREAM
+    s.message("STREAM_DATA", u32(0) + body)                     # closed: ignored, no CREDIT
+    s.run(25)
+    s.write()
+
+
+@session
+def no_stream_ring():
+    s = Session("no_stream_ring", "a device without a stream ring: INFO has no STREAM bit, STREAM_OPEN and "
+                "PLAY 0xFF are UNSUPPORTED", stream=0, caps=0xF)
+    s.command("HELLO", bytes([1, 0]))
+    s.command("STREAM_OPEN", bytes(16))
+    s.command("PLAY", play(0xFF))
+    s.message("STREAM_DATA", u32(0))
+    s.run(3)
+    s.write()
+
+
+@session
+def watchdog():
+    s = Session("watchdog", "host silence during a long play: the watchdog-th step after the last frame "
+                "brakes with FAULT 50; PINGs keep a play alive; a pending play is cancelled too; 0 turns it "
+                "off; unknown keys and large values are refused", wake=0, watchdog=100, brake=4)
+    s.upload(0, LONG)
+    s.command("PLAY", play(0))
+    s.run(130)
+    s.command("PLAY", play(0))
+    for _ in range(5):
+        s.run(60)
+        s.message("PING", u32(s.now), seq=s.now & 0xFF)
+    s.run(30)
+    s.command("STOP", b"\x01")
+    s.run(10)
+    s.command("PLAY", play(0, at=s.now + 500))
+    s.run(120)
+    s.command("SET_CONFIG", bytes([1]) + u32(70000))            # BAD_PARAM
+    s.command("SET_CONFIG", bytes([2]) + u32(5))                # BAD_PARAM
+    s.command("SET_CONFIG", bytes([1]) + u32(0))
+    s.command("PLAY", play(0))
+    s.run(300)
+    s.write()
+
+
+@session
+def garbage_and_damage():
+    s = Session("garbage_and_damage", "garbage between frames, a frame with a flipped bit (CRC), one cut "
+                "short, an oversized one, a frame of another version: dropped, and the next frame works "
+                "(only valid frames reset the watchdog)", wake=0)
+    s.upload(0, TAP)
+    s.feed(b"\x00hello world\x00\x00\xff\xfe", "garbage, then an unterminated tail")
+    frame = bytearray(dv.frame(T["PLAY"], 9, play(0)))
+    frame[5] ^= 0x10
+    s.feed(b"\x00" + bytes(frame), "leading 0x00 ends the garbage; the PLAY has a flipped bit: CRC error")
+    s.run(3)
+    s.feed(dv.frame(T["PLAY"], 9, play(0))[:6] + b"\x00", "a frame cut short")
+    s.feed(bytes([0xFF] * 300) + b"\x00", "oversized")
+    s.feed(dv.frame(T["PING"], 1, u32(5), version=2), "frame version 2: ignored")
+    s.run(3)
+    s.command("PLAY", play(0))
+    s.run(30)
+    s.write()
+
+
+def write_all():
+    for old in os.listdir(HERE):
+        if old.endswith(".txt"):
+            os.remove(os.path.join(HERE, old))
+    for fn in SESSIONS:
+        fn()
+
+
+if __name__ == "__main__":
+    write_all()
+    print(f"{len(SESSIONS)} device vectors")

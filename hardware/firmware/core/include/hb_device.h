@@ -1,0 +1,140 @@
+/* The device state machine of the wire protocol (firmware-protocol/PROTOCOL.md, part 2): frames
+ * in, replies and notices out, one interpreter tick per call, program slots, a stream ring, the
+ * output stage's wake-up model, duplicate suppression and the host-silence watchdog.
+ *
+ * No allocation: the board owns the hb_device, the program memory (slot_count * slot_capacity
+ * bytes) and the stream ring (stream_capacity bytes, a power of two, or none). Main loop:
+ *
+ *     hb_device_init(&dev, &config, memory, ring, uart_write, NULL);   // sends RESET
+ *     between ticks:  hb_device_receive_byte(&dev, byte) for every received byte
+ *     every tick:     s = hb_device_tick(&dev); hb_hal_output(s.amp, s.sharp, s.flags);
+ *
+ * Replies and notices go out through the transmit callback, one whole frame per call (at most
+ * HB_DEVICE_TX_MAX bytes, encoded in a stack buffer of that size). The callback may block until
+ * the UART has room; it must not call back into the device. */
+#ifndef HB_DEVICE_H
+#define HB_DEVICE_H
+
+#include <stdint.h>
+
+#include "hb_config.h"
+#include "hb_frame.h"
+#include "hb_interp.h"
+#include "hb_messages.h"
+#include "hb_source.h"
+
+/* Slot table size: a compile-time bound so the table is a plain array (AVR: -DHB_DEVICE_MAX_SLOTS=2). */
+#ifndef HB_DEVICE_MAX_SLOTS
+#define HB_DEVICE_MAX_SLOTS 8u
+#endif
+
+/* Largest frame the device sends: INFO with a 16-byte name, 4 + 60 + 2 raw bytes, stuffed, 0x00. */
+#define HB_DEVICE_TX_MAX 68u
+
+#define HB_DEVICE_DEFAULT_SLOT_COUNT 4u
+#define HB_DEVICE_DEFAULT_SLOT_CAPACITY 1024u
+#define HB_DEVICE_DEFAULT_STREAM_CAPACITY 256u
+#define HB_DEVICE_DEFAULT_RX_BUFFER 256u
+#define HB_DEVICE_DEFAULT_WAKE_TICKS 20u
+#define HB_DEVICE_DEFAULT_IDLE_TICKS 2000u
+#define HB_DEVICE_DEFAULT_WATCHDOG 1000u
+
+/* Output-stage states (2.9). */
+enum { HB_STAGE_COLD = 0, HB_STAGE_WAKING = 1, HB_STAGE_WARM = 2 };
+
+/* Everything a device is: part 1's numbers, sizes, timing and identity (2.16). */
+typedef struct hb_device_config {
+    hb_config core;              /* rate, max_body, brake, safety (1.2) */
+    uint32_t slot_capacity;      /* bytes per slot, header included */
+    uint32_t stream_capacity;    /* stream ring bytes, a power of two; 0: no streaming */
+    uint32_t device_id;
+    uint32_t boot_count;
+    const char *profile_name;    /* ASCII, up to 16 characters are reported; NULL: none */
+    uint16_t rx_buffer;          /* the board's receive buffer, reported in INFO (2.5) */
+    uint16_t wake_ticks;         /* W (2.9) */
+    uint16_t idle_ticks;         /* 0: the stage never sleeps */
+    uint16_t watchdog;           /* at boot; SET_CONFIG changes it (2.13) */
+    uint16_t profile_id;
+    uint16_t capabilities;       /* HB_CAP_SHARPNESS etc.; the core sets HB_CAP_STREAM itself */
+    uint8_t slot_count;          /* 1..HB_DEVICE_MAX_SLOTS */
+    uint8_t fw_major;
+    uint8_t fw_minor;
+    uint8_t fw_patch;
+    uint8_t actuator;            /* HB_ACTUATOR_* */
+    uint8_t reset_reason;        /* HB_RESET_*, reported in the RESET notice */
+} hb_device_config;
+
+typedef void (*hb_device_tx_fn)(void *ctx, const uint8_t *bytes, uint16_t length);
+/* Elapsed fraction of the current tick in 1/65536 (PONG's subtick, 2.11). */
+typedef uint16_t (*hb_device_subtick_fn)(void *ctx);
+
+typedef struct hb_device_slot {
+    uint32_t fill;   /* bytes uploaded, in order */
+    uint8_t ready;   /* holds a program that passed validation */
+} hb_device_slot;
+
+typedef struct hb_device {
+    hb_interp interp;
+    hb_frame_decoder rx;
+    hb_source ring;                    /* the stream: written = `next`, released = read position */
+    const hb_device_config *cfg;
+    uint8_t *memory;                   /* program memory: slot i at i * slot_capacity */
+    uint8_t *ring_storage;
+    hb_device_tx_fn tx;
+    hb_device_subtick_fn subtick;
+    void *ctx;                         /* passed to tx and subtick */
+    uint32_t now;                      /* device tick: steps since boot */
+    uint32_t pending_at;
+    uint32_t full_scale_run;           /* the active play's limiter counter, across iterations */
+    uint32_t granted;                  /* last CREDIT limit */
+    uint32_t last_value;               /* duplicate memory: the remembered response */
+    uint16_t last_crc;
+    uint16_t pending_loops;
+    uint16_t loops_left;
+    uint16_t wake_left;
+    uint16_t idle_left;
+    uint16_t watchdog;
+    uint16_t silence;                  /* steps since the last valid frame, saturating */
+    hb_device_slot slots[HB_DEVICE_MAX_SLOTS];
+    uint8_t stream_header[16];
+    uint8_t pending;                   /* a play is pending */
+    uint8_t pending_slot;
+    uint8_t pending_flags;
+    uint8_t pending_scale;
+    int8_t pending_offset;
+    uint8_t active;                    /* a play is active (started, end not yet reported) */
+    uint8_t active_slot;
+    uint8_t first_output;              /* the active play has output amp > 0 */
+    uint8_t stream_state;              /* closed, open, playing */
+    uint8_t stage;                     /* HB_STAGE_* */
+    uint8_t last_kind;                 /* none, ACK, NACK */
+    uint8_t last_seq;
+    uint8_t last_type;
+    uint8_t last_code;
+    uint8_t notice_seq;
+} hb_device;
+
+/* Fills `cfg` with the defaults of 1.2 and 2.16 (identity zero, no name). */
+void hb_device_config_default(hb_device_config *cfg);
+
+/* Boots the device: every slot empty, stream closed, stage cold, and sends the RESET notice.
+ * `cfg` must stay valid and unchanged while the device runs. Returns 0 (and sends nothing) if
+ * slot_count is 0 or above HB_DEVICE_MAX_SLOTS, or stream_capacity is neither 0 nor a power of
+ * two, else 1. */
+uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+                       uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx);
+
+/* PONG's subtick source (2.11); without one the subtick is 0. */
+void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick);
+
+/* One received byte, processed at once (2.3): a completed frame takes effect before the next tick. */
+void hb_device_receive_byte(hb_device *dev, uint8_t byte);
+void hb_device_receive(hb_device *dev, const uint8_t *bytes, uint16_t length);
+
+/* One device step (2.14): the sample of tick `now`, notices through the callback. */
+hb_sample hb_device_tick(hb_device *dev);
+
+/* The output stage's state (HB_STAGE_*): a board may power its driver down while COLD. */
+uint8_t hb_device_stage(const hb_device *dev);
+
+#endif

@@ -1,0 +1,336 @@
+/* Runs the device vectors (firmware-protocol/vectors/device/, one session per .txt, format in the README there)
+ * through hb_device: the received bytes go in before the step of their tick, and the bytes sent
+ * (with their ticks) and every output sample must match. Also a few direct API checks.
+ *
+ * Usage: test_device <vectors directory>. Exit status 0 when nothing failed.
+ * Host-only test code: stdio and dirent, but no malloc, like the core. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hb_device.h"
+
+#define MAX_FILES 256
+#define MAX_INPUTS 4096
+#define MAX_TICKS 20000
+#define MAX_BYTES 200000
+#define LINE_SIZE 8192
+#define MAX_MEMORY 65536
+
+typedef struct {
+    uint32_t tick;
+    uint32_t start;
+    uint32_t length;
+} chunk;
+
+/* The parsed vector. */
+static hb_device_config cfg;
+static char profile_name[64];
+static chunk inputs[MAX_INPUTS];
+static uint32_t input_count;
+static uint8_t in_bytes[MAX_BYTES];
+static uint32_t in_used;
+static uint32_t out_ticks[MAX_BYTES];
+static uint8_t out_bytes[MAX_BYTES];
+static uint32_t out_used;
+static hb_sample samples[MAX_TICKS];
+static uint32_t ticks;
+
+/* What the device did. */
+static uint32_t got_ticks[MAX_BYTES];
+static uint8_t got_bytes[MAX_BYTES];
+static uint32_t got_used;
+static uint32_t current_tick;
+static uint8_t memory[MAX_MEMORY];
+static uint8_t ring[MAX_MEMORY];
+
+static int api_checks = 0, api_failures = 0;
+
+static void tx(void *ctx, const uint8_t *bytes, uint16_t length)
+{
+    uint16_t i;
+    (void)ctx;
+    for (i = 0; i < length && got_used < MAX_BYTES; i++) {
+        got_ticks[got_used] = current_tick;
+        got_bytes[got_used++] = bytes[i];
+    }
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+/* Appends the hex digits of `text` ("-" = none) to `out`; returns the byte count or -1. */
+static long parse_hex(const char *text, uint8_t *out, uint32_t capacity)
+{
+    uint32_t n = 0;
+    if (strcmp(text, "-") == 0) return 0;
+    while (text[0] != '\0' && text[0] != '\n') {
+        int hi = hex_value(text[0]);
+        int lo = hi < 0 ? -1 : hex_value(text[1]);
+        if (lo < 0 || n >= capacity) return -1;
+        out[n++] = (uint8_t)(hi * 16 + lo);
+        text += 2;
+    }
+    return (long)n;
+}
+
+static int config_value(const char *line, const char *key, unsigned long *out)
+{
+    char pattern[64];
+    const char *at;
+    snprintf(pattern, sizeof pattern, " %s=", key);
+    at = strstr(line, pattern);
+    if (at == NULL) return 0;
+    *out = strtoul(at + strlen(pattern), NULL, 10);
+    return 1;
+}
+
+static int parse_config(const char *line)
+{
+    unsigned long v[19];
+    static const char *keys[19] = {"slots", "slot_capacity", "stream", "rx_buffer", "wake", "idle", "watchdog",
+                                   "rate", "max_body", "brake", "threshold", "safety", "actuator", "profile_id",
+                                   "device_id", "caps", "reset_reason", "boot_count", "fw"};
+    const char *fw, *name;
+    unsigned major, minor, patch;
+    int i;
+    for (i = 0; i < 18; i++) {
+        if (!config_value(line, keys[i], &v[i])) return 0;
+    }
+    fw = strstr(line, " fw=");
+    name = strstr(line, " profile_name=");
+    if (fw == NULL || name == NULL || sscanf(fw, " fw=%u.%u.%u", &major, &minor, &patch) != 3) return 0;
+    if (sscanf(name, " profile_name=%63s", profile_name) != 1) return 0;
+    hb_device_config_default(&cfg);
+    cfg.slot_count = (uint8_t)v[0];
+    cfg.slot_capacity = (uint32_t)v[1];
+    cfg.stream_capacity = (uint32_t)v[2];
+    cfg.rx_buffer = (uint16_t)v[3];
+    cfg.wake_ticks = (uint16_t)v[4];
+    cfg.idle_ticks = (uint16_t)v[5];
+    cfg.watchdog = (uint16_t)v[6];
+    cfg.core.rate = (uint16_t)v[7];
+    cfg.core.max_body = (uint32_t)v[8];
+    cfg.core.brake_ticks = (uint16_t)v[9];
+    cfg.core.safety_threshold = (uint8_t)v[10];
+    cfg.core.safety_ticks = (uint32_t)v[11];
+    cfg.actuator = (uint8_t)v[12];
+    cfg.profile_id = (uint16_t)v[13];
+    cfg.device_id = (uint32_t)v[14];
+    cfg.capabilities = (uint16_t)v[15];
+    cfg.reset_reason = (uint8_t)v[16];
+    cfg.boot_count = (uint32_t)v[17];
+    cfg.fw_major = (uint8_t)major;
+    cfg.fw_minor = (uint8_t)minor;
+    cfg.fw_patch = (uint8_t)patch;
+    cfg.profile_name = strcmp(profile_name, "-") == 0 ? NULL : profile_name;
+    return 1;
+}
+
+static int parse_samples(const char *line)
+{
+    unsigned long first, last;
+    unsigned a, s, f;
+    char *end;
+    first = strtoul(line, &end, 10);
+    last = first;
+    if (*end == '-') last = strtoul(end + 1, &end, 10);
+    if (*end != ':' || sscanf(end + 1, "%u %u %u", &a, &s, &f) != 3 || last >= MAX_TICKS) return 0;
+    for (; first <= last; first++) {
+        samples[first].amp = (uint8_t)a;
+        samples[first].sharp = (uint8_t)s;
+        samples[first].flags = (uint8_t)f;
+    }
+    return 1;
+}
+
+static int parse(const char *path)
+{
+    static char line[LINE_SIZE];
+    FILE *file = fopen(path, "r");
+    int have_config = 0, ok = 1;
+    input_count = in_used = out_used = ticks = 0;
+    if (file == NULL) return 0;
+    while (ok && fgets(line, sizeof line, file) != NULL) {
+        char hex[LINE_SIZE];
+        unsigned long tick;
+        long n;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (strncmp(line, "config:", 7) == 0) {
+            ok = have_config = parse_config(line + 6);
+        } else if (strncmp(line, "ticks:", 6) == 0) {
+            ticks = (uint32_t)strtoul(line + 6, NULL, 10);
+            ok = ticks <= MAX_TICKS;
+        } else if (sscanf(line, "in %lu %s", &tick, hex) == 2) {
+            n = parse_hex(hex, in_bytes + in_used, MAX_BYTES - in_used);
+            ok = n >= 0 && input_count < MAX_INPUTS;
+            if (ok) {
+                inputs[input_count].tick = (uint32_t)tick;
+                inputs[input_count].start = in_used;
+                inputs[input_count].length = (uint32_t)n;
+                input_count++;
+                in_used += (uint32_t)n;
+            }
+        } else if (sscanf(line, "out %lu %s", &tick, hex) == 2) {
+            long i;
+            n = parse_hex(hex, out_bytes + out_used, MAX_BYTES - out_used);
+            ok = n >= 0;
+            for (i = 0; ok && i < n; i++) out_ticks[out_used + (uint32_t)i] = (uint32_t)tick;
+            if (ok) out_used += (uint32_t)n;
+        } else {
+            ok = parse_samples(line);
+        }
+    }
+    fclose(file);
+    return ok && have_config;
+}
+
+static int run(const char *name)
+{
+    static hb_device dev;
+    uint32_t t, next_input = 0, i;
+    got_used = 0;
+    current_tick = 0;
+    if ((uint32_t)cfg.slot_count * cfg.slot_capacity > MAX_MEMORY || cfg.stream_capacity > MAX_MEMORY
+        || !hb_device_init(&dev, &cfg, memory, ring, tx, NULL)) {
+        printf("FAIL %s: configuration\n", name);
+        return 0;
+    }
+    for (t = 0; t < ticks; t++) {
+        hb_sample s;
+        current_tick = t;
+        while (next_input < input_count && inputs[next_input].tick == t) {
+            hb_device_receive(&dev, in_bytes + inputs[next_input].start, (uint16_t)inputs[next_input].length);
+            next_input++;
+        }
+        s = hb_device_tick(&dev);
+        if (s.amp != samples[t].amp || s.sharp != samples[t].sharp || s.flags != samples[t].flags) {
+            printf("FAIL %s: tick %u: sample %u %u %u, expected %u %u %u\n", name, (unsigned)t, s.amp, s.sharp,
+                   s.flags, samples[t].amp, samples[t].sharp, samples[t].flags);
+            return 0;
+        }
+    }
+    for (i = 0; i < got_used && i < out_used; i++) {
+        if (got_bytes[i] != out_bytes[i] || got_ticks[i] != out_ticks[i]) {
+            printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name, (unsigned)i,
+                   got_bytes[i], (unsigned)got_ticks[i], out_bytes[i], (unsigned)out_ticks[i]);
+            return 0;
+        }
+    }
+    if (got_used != out_used) {
+        printf("FAIL %s: %u output bytes, expected %u\n", name, (unsigned)got_used, (unsigned)out_used);
+        return 0;
+    }
+    return 1;
+}
+
+static void check(int condition, const char *what)
+{
+    api_checks++;
+    if (!condition) {
+        printf("FAIL api: %s\n", what);
+        api_failures++;
+    }
+}
+
+/* Direct checks of what the vectors cannot show. */
+static void api_tests(void)
+{
+    static hb_device dev;
+    hb_device_config c;
+    hb_device_config_default(&c);
+    check(c.slot_count == 4 && c.slot_capacity == 1024 && c.stream_capacity == 256 && c.wake_ticks == 20
+              && c.idle_ticks == 2000 && c.watchdog == 1000 && c.core.rate == 1000, "defaults are those of 2.16");
+    c.slot_count = 0;
+    got_used = 0;
+    check(!hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 0, "0 slots refused, nothing sent");
+    c.slot_count = HB_DEVICE_MAX_SLOTS + 1u;
+    check(!hb_device_init(&dev, &c, memory, ring, tx, NULL), "too many slots refused");
+    c.slot_count = 1;
+    c.stream_capacity = 96;
+    check(!hb_device_init(&dev, &c, memory, ring, tx, NULL), "a ring that is not a power of two refused");
+    c.stream_capacity = 0;
+    c.wake_ticks = 0;
+    check(hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 15, "RESET is 15 bytes on the wire");
+    check(hb_device_stage(&dev) == HB_STAGE_WARM, "W = 0: warm at boot");
+    /* The longest reply, INFO with a 16-byte name (and a longer one truncated), fits HB_DEVICE_TX_MAX. */
+    {
+        hb_frame_header h = {1, HB_MSG_HELLO, 0, 0};
+        uint8_t wire[HB_FRAME_MAX_WIRE];
+        uint8_t payload[2] = {1, 0};
+        size_t n = hb_frame_encode(&h, payload, 2, wire, sizeof wire);
+        c.profile_name = "a-profile-name-longer-than-16";
+        c.device_id = 0xFFFFFFFFu;
+        hb_device_init(&dev, &c, memory, ring, tx, NULL);
+        got_used = 0;
+        hb_device_receive(&dev, wire, (uint16_t)n);
+        check(got_used == HB_DEVICE_TX_MAX - 1u || got_used == HB_DEVICE_TX_MAX, "INFO with a 16-byte name fits");
+    }
+    /* The tick counter and PONG: a PING before step n reports n. */
+    {
+        hb_frame_header h = {1, HB_MSG_PING, 5, 0};
+        uint8_t wire[HB_FRAME_MAX_WIRE];
+        uint8_t payload[4] = {1, 2, 3, 4};
+        size_t n = hb_frame_encode(&h, payload, 4, wire, sizeof wire);
+        int k;
+        for (k = 0; k < 300; k++) (void)hb_device_tick(&dev);
+        got_used = 0;
+        hb_device_receive(&dev, wire, (uint16_t)n);
+        check(dev.now == 300 && got_used > 0, "PONG sent, now = 300");
+    }
+    printf("sizeof(hb_device) = %u bytes on this host (interpreter %u, frame decoder %u)\n",
+           (unsigned)sizeof(hb_device), (unsigned)sizeof(hb_interp), (unsigned)sizeof(hb_frame_decoder));
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+    static char names[MAX_FILES][256];
+    static char *sorted[MAX_FILES];
+    char path[1024];
+    int count = 0, passed = 0, failed = 0, i;
+    DIR *dir;
+    struct dirent *entry;
+    if (argc != 2 || (dir = opendir(argv[1])) == NULL) {
+        printf("usage: %s <firmware-protocol/vectors/device>\n", argv[0]);
+        return 2;
+    }
+    while ((entry = readdir(dir)) != NULL && count < MAX_FILES) {
+        size_t n = strlen(entry->d_name);
+        if (n > 4 && n < sizeof names[0] && strcmp(entry->d_name + n - 4, ".txt") == 0) {
+            memcpy(names[count], entry->d_name, n + 1);
+            sorted[count] = names[count];
+            count++;
+        }
+    }
+    closedir(dir);
+    qsort(sorted, (size_t)count, sizeof sorted[0], compare_names);
+    api_tests();
+    for (i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/%s", argv[1], sorted[i]);
+        if (!parse(path)) {
+            printf("FAIL %s: cannot parse\n", sorted[i]);
+            failed++;
+        } else if (run(sorted[i])) {
+            passed++;
+        } else {
+            failed++;
+        }
+    }
+    if (count == 0) {
+        printf("no vectors in %s\n", argv[1]);
+        failed++;
+    }
+    printf("device: api %d checks, %d failed; vectors %d passed, %d failed\n", api_checks, api_failures, passed,
+           failed);
+    return failed == 0 && api_failures == 0 ? 0 : 1;
+}
