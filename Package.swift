@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "FirmwareModel", dependencies: ["HapticProtocol"]),
         .target(name: "HapticCompiler", dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel"]),
         // Runs the real firmware ELF in simavr (not a dependency of the library products).
-        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel"]),
+        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "SerialBridge"]),
         .target(
             name: "SerialBridge",
             dependencies: [
@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
-                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "SerialBridge",
+                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "SerialBridge", "AVREmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -73,13 +73,20 @@ import Testing
         #expect(board.readGlobal("hb_output_late_ticks", size: 2) == 0)
     }
 
+    /// The default LRA build: lra-170hz-10mm's sharpness band, 160..180 Hz.
     @Test func lraCarrierMatchesTheSwiftModelUpdateByUpdate() throws {
-        try expectPWM(AVRFirmwareBuild(application: .selftest), model: .lra(minimumHz: 170))
+        try expectPWM(AVRFirmwareBuild(application: .selftest), model: .lra(minimumHz: 160, maximumHz: 180))
     }
 
-    @Test func widebandLRAMapsSharpnessToFrequency() throws {
-        let build = AVRFirmwareBuild(application: .selftest, variables: ["LRA_HZ": "150", "LRA_MAX_HZ": "250"])
-        try expectPWM(build, model: .lra(minimumHz: 150, maximumHz: 250))
+    @Test func narrowBandLRAAtResonance() throws {
+        let build = AVRFirmwareBuild(application: .selftest, variables: ["LRA_HZ": "170", "LRA_MAX_HZ": "170"])
+        try expectPWM(build, model: .lra(minimumHz: 170))
+    }
+
+    /// lra-235hz-8mm's band.
+    @Test func otherBandMapsSharpnessToItsFrequencies() throws {
+        let build = AVRFirmwareBuild(application: .selftest, variables: ["LRA_HZ": "225", "LRA_MAX_HZ": "245"])
+        try expectPWM(build, model: .lra(minimumHz: 225, maximumHz: 245))
     }
 
     @Test func ermDutyFollowsAmplitudeAndBrakesInReverse() throws {

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* MCUSR at reset (or as the bootloader passed it in r2), read by main before anything else. */
+extern uint8_t hb_board_reset_flags;
+
 void hb_app_init(void);
 /* One received byte. */
 void hb_app_byte(uint8_t byte);

@@ -6,6 +6,7 @@
  *      tick begins, so a burst of bytes never delays a tick.
  * If the loop ever falls behind by whole ticks it runs the missed ticks back to back. */
 #include <avr/interrupt.h>
+#include <avr/io.h>
 
 #include "app.h"
 #include "output.h"
@@ -13,7 +14,17 @@
 #include "tick.h"
 #include "uart.h"
 
+uint8_t hb_board_reset_flags;
+/* Optiboot clears MCUSR and hands its value over in r2: save r2 before the C runtime uses it. */
+static uint8_t bootloader_flags __attribute__((section(".noinit")));
+void hb_board_save_r2(void) __attribute__((naked, used, section(".init0")));
+void hb_board_save_r2(void) {
+    __asm__ __volatile__("sts %0, r2" : "=m"(bootloader_flags));
+}
+
 int main(void) {
+    hb_board_reset_flags = MCUSR ? MCUSR : bootloader_flags;
+    MCUSR = 0;
     GPIOR0 = 0;
     hb_uart_init();
     hb_hal_output_init();

@@ -57,3 +57,25 @@ ISR(TIMER2_COMPA_vect) {
 uint8_t hb_tick_count(void) {
     return ticks;
 }
+
+uint16_t hb_tick_subtick(void) {
+    uint8_t sreg = SREG;
+    cli();
+    uint8_t count = TCNT2;
+    uint8_t pending = TIFR2 & _BV(OCF2A);
+#if HB_OUTPUT_UPDATES_PER_TICK > 1u
+    uint8_t since = (uint8_t)((update_in_tick + HB_OUTPUT_UPDATES_PER_TICK - 1u) % HB_OUTPUT_UPDATES_PER_TICK);
+#else
+    uint8_t since = 0;
+#endif
+    SREG = sreg;
+    if (pending && count < (TICK_COMPARE + 1u) / 2u) {
+        since++; /* the compare fired while we read; its interrupt has not run yet */
+    }
+    uint16_t per_tick = (uint16_t)((TICK_COMPARE + 1u) * HB_OUTPUT_UPDATES_PER_TICK);
+    uint16_t elapsed = (uint16_t)(since * (TICK_COMPARE + 1u) + count);
+    if (elapsed >= per_tick) {
+        elapsed = (uint16_t)(elapsed - per_tick);
+    }
+    return (uint16_t)(((uint32_t)elapsed << 16) / per_tick);
+}

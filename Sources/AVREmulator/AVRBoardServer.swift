@@ -1,0 +1,74 @@
+import Foundation
+import SerialBridge
+
+/// Serves a simulated board on a byte link (typically a pseudo-terminal's master end): bytes the
+/// host writes go to the firmware's UART, bytes the firmware sends go back to the host.
+///
+/// Simulated time advances in slices of one tick (16,000 cycles at 16 MHz). In real-time mode
+/// each slice is held back until the wall clock reaches it, so the board runs at its true speed
+/// and host timeouts mean what they say; bytes from the host enter the UART at the start of the
+/// next slice (at most 1 ms later) and then take their true line time. Without real time the
+/// simulation runs as fast as it can (for tests).
+public final class AVRBoardServer {
+    public let board: AVRBoard
+    public let link: any Transport
+    public let realTime: Bool
+    /// Bytes carried each way so far.
+    public private(set) var bytesToBoard = 0
+    public private(set) var bytesFromBoard = 0
+
+    public init(board: AVRBoard, link: any Transport, realTime: Bool = true) {
+        self.board = board
+        self.link = link
+        self.realTime = realTime
+    }
+
+    /// Runs until `keepRunning` returns false (checked once per slice), or the core stops.
+    public func serve(while keepRunning: () -> Bool) throws {
+        let slice = board.cyclesPerTick
+        let start = Date()
+        let startCycle = board.cycle
+        let frequency = Double(board.frequency)
+        while keepRunning() {
+            let target = board.cycle + slice
+            let due = start.addingTimeInterval(Double(target - startCycle) / frequency)
+            let wait = realTime ? max(0, due.timeIntervalSinceNow) : 0
+            let incoming = try readHost(timeout: wait)
+            if !incoming.isEmpty {
+                board.send(incoming)
+                bytesToBoard += incoming.count
+            }
+            if realTime {
+                let rest = due.timeIntervalSinceNow
+                if rest > 0 { Thread.sleep(forTimeInterval: rest) }
+            }
+            try board.run(until: target)
+            let outgoing = board.takeOutput().map(\.value)
+            if !outgoing.isEmpty {
+                bytesFromBoard += outgoing.count
+                writeHost(outgoing)
+            }
+        }
+    }
+
+    /// What the host sent; nothing while no client has the other end open.
+    private func readHost(timeout: Double) throws -> [UInt8] {
+        do throws(TransportError) {
+            return try link.read(maxCount: 4096, timeout: timeout)
+        } catch {
+            switch error.kind {
+            case .disconnected, .timedOut:
+                if timeout > 0 { Thread.sleep(forTimeInterval: min(timeout, 0.001)) }
+                return []
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// Hands bytes to the host; a host that is not there (or not reading) loses them, as a
+    /// real board's output is lost when no one listens.
+    private func writeHost(_ bytes: [UInt8]) {
+        try? link.write(bytes, timeout: 0.05)
+    }
+}

@@ -1,0 +1,62 @@
+import AVREmulator
+import Foundation
+import SerialBridge
+
+/// `haptic emulate --mcu atmega328p [--firmware PATH]`: the real firmware, cycle-accurate in
+/// simavr, served on a pseudo-terminal that any host program opens like the board's serial port
+/// (500 kbaud is what the firmware expects; a pty ignores the rate). The `emulate` command calls
+/// `EmulatedMCU.serve` when `--mcu` is given; without it, it serves the Swift device model.
+enum EmulatedMCU {
+    static let supported = ["atmega328p"]
+
+    struct Options {
+        var mcu: String
+        /// An ELF to run; nil builds the board's default firmware from this checkout.
+        var firmware: String?
+        /// Output stage and actuator of the firmware built when `firmware` is nil.
+        var output: AVRFirmwareBuild.Output = .pwm
+        var actuator: AVRFirmwareBuild.Actuator = .lra
+        /// Stop after this many seconds of simulated time (nil: until interrupted).
+        var seconds: Double?
+        /// Run as fast as possible instead of in real time.
+        var fast = false
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case unsupportedMCU(String)
+        case firmware(String)
+
+        var description: String {
+            switch self {
+            case .unsupportedMCU(let mcu): return "unsupported --mcu \(mcu) (supported: \(EmulatedMCU.supported.joined(separator: ", ")))"
+            case .firmware(let reason): return reason
+            }
+        }
+    }
+
+    /// Builds or loads the firmware, opens a pseudo-terminal, prints its path through `log`
+    /// and serves the board on it.
+    static func serve(_ options: Options, log: (String) -> Void) throws {
+        guard supported.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
+        let path: String
+        if let firmware = options.firmware {
+            path = firmware
+        } else {
+            let build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
+            do {
+                path = try build.build(repositoryRoot: AVRFirmwareBuild.repositoryRoot())
+            } catch {
+                throw Failure.firmware("cannot build the firmware (pass --firmware PATH to an ELF): \(error)")
+            }
+        }
+        let board = try AVRBoard(firmware: path, mcu: options.mcu)
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        log("emulating \(options.mcu) at \(board.frequency / 1_000_000) MHz running \(path)")
+        log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud)")
+        let server = AVRBoardServer(board: board, link: pty.master, realTime: !options.fast)
+        let endCycle = options.seconds.map { board.cycle + UInt64($0 * Double(board.frequency)) }
+        try server.serve { endCycle.map { board.cycle < $0 } ?? true }
+        log("stopped after \(board.cycle) cycles: \(server.bytesToBoard) bytes in, \(server.bytesFromBoard) bytes out")
+    }
+}
