@@ -189,18 +189,21 @@ struct Inspect: ParsableCommand {
     }
 
     // MARK: JSON (schema haptic-inspect/1, docs/ahap.md)
+    //
+    // As every `--json` output of the tool (docs/cli.md): keys sorted, every documented key present
+    // (null where it does not apply). The writer calls below are in key order.
 
     private func jsonText(_ reports: [Report], mode: AHAPMode) -> String {
         var writer = JSONWriter(pretty: true)
         writer.beginObject()
-        writer.key("schema")
-        writer.string("haptic-inspect/1")
-        writer.key("mode")
-        writer.string(mode.rawValue)
         writer.key("files")
         writer.beginArray()
         for report in reports { write(report, to: &writer) }
         writer.endArray()
+        writer.key("mode")
+        writer.string(mode.rawValue)
+        writer.key("schema")
+        writer.string("haptic-inspect/1")
         writer.endObject()
         writer.endDocument()
         return writer.text
@@ -208,30 +211,47 @@ struct Inspect: ParsableCommand {
 
     private func write(_ report: Report, to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("file")
-        writer.string(report.file)
-        writer.key("ok")
-        writer.bool(report.document != nil)
         writer.key("error")
         if let error = report.error {
             writer.beginObject()
+            writer.key("column")
+            optional(error.column, to: &writer)
+            writer.key("description")
+            writer.string(error.description)
+            writer.key("line")
+            optional(error.line, to: &writer)
             writer.key("message")
             writer.string(error.message)
             writer.key("path")
             if let path = error.path { writer.string(path) } else { writer.null() }
-            writer.key("line")
-            if let line = error.line { writer.integer(line) } else { writer.null() }
-            writer.key("column")
-            if let column = error.column { writer.integer(column) } else { writer.null() }
-            writer.key("description")
-            writer.string(error.description)
             writer.endObject()
         } else {
             writer.null()
         }
+        writer.key("file")
+        writer.string(report.file)
+        writer.key("ok")
+        writer.bool(report.document != nil)
         writer.key("summary")
         if let document = report.document {
             write(AHAPSummary(document.pattern), to: &writer)
+        } else {
+            writer.null()
+        }
+        writer.key("timing")
+        if let timing = report.timing {
+            writer.beginObject()
+            writer.key("bytes")
+            writer.integer(timing.bytes)
+            writer.key("decodeSecondsBest")
+            writer.number(timing.best)
+            writer.key("decodeSecondsMedian")
+            writer.number(timing.median)
+            writer.key("readSeconds")
+            writer.number(timing.readSeconds)
+            writer.key("runs")
+            writer.integer(timing.decodeSeconds.count)
+            writer.endObject()
         } else {
             writer.null()
         }
@@ -241,98 +261,84 @@ struct Inspect: ParsableCommand {
             writer.beginObject(inline: true)
             writer.key("kind")
             writer.string(warning.kind.rawValue)
-            writer.key("path")
-            writer.string(warning.path)
             writer.key("message")
             writer.string(warning.message)
+            writer.key("path")
+            writer.string(warning.path)
             writer.endObject()
         }
         writer.endArray()
-        if let timing = report.timing {
-            writer.key("timing")
-            writer.beginObject()
-            writer.key("bytes")
-            writer.integer(timing.bytes)
-            writer.key("readSeconds")
-            writer.number(timing.readSeconds)
-            writer.key("decodeSecondsBest")
-            writer.number(timing.best)
-            writer.key("decodeSecondsMedian")
-            writer.number(timing.median)
-            writer.key("runs")
-            writer.integer(timing.decodeSeconds.count)
-            writer.endObject()
-        }
         writer.endObject()
     }
 
     private func write(_ summary: AHAPSummary, to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("duration")
-        writer.number(summary.duration)
-        writer.key("events")
-        writer.beginObject()
-        writer.key("total")
-        writer.integer(summary.eventCount)
-        writer.key("byType")
-        writer.beginObject()
-        for type in HapticEventType.allCases {
-            writer.key(type.rawValue)
-            writer.integer(summary.eventCounts[type] ?? 0)
-        }
-        writer.endObject()
-        writer.endObject()
-        writer.key("parameterSteps")
-        writer.beginObject()
-        writer.key("total")
-        writer.integer(summary.stepCount)
-        writer.key("byID")
-        writer.beginObject()
-        for id in DynamicParameterID.allCases {
-            guard let count = summary.stepCounts[id] else { continue }
-            writer.key(id.rawValue)
-            writer.integer(count)
-        }
-        writer.endObject()
-        writer.endObject()
         writer.key("curves")
         writer.beginObject()
-        writer.key("total")
-        writer.integer(summary.curves.count)
+        writer.key("byID")
+        counts(summary.curveCounts, to: &writer)
         writer.key("controlPoints")
         writer.integer(summary.controlPointCount)
-        writer.key("byID")
-        writer.beginObject()
-        let curveCounts = summary.curveCounts
-        for id in DynamicParameterID.allCases {
-            guard let count = curveCounts[id] else { continue }
-            writer.key(id.rawValue)
-            writer.integer(count)
-        }
-        writer.endObject()
         writer.key("list")
         writer.beginArray()
         for curve in summary.curves {
             writer.beginObject(inline: true)
             writer.key("parameterID")
             writer.string(curve.id.rawValue)
-            writer.key("time")
-            writer.number(curve.time)
             writer.key("points")
             writer.integer(curve.points)
+            writer.key("time")
+            writer.number(curve.time)
             writer.endObject()
         }
         writer.endArray()
+        writer.key("total")
+        writer.integer(summary.curves.count)
         writer.endObject()
-        writer.key("eventParameterIDs")
-        writer.beginArray(inline: true)
-        for id in summary.eventParameterIDs { writer.string(id.rawValue) }
-        writer.endArray()
+        writer.key("duration")
+        writer.number(summary.duration)
         writer.key("dynamicParameterIDs")
         writer.beginArray(inline: true)
         for id in summary.dynamicParameterIDs { writer.string(id.rawValue) }
         writer.endArray()
+        writer.key("eventParameterIDs")
+        writer.beginArray(inline: true)
+        for id in summary.eventParameterIDs { writer.string(id.rawValue) }
+        writer.endArray()
+        writer.key("events")
+        writer.beginObject()
+        writer.key("byType")
+        writer.beginObject()
+        for type in HapticEventType.allCases.sorted(by: { $0.rawValue < $1.rawValue }) {
+            writer.key(type.rawValue)
+            writer.integer(summary.eventCounts[type] ?? 0)
+        }
         writer.endObject()
+        writer.key("total")
+        writer.integer(summary.eventCount)
+        writer.endObject()
+        writer.key("parameterSteps")
+        writer.beginObject()
+        writer.key("byID")
+        counts(summary.stepCounts, to: &writer)
+        writer.key("total")
+        writer.integer(summary.stepCount)
+        writer.endObject()
+        writer.endObject()
+    }
+
+    /// `{"HapticIntensityControl": 3, ...}`: the IDs that occur, keys sorted.
+    private func counts(_ counts: [DynamicParameterID: Int], to writer: inout JSONWriter) {
+        writer.beginObject()
+        for (id, count) in counts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            writer.key(id.rawValue)
+            writer.integer(count)
+        }
+        writer.endObject()
+    }
+
+    private func optional(_ value: Int?, to writer: inout JSONWriter) {
+        if let value { writer.integer(value) } else { writer.null() }
     }
 }
 

@@ -13,8 +13,14 @@ enum AHAPFile {
             throw AHAPError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(handle) }
+        // Regular files: one read of the whole size. Pipes and other unseekable files: chunks.
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        if fseek(handle, 0, SEEK_END) == 0 {
+            let size = ftell(handle)
+            rewind(handle)
+            if size > 0 { bytes.reserveCapacity(size + 1) }
+        }
+        var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(bytes.capacity, 1 << 26)))
         while true {
             let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
             if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }

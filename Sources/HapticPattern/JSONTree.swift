@@ -65,31 +65,37 @@ struct JSONTree: Sendable {
 
     func hasTrailingComma(_ index: Int) -> Bool { nodes[index].flags & Self.trailingComma != 0 }
 
-    /// Element node indices of an array.
-    func elements(_ index: Int) -> [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(count(index))
-        var child = index + 1
-        let end = next(after: index)
-        while child < end {
-            result.append(child)
-            child = next(after: child)
-        }
-        return result
+    /// Element node indices of an array, in document order (a lazy sequence: no allocation).
+    func elements(_ index: Int) -> Children {
+        Children(tree: self, position: index + 1, end: next(after: index), pairs: false)
     }
 
-    /// (key node, value node) pairs of an object, in document order.
-    func members(_ index: Int) -> [(key: Int, value: Int)] {
-        var result: [(key: Int, value: Int)] = []
-        result.reserveCapacity(count(index))
-        var child = index + 1
-        let end = next(after: index)
-        while child < end {
-            let value = child + 1
-            result.append((child, value))
-            child = next(after: value)
+    /// (key node, value node) pairs of an object, in document order (lazy, like `elements`).
+    func members(_ index: Int) -> Members {
+        Members(children: Children(tree: self, position: index + 1, end: next(after: index), pairs: true))
+    }
+
+    struct Children: Sequence, IteratorProtocol {
+        let tree: JSONTree
+        var position: Int
+        let end: Int
+        let pairs: Bool
+
+        /// The next element (arrays) or key node (objects).
+        mutating func next() -> Int? {
+            guard position < end else { return nil }
+            let current = position
+            position = tree.next(after: pairs ? current + 1 : current)
+            return current
         }
-        return result
+    }
+
+    struct Members: Sequence, IteratorProtocol {
+        var children: Children
+
+        mutating func next() -> (key: Int, value: Int)? {
+            children.next().map { ($0, $0 + 1) }
+        }
     }
 
     // MARK: Strings
