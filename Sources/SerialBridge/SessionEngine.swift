@@ -1,0 +1,486 @@
+import HapticProtocol
+import Logging
+
+/// The host side of the wire protocol without I/O or clocks of its own (sans-I/O): bytes in through
+/// `receive`, time through `now` arguments, bytes out through the `send` closure. `SessionRunner`
+/// drives it over a transport in real time; the fault-injection tests drive it in virtual time,
+/// so the same code is tested that runs against a board.
+///
+/// Rules it keeps (PROTOCOL.md part 2): one command in flight, retransmitted byte for byte after
+/// 100 ms, 5 times at most (2.4); a 0x00 before the first frame and after a time-out (2.1.3); at
+/// most `rx_buffer` bytes sent between a command's first byte and its response (2.5); SET_PARAM
+/// coalesced, at most one per tick (2.8); STREAM_DATA within credit, go-back-N (2.10); a frame at
+/// least every watchdog / 4 while a play may be running (2.13); on RESET or a lost session, a new
+/// handshake and every committed program uploaded again.
+///
+/// Not thread-safe: one thread at a time (the runner holds a lock around every call).
+final class SessionEngine {
+    enum State: Equatable {
+        case idle
+        case ready
+        case recovering
+        case failed(SessionError)
+    }
+
+    private struct InFlight {
+        var sequence: UInt8
+        var type: MessageType
+        var bytes: [UInt8]
+        var deadline: Double
+        var attempt: Int
+        var policy: CommandPolicy
+    }
+
+    private struct PendingPing {
+        var sent: Double
+        var completion: (Result<PingSample, SessionError>) -> Void
+    }
+
+    let timing: SessionTiming
+    private let send: ([UInt8]) throws(TransportError) -> Void
+    private let logger: Logger
+    /// Called for every event, in order, on the thread driving the engine.
+    var onEvent: (DeviceEvent) -> Void = { _ in }
+
+    private(set) var state = State.idle
+    private(set) var info: Message.Info?
+    /// The watchdog this host set (SET_CONFIG), restored after a reset.
+    private(set) var watchdogSetting: UInt16?
+    private(set) var stream: StreamFeeder?
+    /// Counters for reports: bytes on the line each way, retransmissions, frames the decoder dropped.
+    private(set) var bytesSent = 0
+    private(set) var bytesReceived = 0
+    private(set) var retransmissions = 0
+
+    private var decoder = FrameDecoder()
+    private var nextSequence: UInt8 = 0
+    private var queue: [any SessionOperation] = []
+    private var current: (any SessionOperation)?
+    private var inFlight: InFlight?
+    private var bytesSinceCommand = 0
+    private var needsDelimiter = true
+    private var lastSend = -Double.infinity
+    private var slots: [UInt8: SlotProgram] = [:]
+    private var pings: [UInt32: PendingPing] = [:]
+    private var nextEcho: UInt32 = 1
+    private var pendingParameters: Message.SetParam?
+    private var lastParameters = -Double.infinity
+    private var playMayRun = false
+    private var lastNotice: UInt8?
+
+    init(timing: SessionTiming, logger: Logger, send: @escaping ([UInt8]) throws(TransportError) -> Void) {
+        self.timing = timing
+        self.logger = logger
+        self.send = send
+    }
+
+    // MARK: Requests
+
+    func submit(_ operation: any SessionOperation, now: Double) {
+        if case .failed(let error) = state {
+            operation.fail(error)
+            return
+        }
+        queue.append(operation)
+        advance(now: now)
+    }
+
+    /// Sends a PING now (unacknowledged: a lost one is not retransmitted; the caller sends another).
+    func ping(now: Double, completion: @escaping (Result<PingSample, SessionError>) -> Void) {
+        if case .failed(let error) = state { return completion(.failure(error)) }
+        let echo = nextEcho
+        nextEcho = nextEcho == UInt32.max ? 1 : nextEcho + 1
+        pings[echo] = PendingPing(sent: now, completion: completion)
+        // A PING is small (12 bytes); it goes out even with a command in flight unless that would
+        // overfill the device's receive buffer. Not sent: the caller sees a lost PONG and retries.
+        if !transmitUnacknowledged(.ping(Message.Ping(echo: echo)), now: now) {
+            pings[echo] = nil
+            completion(.failure(.timedOut("room in the device's receive buffer for a PING")))
+        }
+    }
+
+    /// Live master scale and sharpness offset: the latest wins, at most one frame per tick.
+    func setParameters(_ parameters: Message.SetParam, now: Double) {
+        pendingParameters = parameters
+        flushParameters(now: now)
+    }
+
+    // MARK: Input
+
+    func receive(_ bytes: [UInt8], now: Double) {
+        bytesReceived += bytes.count
+        for result in decoder.push(bytes) {
+            guard case .success(let frame) = result else { continue }
+            handle(frame, now: now)
+            if case .failed = state { return }
+        }
+        advance(now: now)
+    }
+
+    /// Time-outs, retransmissions, keep-alives, coalesced parameters, stream data.
+    func poll(now: Double) {
+        if case .failed = state { return }
+        if var command = inFlight, now >= command.deadline {
+            if command.attempt < command.policy.attempts {
+                command.attempt += 1
+                command.deadline = now + command.policy.timeout
+                inFlight = command
+                retransmissions += 1
+                needsDelimiter = true
+                bytesSinceCommand = 0
+                logger.debug("retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt)")
+                guard transmit(command.bytes, now: now) else { return }
+                bytesSinceCommand = command.bytes.count
+            } else {
+                inFlight = nil
+                needsDelimiter = true
+                deliver(.timedOut(attempts: command.attempt), now: now)
+            }
+        }
+        for (echo, ping) in pings where now - ping.sent >= timing.pingTimeout {
+            pings[echo] = nil
+            ping.completion(.failure(.timedOut("PONG")))
+        }
+        flushParameters(now: now)
+        pumpStream(now: now)
+        keepAlive(now: now)
+        if let operation = current, inFlight == nil {
+            apply(operation.resume(self, now: now), of: operation, now: now)
+        }
+        advance(now: now)
+    }
+
+    /// The link failed: every request fails with the transport's error, and nothing more is sent.
+    func transportFailed(_ error: TransportError) {
+        fail(with: .transport(error))
+    }
+
+    // MARK: Operation driving
+
+    private func advance(now: Double) {
+        while current == nil, let index = nextRunnable() {
+            let operation = queue.remove(at: index)
+            current = operation
+            apply(operation.start(self, now: now), of: operation, now: now)
+        }
+    }
+
+    /// Setup operations run whenever they are first in line; others only on an established session.
+    private func nextRunnable() -> Int? {
+        guard !queue.isEmpty else { return nil }
+        switch state {
+        case .failed:
+            return nil
+        case .ready:
+            return 0
+        case .idle, .recovering:
+            if queue[0].isSessionSetup { return 0 }
+            if state == .idle {
+                // Nothing but a handshake makes sense before one.
+                let operation = queue.removeFirst()
+                operation.fail(.notConnected)
+                return nextRunnable()
+            }
+            return queue.firstIndex { $0.isSessionSetup }
+        }
+    }
+
+    private func apply(_ step: OperationStep, of operation: any SessionOperation, now: Double) {
+        guard current === operation else { return }
+        switch step {
+        case .send(let message, let policy):
+            let sequence = nextSequence
+            nextSequence &+= 1
+            let bytes: [UInt8]
+            do {
+                bytes = try message.encoded(sequence: sequence)
+            } catch {
+                current = nil
+                operation.fail(.rejected(command: operation.name, code: .badLength, value: UInt32(error.count)))
+                return
+            }
+            inFlight = InFlight(sequence: sequence, type: message.type, bytes: bytes,
+                                deadline: now + policy.timeout, attempt: 1, policy: policy)
+            bytesSinceCommand = 0
+            guard transmit(bytes, now: now) else { return }
+            bytesSinceCommand = bytes.count
+        case .wait:
+            break
+        case .recoverAndRetry:
+            current = nil
+            queue.insert(operation, at: 0)
+            beginRecovery(now: now)
+        case .done:
+            current = nil
+        }
+    }
+
+    private func deliver(_ reply: CommandReply, now: Double) {
+        guard let operation = current else { return }
+        let wasSetup = operation.isSessionSetup
+        let step = operation.handle(reply, self, now: now)
+        apply(step, of: operation, now: now)
+        // Commands that went unanswered on an established session: the device may have reset
+        // with its RESET notice lost. Find out with a new handshake before anything else.
+        if case .timedOut = reply, !wasSetup, state == .ready, current == nil {
+            beginRecovery(now: now)
+        }
+    }
+
+    // MARK: Frames from the device
+
+    private func handle(_ frame: Frame, now: Double) {
+        let message: Message
+        do {
+            message = try Message(frame: frame)
+        } catch {
+            logger.debug("ignored frame: \(error)")
+            return
+        }
+        switch message {
+        case .ack(let ack):
+            matchResponse(frame.sequence, type: ack.type, reply: .ack(ack.value), now: now)
+        case .nack(let nack):
+            matchResponse(frame.sequence, type: nack.type, reply: .nack(nack.code, nack.value), now: now)
+        case .info(let info):
+            matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .info(info), now: now)
+        case .pong(let pong):
+            if let ping = pings.removeValue(forKey: pong.echo) {
+                ping.completion(.success(PingSample(sent: ping.sent, received: now, pong: pong)))
+            }
+        case .telemetry(let telemetry):
+            countNotice(frame.sequence)
+            let event = DeviceEvent(telemetry: telemetry)
+            if event.endsPlay {
+                playMayRun = false
+                if telemetry.slot == Message.streamSlot { stream = nil }
+            } else if telemetry.event == .started {
+                playMayRun = true
+            }
+            onEvent(event)
+        case .credit(let credit):
+            countNotice(frame.sequence)
+            stream?.credit(credit, now: now, grace: timing.commandTimeout / 2)
+            pumpStream(now: now)
+            if let operation = current, inFlight == nil {
+                apply(operation.resume(self, now: now), of: operation, now: now)
+            }
+        case .reset(let reset):
+            lastNotice = frame.sequence
+            onEvent(.reset(reason: reset.reason, bootCount: reset.bootCount))
+            deviceReset(now: now)
+        default:
+            break  // host-to-device types echoed back: ignored (2.2.1)
+        }
+    }
+
+    /// A response counts only for the command in flight: same sequence number and type. Anything
+    /// else is a late answer to an earlier attempt (2.4).
+    private func matchResponse(_ sequence: UInt8, type: UInt8, reply: CommandReply, now: Double) {
+        guard let command = inFlight, command.sequence == sequence, command.type.rawValue == type else { return }
+        inFlight = nil
+        bytesSinceCommand = 0
+        deliver(reply, now: now)
+    }
+
+    private func countNotice(_ sequence: UInt8) {
+        if let last = lastNotice {
+            let gap = Int(sequence &- last &- 1)
+            if gap > 0 && gap < 128 { onEvent(.noticesLost(gap)) }
+        }
+        lastNotice = sequence
+    }
+
+    // MARK: Session state
+
+    /// After INFO: the session is established (or re-established by a recovery).
+    func established(_ info: Message.Info, now: Double, recovering: Bool = false) {
+        self.info = info
+        if !recovering {
+            state = .ready
+            onEvent(.connected(info))
+        }
+    }
+
+    private func deviceReset(now: Double) {
+        guard state == .ready || state == .recovering else { return }
+        stream = nil
+        playMayRun = false
+        pendingParameters = nil
+        if let operation = current {
+            current = nil
+            inFlight = nil
+            if operation.restartsAfterReset || operation is RecoveryOperation {
+                if !(operation is RecoveryOperation) { queue.insert(operation, at: 0) }
+            } else {
+                operation.fail(.deviceReset)
+            }
+        }
+        beginRecovery(now: now)
+    }
+
+    private func beginRecovery(now: Double) {
+        queue.removeAll { $0 is RecoveryOperation }
+        state = .recovering
+        needsDelimiter = true
+        let recovery = RecoveryOperation { [unowned self] result in
+            switch result {
+            case .success(let count):
+                state = .ready
+                onEvent(.recovered(slots: count))
+            case .failure(let error):
+                fail(with: error)
+            }
+        }
+        queue.insert(recovery, at: 0)
+        advance(now: now)
+    }
+
+    private func fail(with error: SessionError) {
+        if case .failed = state { return }
+        state = .failed(error)
+        inFlight = nil
+        let operations = (current.map { [$0] } ?? []) + queue
+        current = nil
+        queue = []
+        for operation in operations where !(operation is RecoveryOperation) { operation.fail(error) }
+        let waiting = pings.values
+        pings = [:]
+        for ping in waiting { ping.completion(.failure(error)) }
+        stream = nil
+        onEvent(.connectionLost(error))
+    }
+
+    // MARK: Helpers for operations
+
+    var handshakePolicy: CommandPolicy {
+        let interval = max(0.001, timing.handshakeInterval)
+        return CommandPolicy(timeout: interval, attempts: max(1, Int((timing.handshakeTimeout / interval).rounded(.up))))
+    }
+
+    /// Data bytes per UPLOAD: 123, or fewer so that the frame fits the device's receive buffer (2.5).
+    var uploadChunkSize: Int {
+        min(Message.Upload.maxDataCount, Int(info?.rxBuffer ?? 136) - 13)
+    }
+
+    func uploadMachine(slot: UInt8, program: [UInt8]) -> UploadMachine {
+        UploadMachine(slot: slot, program: program, chunkSize: uploadChunkSize, attempts: timing.uploadAttempts)
+    }
+
+    /// Why a program of `bytes` cannot go to `slot`, or nil.
+    func slotProblem(bytes: Int, slot: UInt8) -> String? {
+        guard let info else { return "not connected" }
+        if slot >= info.slotCount { return "slot \(slot) does not exist (the device has \(info.slotCount))" }
+        if bytes > Int(info.slotCapacity) { return "a slot holds \(info.slotCapacity) bytes" }
+        if bytes - ProgramHeader.size > Int(info.maxBody) { return "the device takes bodies of at most \(info.maxBody) bytes" }
+        return nil
+    }
+
+    func holds(slot: UInt8) -> Bool { slots[slot] != nil }
+    func program(inSlot slot: UInt8) -> SlotProgram? { slots[slot] }
+    var committedSlots: [(UInt8, SlotProgram)] { slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+
+    func forget(slot: UInt8) { slots[slot] = nil }
+
+    func remember(slot: UInt8, program: [UInt8], totalTicks: UInt32) {
+        slots[slot] = SlotProgram(bytes: program, crc: CRC16.checksum(program), totalTicks: totalTicks)
+    }
+
+    func watchdogChanged(_ value: UInt16) {
+        watchdogSetting = value
+        info?.watchdog = value
+    }
+
+    func openStream(body: [UInt8], capacity: UInt32, now: Double) {
+        stream = StreamFeeder(body: body, capacity: capacity, now: now)
+    }
+
+    /// Bookkeeping for acknowledged commands: whether a play may be running (keep-alives), the
+    /// watchdog setting, the stream.
+    func commandAcknowledged(_ message: Message, value: UInt32, now: Double) {
+        switch message {
+        case .play:
+            playMayRun = true
+        case .stop:
+            playMayRun = false
+            stream = nil
+        case .setConfig(let config) where config.key == Message.SetConfig.Key.watchdog.rawValue:
+            watchdogChanged(UInt16(truncatingIfNeeded: value))
+        default:
+            break
+        }
+    }
+
+    // MARK: Output
+
+    /// Sends raw bytes (with a leading 0x00 when one is due); false when the link failed.
+    private func transmit(_ bytes: [UInt8], now: Double) -> Bool {
+        let out = needsDelimiter ? [0] + bytes : bytes
+        do {
+            try send(out)
+        } catch {
+            fail(with: .transport(error))
+            return false
+        }
+        needsDelimiter = false
+        bytesSent += out.count
+        lastSend = now
+        return true
+    }
+
+    /// Sends an unacknowledged message if the bytes-in-flight rule allows (2.5); false otherwise.
+    @discardableResult
+    private func transmitUnacknowledged(_ message: Message, now: Double) -> Bool {
+        guard case .ready = state, let bytes = try? message.encoded(sequence: 0) else { return false }
+        if inFlight != nil {
+            let room = Int(info?.rxBuffer ?? 136) - bytesSinceCommand
+            guard bytes.count <= room else { return false }
+        }
+        guard transmit(bytes, now: now) else { return false }
+        if inFlight != nil { bytesSinceCommand += bytes.count }
+        return true
+    }
+
+    private func flushParameters(now: Double) {
+        guard let parameters = pendingParameters else { return }
+        let tick = 1 / Double(info?.rate ?? 1000)
+        guard now - lastParameters >= tick else { return }
+        if transmitUnacknowledged(.setParam(parameters), now: now) {
+            pendingParameters = nil
+            lastParameters = now
+        }
+    }
+
+    private func pumpStream(now: Double) {
+        guard var feeder = stream, state == .ready else { return }
+        let maxData = min(Message.StreamData.maxDataCount, Int(info?.rxBuffer ?? 136) - 12)
+        while true {
+            let room = inFlight == nil ? maxData : min(maxData, Int(info?.rxBuffer ?? 136) - bytesSinceCommand - 12)
+            guard let chunk = feeder.nextChunk(maxData: room, now: now) else { break }
+            stream = feeder
+            guard transmitUnacknowledged(.streamData(chunk), now: now) else { return }
+        }
+        if let query = feeder.query(now: now, interval: timing.streamQueryInterval) {
+            stream = feeder
+            transmitUnacknowledged(.streamData(query), now: now)
+        }
+        if stream != nil { stream = feeder }
+    }
+
+    private func keepAlive(now: Double) {
+        guard timing.keepAlive, playMayRun, let info, info.watchdog > 0, info.rate > 0 else { return }
+        let interval = Double(info.watchdog) / Double(info.rate) / 4
+        if now - lastSend >= interval {
+            transmitUnacknowledged(.ping(Message.Ping(echo: 0)), now: now)
+        }
+    }
+}
+
+/// One PING/PONG exchange, host times in seconds (the runner's monotonic clock).
+public struct PingSample: Sendable, Hashable {
+    public var sent: Double
+    public var received: Double
+    public var pong: Message.Pong
+
+    public var roundTrip: Double { received - sent }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Fans device events out to subscribers, remembers recent ones for waiters and calls the
+/// stopped and reset handlers. Thread-safe and synchronous, so the engine can report from the
+/// reader thread without an actor hop, in order.
+final class SessionMonitor: @unchecked Sendable {
+    private struct Waiter {
+        var matches: @Sendable (DeviceEvent) -> Bool
+        var continuation: CheckedContinuation<DeviceEvent, any Error>
+    }
+
+    /// Events kept for waiters that arrive after the event: enough for a few plays' telemetry.
+    static let historyCount = 256
+
+    private let lock = NSLock()
+    private var subscribers: [UUID: AsyncStream<DeviceEvent>.Continuation] = [:]
+    private var history: [DeviceEvent] = []
+    private var waiters: [UUID: Waiter] = [:]
+    private var finished: SessionError?
+    var stoppedHandler: (@Sendable (SessionError) -> Void)? {
+        get { lock.withLock { _stoppedHandler } }
+        set { lock.withLock { _stoppedHandler = newValue } }
+    }
+    var resetHandler: (@Sendable () -> Void)? {
+        get { lock.withLock { _resetHandler } }
+        set { lock.withLock { _resetHandler = newValue } }
+    }
+    private var _stoppedHandler: (@Sendable (SessionError) -> Void)?
+    private var _resetHandler: (@Sendable () -> Void)?
+
+    func record(_ event: DeviceEvent) {
+        var resumed: [(CheckedContinuation<DeviceEvent, any Error>, Result<DeviceEvent, any Error>)] = []
+        var handler: (() -> Void)?
+        lock.withLock {
+            // Device ticks start again from 0 after a reset: older events would match wrongly.
+            if case .reset = event { history.removeAll() }
+            history.append(event)
+            if history.count > Self.historyCount { history.removeFirst(history.count - Self.historyCount) }
+            for continuation in subscribers.values { continuation.yield(event) }
+            for (id, waiter) in waiters where waiter.matches(event) {
+                waiters[id] = nil
+                resumed.append((waiter.continuation, .success(event)))
+            }
+            switch event {
+            case .connectionLost(let error):
+                finished = error
+                for waiter in waiters.values { resumed.append((waiter.continuation, .failure(error))) }
+                waiters = [:]
+                for continuation in subscribers.values { continuation.finish() }
+                subscribers = [:]
+                if let stopped = _stoppedHandler { handler = { stopped(error) } }
+            case .recovered:
+                if let reset = _resetHandler { handler = reset }
+            default:
+                break
+            }
+        }
+        for (continuation, result) in resumed { continuation.resume(with: result) }
+        handler?()
+    }
+
+    /// A new stream of every event from now on; it finishes when the session ends.
+    func subscribe() -> AsyncStream<DeviceEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DeviceEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = UUID()
+        let ended = lock.withLock { () -> Bool in
+            guard finished == nil else { return true }
+            subscribers[id] = continuation
+            return false
+        }
+        if ended {
+            continuation.finish()
+        } else {
+            continuation.onTermination = { [weak self] _ in
+                self?.lock.withLock { _ = self?.subscribers.removeValue(forKey: id) }
+            }
+        }
+        return stream
+    }
+
+    /// The first event, among the recent ones or those to come, that `matches`; throws
+    /// `SessionError.timedOut` after `timeout` seconds, or the session's error if it ends.
+    func first(matching matches: @escaping @Sendable (DeviceEvent) -> Bool, timeout: Double, what: String) async throws -> DeviceEvent {
+        let id = UUID()
+        let timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1e9))
+            self?.expire(id, what: what)
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let immediate: Result<DeviceEvent, any Error>? = lock.withLock {
+                if let event = history.first(where: matches) { return .success(event) }
+                if let error = finished { return .failure(error) }
+                waiters[id] = Waiter(matches: matches, continuation: continuation)
+                return nil
+            }
+            if let immediate { continuation.resume(with: immediate) }
+        }
+    }
+
+    private func expire(_ id: UUID, what: String) {
+        let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+        waiter?.continuation.resume(throwing: SessionError.timedOut(what))
+    }
+
+    /// True if a recent event matches.
+    func contains(where matches: (DeviceEvent) -> Bool) -> Bool {
+        lock.withLock { history.contains(where: matches) }
+    }
+
+    /// Forgets recorded events (so that waiters see only what comes next).
+    func clearHistory() {
+        lock.withLock { history.removeAll() }
+    }
+
+    func finish(_ error: SessionError) {
+        let alreadyFinished = lock.withLock { finished != nil }
+        if !alreadyFinished { record(.connectionLost(error)) }
+    }
+}

@@ -1,0 +1,163 @@
+import HapticProtocol
+
+/// A command's retransmission rule: wait `timeout` seconds for the response, up to `attempts`
+/// sends in all (PROTOCOL.md 2.4: 100 ms, 1 + 5).
+struct CommandPolicy: Sendable {
+    var timeout: Double
+    var attempts: Int
+
+    static func standard(_ timing: SessionTiming) -> CommandPolicy {
+        CommandPolicy(timeout: timing.commandTimeout, attempts: 1 + max(0, timing.retransmissions))
+    }
+}
+
+/// What came back for a command.
+enum CommandReply: Sendable {
+    case ack(UInt32)
+    case nack(MessageErrorCode, UInt32)
+    case info(Message.Info)
+    /// No response after every attempt.
+    case timedOut(attempts: Int)
+}
+
+/// What an operation wants next.
+enum OperationStep {
+    /// Send this command and hand its reply to `handle`.
+    case send(Message, CommandPolicy)
+    /// Nothing to send now; the engine asks again through `resume` (waiting for stream credit).
+    case wait
+    /// The session needs a fresh handshake and re-upload first; then start this operation again.
+    case recoverAndRetry
+    /// Finished (the operation has called its completion).
+    case done
+}
+
+/// One unit of work on the session: a sequence of commands, one in flight at a time (2.4).
+/// Operations are driven by `SessionEngine` on one thread at a time; `start` may be called again
+/// after a device reset, so it resets the operation's own state.
+protocol SessionOperation: AnyObject {
+    /// For logs and errors: the command family, e.g. "UPLOAD slot 2".
+    var name: String { get }
+    /// Handshake and recovery run before the session is established; everything else waits for them.
+    var isSessionSetup: Bool { get }
+    /// Start over after a device reset (setup, uploads, STOP) or fail with `.deviceReset` (PLAY).
+    var restartsAfterReset: Bool { get }
+    func start(_ engine: SessionEngine, now: Double) -> OperationStep
+    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep
+    /// Called while the operation waits (`.wait`), on every poll and after every CREDIT.
+    func resume(_ engine: SessionEngine, now: Double) -> OperationStep
+    /// Completes the operation with an error (it will not be driven again).
+    func fail(_ error: SessionError)
+}
+
+extension SessionOperation {
+    var isSessionSetup: Bool { false }
+    var restartsAfterReset: Bool { true }
+    func resume(_ engine: SessionEngine, now: Double) -> OperationStep { .wait }
+}
+
+/// One command with the standard retransmission rule; completes with the ACK value.
+final class CommandOperation: SessionOperation {
+    let message: Message
+    private let completion: (Result<UInt32, SessionError>) -> Void
+    private var completed = false
+
+    init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
+        self.message = message
+        self.completion = completion
+    }
+
+    var name: String { message.type.description }
+
+    /// A PLAY that did not take effect before a reset must not start late: it fails instead.
+    var restartsAfterReset: Bool { message.type != .play }
+
+    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+        .send(message, .standard(engine.timing))
+    }
+
+    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+        switch reply {
+        case .ack(let value):
+            engine.commandAcknowledged(message, value: value, now: now)
+            finish(.success(value))
+        case .nack(let code, let value):
+            // A slot the host believes committed is empty: the device lost its memory without a
+            // RESET notice reaching us. Recover, then try again.
+            if case .play(let play) = message, code == .notCommitted, engine.holds(slot: play.slot) {
+                return .recoverAndRetry
+            }
+            finish(.failure(.rejected(command: name, code: code, value: value)))
+        case .info:
+            finish(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
+        case .timedOut(let attempts):
+            finish(.failure(.notResponding(command: name, attempts: attempts)))
+        }
+        return .done
+    }
+
+    func fail(_ error: SessionError) { finish(.failure(error)) }
+
+    private func finish(_ result: Result<UInt32, SessionError>) {
+        guard !completed else { return }
+        completed = true
+        completion(result)
+    }
+}
+
+/// HELLO until INFO (2.6): establishes the session.
+final class HandshakeOperation: SessionOperation {
+    private let completion: (Result<Message.Info, SessionError>) -> Void
+    private var completed = false
+
+    init(completion: @escaping (Result<Message.Info, SessionError>) -> Void) {
+        self.completion = completion
+    }
+
+    var name: String { "HELLO" }
+    var isSessionSetup: Bool { true }
+
+    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+        .send(.hello(Message.Hello()), engine.handshakePolicy)
+    }
+
+    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+        switch HandshakeOperation.outcome(of: reply) {
+        case .success(let info):
+            engine.established(info, now: now)
+            finish(.success(info))
+        case .failure(let error):
+            finish(.failure(error))
+        }
+        return .done
+    }
+
+    func fail(_ error: SessionError) { finish(.failure(error)) }
+
+    private func finish(_ result: Result<Message.Info, SessionError>) {
+        guard !completed else { return }
+        completed = true
+        completion(result)
+    }
+
+    /// INFO, or why not: a major mismatch is refused by the device (NACK VERSION_INCOMPATIBLE,
+    /// value = major * 256 + minor) or, from a device that answers anyway, detected here.
+    static func outcome(of reply: CommandReply) -> Result<Message.Info, SessionError> {
+        switch reply {
+        case .info(let info):
+            guard info.version.isCompatible(with: .current) else {
+                return .failure(.incompatibleVersion(device: info.version, host: .current))
+            }
+            return .success(info)
+        case .nack(let code, let value) where code == .versionIncompatible:
+            let device = ProtocolVersion(major: UInt8(truncatingIfNeeded: value >> 8), minor: UInt8(truncatingIfNeeded: value))
+            return .failure(.incompatibleVersion(device: device, host: .current))
+        case .nack(let code, let value):
+            return .failure(.rejected(command: "HELLO", code: code, value: value))
+        case .ack:
+            return .failure(.rejected(command: "HELLO", code: .unknownMessage, value: 0))
+        case .timedOut(let attempts):
+            return .failure(.notResponding(command: "HELLO", attempts: attempts))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+
+/// Drives a `SessionEngine` over a transport in real time.
+///
+/// A dedicated thread (not the cooperative pool) blocks in the transport's read for at most
+/// `readSlice` (5 ms), hands what arrived to the engine and polls its timers. Requests from the
+/// `HapticDevice` actor run on the caller's thread under the same lock, so a PLAY goes out at
+/// once instead of waiting for the reader to wake up: the lock is held only for in-memory work and
+/// non-blocking writes. `stop()` closes the transport, which ends a blocked read within 25 ms,
+/// and waits for the thread to finish: no thread outlives the session.
+final class SessionRunner: @unchecked Sendable {
+    /// Longest blocking read: bounds timer resolution (retransmissions, keep-alives, stream queries).
+    static let readSlice = 0.005
+
+    let transport: any Transport
+    private let lock = NSLock()
+    private let engine: SessionEngine
+    private let finished = DispatchSemaphore(value: 0)
+    private var running = false
+    private var stopping = false
+
+    init(transport: any Transport, timing: SessionTiming, logger: Logger, onEvent: @escaping @Sendable (DeviceEvent) -> Void) {
+        self.transport = transport
+        let writeTimeout = max(0.2, timing.commandTimeout * 2)
+        engine = SessionEngine(timing: timing, logger: logger) { [transport] bytes throws(TransportError) in
+            try transport.write(bytes, timeout: writeTimeout)
+        }
+        engine.onEvent = onEvent
+    }
+
+    /// Starts the reader thread (once).
+    func start() {
+        let begin = lock.withLock { () -> Bool in
+            guard !running, !stopping else { return false }
+            running = true
+            return true
+        }
+        guard begin else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "haptic-session \(transport.name)"
+        thread.start()
+    }
+
+    /// Runs `body` with the engine and the current monotonic time, under the lock.
+    func withEngine<T>(_ body: (SessionEngine, Double) -> T) -> T {
+        lock.withLock { body(engine, monotonicSeconds()) }
+    }
+
+    private func run() {
+        defer { finished.signal() }
+        while !lock.withLock({ stopping }) {
+            do {
+                let bytes = try transport.read(maxCount: 4096, timeout: Self.readSlice)
+                withEngine { engine, now in
+                    if !bytes.isEmpty { engine.receive(bytes, now: now) }
+                    engine.poll(now: now)
+                }
+            } catch {
+                // Closed by `stop()`: a normal end. Anything else ends the session with that error.
+                let stopped = lock.withLock { stopping }
+                if !stopped { withEngine { engine, _ in engine.transportFailed(error) } }
+                return
+            }
+        }
+    }
+
+    /// Closes the transport and waits for the reader thread to end.
+    func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            let wasRunning = running && !stopping
+            stopping = true
+            return wasRunning
+        }
+        transport.close()
+        withEngine { engine, _ in engine.transportFailed(TransportError(.closed, name: transport.name, detail: "session closed")) }
+        if wasRunning { finished.wait() }
+    }
+}

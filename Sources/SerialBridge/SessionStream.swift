@@ -1,0 +1,145 @@
+import HapticProtocol
+
+/// The host side of a streamed program (PROTOCOL.md 2.10): body bytes sent ahead of the device's
+/// read position, within its credit, go-back-N on loss.
+struct StreamFeeder {
+    let body: [UInt8]
+    let capacity: UInt32
+    /// Body bytes sent so far (the next STREAM_DATA offset).
+    private(set) var sent: UInt32 = 0
+    /// The device's `next`: bytes it has, in order.
+    private(set) var confirmed: UInt32 = 0
+    /// The device's `limit`: the host may send below it.
+    private(set) var limit: UInt32 = 0
+    var lastCredit: Double
+    var lastData: Double = -.infinity
+    var lastQuery: Double = -.infinity
+
+    init(body: [UInt8], capacity: UInt32, now: Double) {
+        self.body = body
+        self.capacity = capacity
+        self.lastCredit = now
+    }
+
+    var length: UInt32 { UInt32(body.count) }
+    /// The device holds what the play needs to start (2.10: the first min(capacity, length) bytes).
+    var primed: Bool { confirmed >= min(capacity, length) }
+    var complete: Bool { confirmed >= length }
+
+    /// A CREDIT. `next` below what was sent means loss, unless the missing bytes may still be on
+    /// the line (sent less than `grace` ago): then the device's next CREDIT decides.
+    mutating func credit(_ credit: Message.Credit, now: Double, grace: Double) {
+        confirmed = min(credit.next, length)
+        limit = min(credit.limit, length)
+        lastCredit = now
+        if confirmed < sent && now - lastData >= grace { sent = confirmed }
+        if confirmed > sent { sent = confirmed }
+    }
+
+    /// The next STREAM_DATA within the credit, at most `maxData` bytes, or nil.
+    mutating func nextChunk(maxData: Int, now: Double) -> Message.StreamData? {
+        guard sent < limit, maxData > 0 else { return nil }
+        let count = min(Int(limit - sent), maxData)
+        let start = Int(sent)
+        sent += UInt32(count)
+        lastData = now
+        return Message.StreamData(offset: UInt32(start), data: Array(body[start..<(start + count)]))
+    }
+
+    /// An empty STREAM_DATA asks for a CREDIT when none came for `interval` (a lost CREDIT or lost
+    /// data would otherwise stall the stream until an underrun).
+    mutating func query(now: Double, interval: Double) -> Message.StreamData? {
+        guard !complete, now - lastCredit >= interval, now - lastQuery >= interval else { return nil }
+        lastQuery = now
+        return Message.StreamData(offset: sent, data: [])
+    }
+}
+
+/// Plays a program from the stream: STREAM_OPEN with its header, body bytes until the ring holds
+/// what the start needs, then PLAY 0xFF; the engine keeps feeding the rest while it plays.
+/// Completes with the PLAY's ACK value (the start tick).
+final class StreamPlayOperation: SessionOperation {
+    private enum Phase { case open, priming, play }
+
+    let program: Program
+    let scale: UInt8
+    let offset: Int8
+    let startTick: UInt32?
+    private var phase = Phase.open
+    private var primingSince = 0.0
+    private let completion: (Result<UInt32, SessionError>) -> Void
+    private var completed = false
+
+    /// Priming that makes no progress for this long fails (the device stopped granting credit).
+    static let primingTimeout = 2.0
+
+    init(program: Program, startTick: UInt32?, scale: UInt8, offset: Int8,
+         completion: @escaping (Result<UInt32, SessionError>) -> Void) {
+        self.program = program
+        self.startTick = startTick
+        self.scale = scale
+        self.offset = offset
+        self.completion = completion
+    }
+
+    var name: String { phase == .open ? "STREAM_OPEN" : "PLAY stream" }
+    var restartsAfterReset: Bool { false }
+
+    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+        guard let info = engine.info, info.streamCapacity > 0 else {
+            finish(.failure(.doesNotFit(bytes: program.bytes.count, reason: "larger than a slot and the device has no stream")))
+            return .done
+        }
+        phase = .open
+        return .send(.streamOpen(Message.StreamOpen(header: program.header.bytes)), .standard(engine.timing))
+    }
+
+    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+        switch (phase, reply) {
+        case (.open, .ack(let capacity)):
+            engine.openStream(body: program.body, capacity: capacity, now: now)
+            phase = .priming
+            primingSince = now
+            return resume(engine, now: now)
+        case (.play, .ack(let tick)):
+            engine.commandAcknowledged(.play(playMessage), value: tick, now: now)
+            finish(.success(tick))
+        case (_, .nack(let code, let value)):
+            finish(.failure(.rejected(command: name, code: code, value: value)))
+        case (_, .timedOut(let attempts)):
+            finish(.failure(.notResponding(command: name, attempts: attempts)))
+        default:
+            finish(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
+        }
+        return .done
+    }
+
+    func resume(_ engine: SessionEngine, now: Double) -> OperationStep {
+        guard phase == .priming else { return .wait }
+        guard let feeder = engine.stream else {
+            finish(.failure(.timedOut("stream credit (the stream closed)")))
+            return .done
+        }
+        if feeder.primed {
+            phase = .play
+            return .send(.play(playMessage), .standard(engine.timing))
+        }
+        if now - max(primingSince, feeder.lastCredit) > Self.primingTimeout {
+            finish(.failure(.timedOut("stream credit")))
+            return .done
+        }
+        return .wait
+    }
+
+    private var playMessage: Message.Play {
+        Message.Play(slot: Message.streamSlot, startTick: startTick, scale: scale, offset: offset, loops: 1)
+    }
+
+    func fail(_ error: SessionError) { finish(.failure(error)) }
+
+    private func finish(_ result: Result<UInt32, SessionError>) {
+        guard !completed else { return }
+        completed = true
+        completion(result)
+    }
+}
