@@ -80,6 +80,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern"]),
+        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol"]),
         .testTarget(name: "AVREmulatorTests", dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore"]),
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore"]),

@@ -270,24 +270,34 @@ struct TimeAxis {
 }
 
 enum Ticks {
-    /// A 1-2-5 step giving about `count` intervals over `range`.
-    static func step(_ range: ClosedRange<Double>, count: Int) -> Double {
+    /// A 1-2-5 step giving about `count` intervals over `range`, as (1, 2, 5 or 10) x 10^exponent.
+    static func stepParts(_ range: ClosedRange<Double>, count: Int) -> (nice: Double, exponent: Int) {
         let span = range.upperBound - range.lowerBound
-        guard span > 0, span.isFinite else { return 1 }
+        guard span > 0, span.isFinite else { return (1, 0) }
         let raw = span / Double(max(count, 1))
-        let magnitude = pow(10, (log10(raw)).rounded(.down))
-        let normalised = raw / magnitude
-        let nice: Double = normalised < 1.5 ? 1 : normalised < 3 ? 2 : normalised < 7 ? 5 : 10
-        return nice * magnitude
+        let exponent = Int(log10(raw).rounded(.down))
+        let normalised = raw / pow(10, Double(exponent))
+        return (normalised < 1.5 ? 1 : normalised < 3 ? 2 : normalised < 7 ? 5 : 10, exponent)
+    }
+
+    static func step(_ range: ClosedRange<Double>, count: Int) -> Double {
+        let (nice, exponent) = stepParts(range, count: count)
+        return scaled(nice, exponent)
+    }
+
+    /// m x 10^e, dividing by an exact power of ten for negative e (3 x 0.2 would be 0.6000000000000001).
+    static func scaled(_ m: Double, _ e: Int) -> Double {
+        e >= 0 ? m * pow(10, Double(e)) : m / pow(10, Double(-e))
     }
 
     static func nice(_ range: ClosedRange<Double>, count: Int) -> [Double] {
-        let s = step(range, count: count)
-        var v = (range.lowerBound / s).rounded(.up) * s
+        let (nice, exponent) = stepParts(range, count: count)
+        let s = scaled(nice, exponent)
+        var k = (range.lowerBound / s - 1e-9).rounded(.up)
         var out: [Double] = []
-        while v <= range.upperBound + s * 1e-9, out.count < 1000 {
-            out.append(abs(v) < s * 1e-9 ? 0 : v)
-            v += s
+        while scaled(k * nice, exponent) <= range.upperBound + s * 1e-9, out.count < 1000 {
+            out.append(k == 0 ? 0 : scaled(k * nice, exponent))
+            k += 1
         }
         return out
     }
