@@ -1,0 +1,87 @@
+import AVREmulator
+import HapticProtocol
+
+/// The host side of the wire protocol against a simulated board: encodes messages into the
+/// board's UART and decodes the frames it sends back, with the cycle each one completed.
+struct HostLink {
+    struct Received {
+        var message: Message
+        var sequence: UInt8
+        /// Cycle at which the frame's delimiter completed on the line.
+        var cycle: UInt64
+    }
+
+    let board: AVRBoard
+    private var decoder = FrameDecoder()
+    private var sequence: UInt8 = 0
+    /// Everything received, in order.
+    private(set) var received: [Received] = []
+
+    init(board: AVRBoard) {
+        self.board = board
+    }
+
+    /// Sends a message; returns its sequence number and the cycle its last byte will complete.
+    @discardableResult
+    mutating func send(_ message: Message) throws -> (sequence: UInt8, lastByteCycle: UInt64) {
+        sequence &+= 1
+        let bytes = try message.encoded(sequence: sequence)
+        let perByte = UInt64(board.uartCyclesPerByte)
+        let queued = UInt64(board.pendingInput)
+        board.send(bytes)
+        // Bytes go out back to back from now (after any still queued).
+        let last = board.cycle + (queued + UInt64(bytes.count)) * perByte
+        return (sequence, last)
+    }
+
+    /// Runs the board until a message matching `match` arrives (returned) or `ticks` pass.
+    mutating func await(ticks: Int, _ match: (Message) -> Bool) throws -> Received? {
+        let deadline = board.cycle + UInt64(ticks) * board.cyclesPerTick
+        var seen = received.count
+        while board.cycle < deadline {
+            try board.run(until: min(deadline, board.cycle + 2_000))
+            pump()
+            while seen < received.count {
+                if match(received[seen].message) { return received[seen] }
+                seen += 1
+            }
+        }
+        return nil
+    }
+
+    /// The response to command `sequence`: ACK, NACK, or INFO for HELLO.
+    mutating func response(to sequence: UInt8, ticks: Int = 50) throws -> Received? {
+        let start = received.count
+        let deadline = board.cycle + UInt64(ticks) * board.cyclesPerTick
+        while board.cycle < deadline {
+            try board.run(until: min(deadline, board.cycle + 2_000))
+            pump()
+            if let r = received[start...].first(where: { $0.sequence == sequence && $0.isResponse }) {
+                return r
+            }
+        }
+        return nil
+    }
+
+    /// Decodes what the board sent so far.
+    mutating func pump() {
+        for byte in board.takeOutput() {
+            guard let result = decoder.push(byte.value) else { continue }
+            if case .success(let frame) = result, let message = try? Message(frame: frame) {
+                received.append(Received(message: message, sequence: frame.sequence, cycle: byte.cycle))
+            }
+        }
+    }
+}
+
+extension HostLink.Received {
+    var isAck: Bool { if case .ack = message { return true } else { return false } }
+    var isNack: Bool { if case .nack = message { return true } else { return false } }
+    var isResponse: Bool {
+        switch message {
+        case .ack, .nack, .info: return true
+        default: return false
+        }
+    }
+    var ackValue: UInt32? { if case .ack(let a) = message { return a.value } else { return nil } }
+}

@@ -1,0 +1,105 @@
+/* The real firmware (make APP=device): the core's protocol device (hb_device, PROTOCOL.md
+ * part 2) on this board, with the memory sizes of PROTOCOL.md 2.16 for the ATmega328P:
+ * 2 program slots of 256 bytes, a 128-byte stream ring, and the 128-byte receive ring
+ * advertised as rx_buffer (2.5: the host never has more than that in flight). */
+#include <avr/io.h>
+
+#include "app.h"
+#include "board.h"
+#include "hb_device.h"
+#include "tick.h"
+#include "uart.h"
+
+#define SLOT_COUNT 2u
+#define SLOT_CAPACITY 256u
+#define STREAM_CAPACITY 128u
+
+#if HB_DEVICE_MAX_SLOTS < SLOT_COUNT
+#error "build with -DHB_DEVICE_MAX_SLOTS=2 (the Makefile does)"
+#endif
+
+#ifndef HB_BOARD_PROFILE_NAME
+#define HB_BOARD_PROFILE_NAME ""
+#endif
+
+#if defined(HB_BOARD_LRA)
+#define ACTUATOR HB_ACTUATOR_LRA
+#else
+#define ACTUATOR HB_ACTUATOR_ERM
+#endif
+
+/* SHARPNESS: the stage renders the sharpness code (the PWM stage as an LRA carrier frequency,
+ * when its band is not a single frequency). ACTIVE_BRAKE: brake ticks drive in anti-phase (the
+ * PWM stage on an H-bridge; the DRV2605L brakes by itself in closed loop). SUBTICK: PONG
+ * reports the fraction of the tick from Timer2. */
+#if defined(HB_BOARD_PWM) && defined(HB_BOARD_LRA) && (HB_LRA_F_MIN_HZ != HB_LRA_F_MAX_HZ)
+#define CAP_SHARPNESS HB_CAP_SHARPNESS
+#else
+#define CAP_SHARPNESS 0u
+#endif
+#if defined(HB_BOARD_PWM) || !defined(HB_DRV_OPEN_LOOP) || !HB_DRV_OPEN_LOOP
+#define CAP_BRAKE HB_CAP_ACTIVE_BRAKE
+#else
+#define CAP_BRAKE 0u
+#endif
+
+static uint8_t program_memory[SLOT_COUNT * SLOT_CAPACITY];
+static uint8_t stream_ring[STREAM_CAPACITY];
+static hb_device_config config;
+static hb_device device;
+
+static void transmit(void *ctx, const uint8_t *bytes, uint16_t length) {
+    (void)ctx;
+    hb_uart_write(bytes, length);
+}
+
+static uint16_t subtick(void *ctx) {
+    (void)ctx;
+    return hb_tick_subtick();
+}
+
+/* MCUSR flags to the protocol's reset reasons (2.6); 0 when the bootloader cleared them. */
+static uint8_t reset_reason(uint8_t flags) {
+    if (flags & _BV(WDRF)) {
+        return HB_RESET_WATCHDOG;
+    }
+    if (flags & _BV(BORF)) {
+        return HB_RESET_BROWN_OUT;
+    }
+    if (flags & _BV(EXTRF)) {
+        return HB_RESET_PIN;
+    }
+    if (flags & _BV(PORF)) {
+        return HB_RESET_POWER_ON;
+    }
+    return HB_RESET_UNKNOWN;
+}
+
+void hb_app_init(void) {
+    hb_device_config_default(&config);
+    config.slot_count = SLOT_COUNT;
+    config.slot_capacity = SLOT_CAPACITY;
+    config.core.max_body = SLOT_CAPACITY - 16u;
+    config.stream_capacity = STREAM_CAPACITY;
+    config.rx_buffer = HB_RX_CREDIT_BYTES;
+    config.fw_major = 0;
+    config.fw_minor = 1;
+    config.fw_patch = 0;
+    config.actuator = ACTUATOR;
+    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK;
+    config.profile_name = HB_BOARD_PROFILE_NAME;
+    config.reset_reason = reset_reason(hb_board_reset_flags);
+    hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
+    hb_device_set_subtick(&device, subtick);
+}
+
+void hb_app_byte(uint8_t byte) {
+    hb_device_receive_byte(&device, byte);
+}
+
+void hb_app_tick(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
+    hb_sample s = hb_device_tick(&device);
+    *amplitude = s.amp;
+    *sharpness = s.sharp;
+    *flags = s.flags;
+}
