@@ -139,7 +139,7 @@ public enum Lint {
             guard let r = run else { return }
             let first = onsets[r.start]
             warnings.append(LintWarning(kind: kind, item: .event(first.index), time: first.time,
-                message: "\(r.count) onsets within \(format(window)) s (from \(format(first.time)) s to \(format(r.last)) s); \(guideline)"))
+                message: "up to \(r.count) onsets in a \(format(window)) s window, between \(format(first.time)) s and \(format(r.last)) s; \(guideline)"))
             run = nil
         }
         for i in onsets.indices {
