@@ -61,15 +61,12 @@ struct FourSlots<Element> {
         count = 0
     }
 
-    /// Applies `update` to every value in order and keeps those for which it returns true.
-    mutating func updateAndKeep(_ update: (inout Element) -> Bool) {
+    /// Removes the values `shouldRemove` picks, keeping the order of the rest.
+    mutating func removeAll(where shouldRemove: (Element) -> Bool) {
         var kept = 0
-        for index in 0..<count {
-            var element = self[index]
-            if update(&element) {
-                self[kept] = element
-                kept += 1
-            }
+        for index in 0..<count where !shouldRemove(self[index]) {
+            self[kept] = self[index]
+            kept += 1
         }
         count = kept
     }

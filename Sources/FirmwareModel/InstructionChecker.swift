@@ -14,8 +14,13 @@ struct InstructionChecker: Sendable {
     private let bodyLength: UInt32
     private let hasSharpness: Bool
     private let streamed: Bool
-    /// Time and count of each open LOOP.
-    private var loops = FourSlots<(start: UInt32, count: UInt8)>(filler: (0, 0))
+    /// An open LOOP: its time and count.
+    private struct OpenLoop: Sendable {
+        var start: UInt32
+        var count: UInt8
+    }
+
+    private var loops = FourSlots(filler: OpenLoop(start: 0, count: 0))
     /// The current instruction's time, in the first iteration of every open loop (1.6 (c)).
     private var time: UInt32 = 0
     private var run = 0
@@ -66,7 +71,7 @@ struct InstructionChecker: Sendable {
             guard time == totalTicks else { throw .ticksMismatch }
         }
         if case .loop(let count, _) = instruction {
-            loops.append((time, count))
+            loops.append(OpenLoop(start: time, count: count))
         }
     }
 }

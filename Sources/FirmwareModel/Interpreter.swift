@@ -36,8 +36,13 @@ public struct Interpreter: Sendable {
 
     // The program (1.14: a flat body, or a ring with the validator's rules applied on fetch).
     private var header = ProgramHeader(hasSharpness: false, bodyLength: 0, totalTicks: 0, crc: 0)
-    private var source = ByteSource.flat(body: [])
     private var streamed = false
+    /// The body of a flat program, validated whole at load.
+    private var flatBody = ByteSource.flat(body: [])
+    /// The ring of the last `loadStream`: a streamed program reads it, `feed(_:)` writes it. Like
+    /// the firmware's ring, which its transport owns, it stays writable whatever the interpreter
+    /// does (a rejected or ended stream, a flat load). Before any stream: no ring, no space.
+    private var ring = ByteSource.flat(body: [])
     private var checker = InstructionChecker(header: ProgramHeader(hasSharpness: false, bodyLength: 0, totalTicks: 0, crc: 0),
                                              streamed: false)
     private var streamCRC = CRC16.initial
@@ -52,8 +57,13 @@ public struct Interpreter: Sendable {
     /// Time of the last executed instruction.
     private var lastTime: UInt32 = 0
     private var readOffset: UInt32 = 0
-    /// Open loops: body offset of the first body instruction, iterations still to play after this one.
-    private var loops = FourSlots<(bodyOffset: UInt32, left: UInt8)>(filler: (0, 0))
+    /// An open loop: body offset of its first body instruction, iterations still to play after this one.
+    private struct OpenLoop: Sendable {
+        var bodyOffset: UInt32
+        var left: UInt8
+    }
+
+    private var loops = FourSlots(filler: OpenLoop(bodyOffset: 0, left: 0))
     private var amplitude = RampChannel()
     private var sharpness = RampChannel()
     private var voices = PulseVoices()
@@ -87,7 +97,8 @@ public struct Interpreter: Sendable {
     public mutating func load(_ program: [UInt8]) throws(ProgramError) {
         do {
             let header = try Validator(configuration: configuration).validate(program)
-            startPlaying(header: header, source: .flat(bytes: program, bodyStart: ProgramHeader.size), streamed: false)
+            flatBody = .flat(bytes: program, bodyStart: ProgramHeader.size)
+            startPlaying(header: header, streamed: false)
         } catch {
             throw reject(error)
         }
@@ -99,12 +110,14 @@ public struct Interpreter: Sendable {
     }
 
     /// Starts a streamed program: `header` (its first 16 bytes) is checked with rules 1-5 only,
-    /// and every instruction when it is fetched (1.14). `source` is normally an empty or partly
-    /// written ring (`ByteSource.ring(capacity:)`) that `feed(_:)` keeps filling.
-    public mutating func loadStream(header: some Collection<UInt8>, source: ByteSource) throws(ProgramError) {
+    /// and every instruction when it is fetched (1.14). `ring` is an empty or partly written ring
+    /// (`ByteSource.ring(capacity:)`) that `feed(_:)` keeps filling; it replaces the previous
+    /// ring even if the header is rejected.
+    public mutating func loadStream(header: some Collection<UInt8>, ring: ByteSource) throws(ProgramError) {
+        self.ring = ring
         do {
             let header = try Validator(configuration: configuration).checkHeader(header)
-            startPlaying(header: header, source: source, streamed: true)
+            startPlaying(header: header, streamed: true)
         } catch {
             throw reject(error)
         }
@@ -114,17 +127,16 @@ public struct Interpreter: Sendable {
     /// for and returns how many it took.
     @discardableResult
     public mutating func feed(_ bytes: some Collection<UInt8>) -> Int {
-        source.write(bytes)
+        ring.write(bytes)
     }
 
     /// Bytes `feed(_:)` can take now.
-    public var feedSpace: Int { source.space }
+    public var feedSpace: Int { ring.space }
 
     /// 1.7: every state row to its initial value except the live controls; mode PLAYING. Ends
     /// whatever was playing or braking, without a brake.
-    private mutating func startPlaying(header: ProgramHeader, source: ByteSource, streamed: Bool) {
+    private mutating func startPlaying(header: ProgramHeader, streamed: Bool) {
         self.header = header
-        self.source = source
         self.streamed = streamed
         checker = InstructionChecker(header: header, streamed: streamed)
         streamCRC = CRC16.initial
@@ -203,7 +215,7 @@ public struct Interpreter: Sendable {
         }
 
         // 4: combine the channels and the pulse voices.
-        var (amp, sharp) = voices.combine(amplitude: amplitude.value, sharpness: sharpness.value)
+        var (amp, sharp) = voices.combine(amplitude: amplitude.value, sharpness: sharpness.value, at: tick)
 
         // 5: live controls. (amp * m' + 128) >> 8 fits 16 bits: at most 65,408.
         amp = UInt8((UInt16(amp) * scale + 128) >> 8)
@@ -218,10 +230,10 @@ public struct Interpreter: Sendable {
             fullScaleRun = 0
         }
 
-        // 8: advance to the next tick (after producing this tick's sample, 7).
+        // 8: advance to the next tick (after producing this tick's sample, 7); pulse voices
+        // count their ticks from their start (PulseVoices).
         amplitude.advance()
         sharpness.advance()
-        voices.advance()
         tick += 1
         return OutputSample(amplitude: amp, sharpness: sharp)
     }
@@ -231,14 +243,17 @@ public struct Interpreter: Sendable {
     /// program was validated whole, so its fetches cannot fail.
     private mutating func fetch() throws(ProgramError) {
         var offset = readOffset
-        let instruction = try Instruction.decode(from: source, bodyLength: header.bodyLength, offset: &offset)
+        let instruction: Instruction
         if streamed {
+            instruction = try Instruction.decode(from: ring, bodyLength: header.bodyLength, offset: &offset)
             try checker.check(instruction, endOffset: offset)
             for at in readOffset..<offset {
-                streamCRC = CRC16.update(streamCRC, byte: source.byte(at: at)!) // just decoded: present
+                streamCRC = CRC16.update(streamCRC, byte: ring.byte(at: at)!) // just decoded: present
             }
-            source.release(upTo: offset)
+            ring.release(upTo: offset)
             if instruction.opcode == .end && streamCRC != header.crc { throw .badCRC }
+        } else {
+            instruction = try Instruction.decode(from: flatBody, bodyLength: header.bodyLength, offset: &offset)
         }
         guard instruction.delay <= UInt32.max - lastTime else { throw .ticksOverflow }
         readOffset = offset
@@ -259,11 +274,11 @@ public struct Interpreter: Sendable {
         case .rampS(let value, let duration, _):
             sharpness.ramp(to: value, duration: duration)
         case .pulse(let amp, let sharp, _):
-            voices.start(amplitude: amp, sharpness: sharp)
+            voices.start(amplitude: amp, sharpness: sharp, at: tick)
         case .loop(let count, _):
             guard count > 0 else { throw .loopCountZero }
             guard !loops.isFull else { throw .loopTooDeep }
-            loops.append((bodyOffset: readOffset, left: count - 1))
+            loops.append(OpenLoop(bodyOffset: readOffset, left: count - 1))
         case .endLoop:
             guard !loops.isEmpty else { throw .endLoopWithoutLoop }
             if loops.last.left > 0 {

@@ -75,10 +75,11 @@ final class CFirmware {
     func setOffset(_ o: Int8) { hb_interp_set_offset(interpreter, o) }
     func stop(brake: Bool) { hb_interp_stop(interpreter, brake ? 1 : 0) }
 
-    var executed: Int { Int(interpreter.pointee.executed) }
+    var mode: UInt8 { interpreter.pointee.mode }
 
-    var status: Interpreter.Status {
-        let s = hb_interp_status(interpreter)
-        return Interpreter.Status(mode: Interpreter.Mode(rawValue: s.mode)!, error: ProgramError(rawValue: s.error), tick: s.tick)
+    /// The sample of a step with the status after it.
+    func observe(_ sample: OutputSample) -> Observation {
+        let s = interpreter.pointee
+        return Observation(sample: sample, mode: s.mode, error: s.error, tick: s.tick, executed: Int(s.executed))
     }
 }

@@ -12,12 +12,20 @@ struct Observation: Equatable, CustomStringConvertible {
     var tick: UInt32
     var executed: Int
 
-    init(_ sample: OutputSample, _ status: Interpreter.Status, executed: Int) {
+    init(sample: OutputSample, mode: UInt8, error: UInt8, tick: UInt32, executed: Int) {
         self.sample = sample
-        mode = status.mode.rawValue
-        error = status.error?.rawValue ?? 0
-        tick = status.tick
+        self.mode = mode
+        self.error = error
+        self.tick = tick
         self.executed = executed
+    }
+
+    init(_ model: Interpreter, _ sample: OutputSample) {
+        self.sample = sample
+        mode = model.mode.rawValue
+        error = model.error?.rawValue ?? 0
+        tick = model.tick
+        executed = model.executedLastStep
     }
 
     var description: String {
@@ -25,10 +33,26 @@ struct Observation: Equatable, CustomStringConvertible {
     }
 }
 
+/// How a scenario went (on the Swift model; the C core agreed when there is no difference): for
+/// tallying what the generators cover.
+struct Outcome {
+    /// Load result (0: loaded).
+    var load: UInt8 = 0
+    /// The error kept at the end (a fault, a streamed program's error, or the load's).
+    var finalError: UInt8 = 0
+    /// The most instructions one tick executed.
+    var maxExecuted = 0
+}
+
 /// Runs `scenario` on the Swift model and on the C core side by side. Returns nil when every
 /// observable agrees (validation verdict and header, load result, bytes taken by each feed,
 /// every tick's sample, status and executed count), else a description of the first difference.
 func firstDifference(_ scenario: Scenario) -> String? {
+    var outcome = Outcome()
+    return firstDifference(scenario, outcome: &outcome)
+}
+
+func firstDifference(_ scenario: Scenario, outcome: inout Outcome) -> String? {
     let configuration = scenario.configuration
     var model = Interpreter(configuration: configuration)
     let firmware = CFirmware(configuration)
@@ -41,12 +65,13 @@ func firstDifference(_ scenario: Scenario) -> String? {
     if let stream = scenario.stream {
         var ring = ByteSource.ring(capacity: stream.capacity)!
         let written = ring.write(scenario.body.prefix(stream.initial))
-        let swiftLoad = code { () throws(ProgramError) in try model.loadStream(header: scenario.program.prefix(16), source: ring) }
+        let swiftLoad = code { () throws(ProgramError) in try model.loadStream(header: scenario.program.prefix(16), ring: ring) }
         let c = firmware.loadStream(scenario.program, capacity: stream.capacity, initial: scenario.body.prefix(stream.initial))
         guard swiftLoad == c.code, written == c.written else {
             return "stream load: Swift error \(swiftLoad) (\(written) bytes written), C error \(c.code) (\(c.written) bytes)"
         }
         fed = written
+        outcome.load = swiftLoad
     } else {
         let validator = Validator(configuration: configuration)
         let swiftVerdict = Result { () throws(ProgramError) in try validator.validate(scenario.program) }
@@ -62,6 +87,7 @@ func firstDifference(_ scenario: Scenario) -> String? {
         let swiftLoad = code { () throws(ProgramError) in try model.load(scenario.program) }
         let cLoad = firmware.load(scenario.program)
         guard swiftLoad == cLoad else { return "load: Swift error \(swiftLoad), C error \(cLoad)" }
+        outcome.load = swiftLoad
     }
 
     var eventIndex = 0
@@ -92,10 +118,13 @@ func firstDifference(_ scenario: Scenario) -> String? {
             }
             eventIndex += 1
         }
-        let swift = Observation(model.step(), model.status, executed: model.executedLastStep)
-        let c = Observation(firmware.step(), firmware.status, executed: firmware.executed)
+        let swiftSample = model.step()
+        let swift = Observation(model, swiftSample)
+        let c = firmware.observe(firmware.step())
         guard swift == c else { return "tick \(tick):\n  Swift: \(swift)\n  C:     \(c)" }
+        outcome.maxExecuted = max(outcome.maxExecuted, swift.executed)
     }
+    outcome.finalError = model.error?.rawValue ?? 0
     return nil
 }
 
@@ -103,11 +132,18 @@ func firstDifference(_ scenario: Scenario) -> String? {
 /// (replay: `HB_DIFF_REPLAY=<kind>:<seed> swift test --filter replayDifferentialCase`), the first
 /// differing tick with both samples, and the whole scenario.
 @discardableResult
-func expectSameBehaviour(_ scenario: Scenario, label: String, seed: UInt64?,
+func expectSameBehaviour(_ scenario: Scenario, label: String, seed: UInt64?, outcome: inout Outcome,
                          sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-    guard let difference = firstDifference(scenario) else { return true }
+    guard let difference = firstDifference(scenario, outcome: &outcome) else { return true }
     let replay = seed.map { "seed 0x\(String($0, radix: 16)) (replay: HB_DIFF_REPLAY=\(label):0x\(String($0, radix: 16)))" } ?? ""
     Issue.record("Swift model and C core differ: \(label) \(replay)\n\(difference)\n\(scenario.summary)",
                  sourceLocation: sourceLocation)
     return false
+}
+
+@discardableResult
+func expectSameBehaviour(_ scenario: Scenario, label: String, seed: UInt64?,
+                         sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    var outcome = Outcome()
+    return expectSameBehaviour(scenario, label: label, seed: seed, outcome: &outcome, sourceLocation: sourceLocation)
 }

@@ -15,7 +15,7 @@ struct VectorTests {
             if let stream = scenario.stream {
                 var ring = ByteSource.ring(capacity: stream.capacity)!
                 fed = ring.write(scenario.body.prefix(stream.initial))
-                try model.loadStream(header: scenario.program, source: ring)
+                try model.loadStream(header: scenario.program, ring: ring)
             } else {
                 try model.load(scenario.program)
             }
