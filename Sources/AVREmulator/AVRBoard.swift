@@ -8,7 +8,7 @@ import CAVRHarness
 public final class AVRBoard {
     public let firmwarePath: String
     public let mcu: String
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
 
     public init(firmware path: String, mcu: String = "atmega328p", frequency: UInt32 = 16_000_000) throws(AVRBoardError) {
         var error = [CChar](repeating: 0, count: 256)

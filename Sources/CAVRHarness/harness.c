@@ -113,6 +113,7 @@ void hb_avr_destroy(hb_avr *board) {
         return;
     }
     avr_terminate(board->avr);
+    hb_profile_free(board);
     free(board->rx_queue.bytes);
     free(board->rx_log.items);
     free(board->tx_log.items);
@@ -133,8 +134,9 @@ int hb_avr_run_until(hb_avr *board, uint64_t cycle) {
     while (avr->cycle < cycle) {
         uint32_t pc = avr->pc;
         uint16_t opcode = (uint16_t)(avr->flash[pc] | (avr->flash[pc + 1] << 8));
+        uint64_t before = avr->cycle;
         int state = avr_run(avr);
-        hb_profile_step(board, pc, opcode);
+        hb_profile_step(board, pc, opcode, avr->cycle - before);
         if (state == cpu_Done) {
             return HB_AVR_STOPPED;
         }

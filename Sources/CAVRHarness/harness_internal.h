@@ -70,6 +70,8 @@ typedef struct {
     uint64_t probe_isr_mark[8];
     uint64_t isr_total;  /* all interrupt cycles since boot, for subtracting from probes */
     int current_vector;  /* -1 outside handlers */
+    uint64_t *pc_cycles; /* per flash word */
+    size_t pc_words;
     uint64_t vector_entry;
 } hb_profile;
 
@@ -104,7 +106,8 @@ uint8_t hb_drv_model_read(hb_avr *board);
 void hb_drv_model_stop(hb_avr *board);
 void hb_profile_init(hb_avr *board);
 void hb_profile_probe_write(hb_avr *board, uint8_t value);
-void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode);
+void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode, uint64_t cycles);
+void hb_profile_free(hb_avr *board);
 
 void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value);
 void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value);

@@ -11,6 +11,7 @@
  *
  * Costs are summed per tick window (cycle / window, window = 16,000 cycles at 16 MHz) to
  * give the worst tick; totals over the measurement interval give the mean. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness_internal.h"
@@ -48,6 +49,20 @@ void hb_profile_init(hb_avr *board) {
     memset(&board->profile, 0, sizeof board->profile);
     board->profile.window = board->avr->frequency / 1000u;
     board->profile.current_vector = -1;
+    board->profile.pc_words = (board->avr->flashend + 1u) / 2u;
+    board->profile.pc_cycles = calloc(board->profile.pc_words, sizeof *board->profile.pc_cycles);
+}
+
+void hb_profile_free(hb_avr *board) {
+    free(board->profile.pc_cycles);
+}
+
+size_t hb_avr_pc_cycles(const hb_avr *board, uint64_t *out, size_t capacity) {
+    size_t n = board->profile.pc_words < capacity ? board->profile.pc_words : capacity;
+    if (board->profile.pc_cycles) {
+        memcpy(out, board->profile.pc_cycles, n * sizeof *out);
+    }
+    return n;
 }
 
 void hb_avr_profile_reset(hb_avr *board) {
@@ -56,6 +71,9 @@ void hb_avr_profile_reset(hb_avr *board) {
     memset(p->current, 0, sizeof p->current);
     p->interval_start = board->avr->cycle;
     p->window_index = board->avr->cycle / p->window;
+    if (p->pc_cycles) {
+        memset(p->pc_cycles, 0, p->pc_words * sizeof *p->pc_cycles);
+    }
 }
 
 void hb_profile_probe_write(hb_avr *board, uint8_t value) {
@@ -78,9 +96,12 @@ void hb_profile_probe_write(hb_avr *board, uint8_t value) {
     p->probe_bits = value;
 }
 
-void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode) {
+void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode, uint64_t cycles) {
     hb_profile *p = &board->profile;
     avr_t *avr = board->avr;
+    if (p->pc_cycles && pc_before / 2u < p->pc_words) {
+        p->pc_cycles[pc_before / 2u] += cycles;
+    }
     if (p->current_vector >= 0 && opcode == HB_RETI_OPCODE) {
         uint64_t cycles = avr->cycle - p->vector_entry + HB_INTERRUPT_RESPONSE_CYCLES;
         p->isr_total += cycles;

@@ -23,7 +23,8 @@ import Testing
     static func bootedLink(_ build: AVRFirmwareBuild = AVRFirmwareBuild()) throws -> HostLink {
         let board = try AVRBoard(firmware: build.build(repositoryRoot: root))
         var link = HostLink(board: board)
-        let reset = try link.await(ticks: 5) { if case .reset = $0 { return true } else { return false } }
+        // The DRV2605L build calibrates before it starts the protocol (1 ms in the model, ~1.2 s on the chip).
+        let reset = try link.await(ticks: 50) { if case .reset = $0 { return true } else { return false } }
         #expect(reset != nil)
         return link
     }
