@@ -119,7 +119,7 @@ public actor HapticDevice {
         self.info = info
         let profile = options.actuator ?? Self.profile(for: info)
         self.profile = profile
-        logger.info("connected to \(name): protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots × \(info.slotCapacity) bytes, stream \(info.streamCapacity), rx \(info.rxBuffer); compiling for \(profile.name)")
+        logger.debug("connected to \(name): protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots × \(info.slotCapacity) bytes, stream \(info.streamCapacity), rx \(info.rxBuffer); compiling for \(profile.name)")
         return info
     }
 
@@ -149,6 +149,11 @@ public actor HapticDevice {
         runner.withEngine { engine, _ in
             SessionStatistics(bytesSent: engine.bytesSent, bytesReceived: engine.bytesReceived, retransmissions: engine.retransmissions)
         }
+    }
+
+    /// Turns the guideline rate limiter on or off (`rateLimiter.isEnabled`).
+    public func setRateLimiting(_ enabled: Bool) {
+        rateLimiter.isEnabled = enabled
     }
 
     // MARK: Compiling and preparing

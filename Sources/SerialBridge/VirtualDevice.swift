@@ -1,0 +1,246 @@
+import FirmwareModel
+import Foundation
+import HapticCompiler
+import HapticProtocol
+
+/// The Swift device model (`FirmwareModel.DeviceModel`, bit-exact with the C firmware core) served
+/// on a real pseudo-terminal: any serial client opens `path` like a board's port.
+///
+/// - Ticks run in real time at the device rate (1 kHz): step k is due at `start + k / rate` on the
+///   monotonic clock, and a late thread catches up by running the overdue steps back to back, so
+///   there is no drift.
+/// - Both directions behave like a UART at `baudRate` (10 bit times per byte): a byte from the host
+///   reaches the model when its last bit would have arrived, at the tick that follows; bytes the
+///   model sends go out one byte time apart. A PONG's subtick is the elapsed fraction of the
+///   tick when the PING's last byte arrived.
+/// - Every output sample is recorded (the last `recordLimit` of them) for tests and `haptic play`.
+/// - Clients may come and go: with none connected the pty reports a hangup, which the device
+///   treats as silence (its watchdog then stops a play, as on a board whose host vanished).
+public final class VirtualDevice: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var profile: ActuatorProfile
+        /// Line rate of the modelled UART; 0: an ideal line.
+        public var baudRate: Int
+        /// The model's configuration; the identity fields (actuator, profile name, capabilities)
+        /// are filled in from `profile` by `init(options:)`.
+        public var configuration: DeviceModel.Configuration
+        /// Samples kept (10 minutes at 1 kHz by default).
+        public var recordLimit: Int
+
+        public init(profile: ActuatorProfile? = nil, baudRate: Int = 115_200,
+                    configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000) {
+            self.profile = profile ?? ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName } ?? ActuatorProfile.builtIns[0]
+            self.baudRate = baudRate
+            self.configuration = configuration
+            self.recordLimit = recordLimit
+        }
+    }
+
+    /// The device ID a virtual device reports ("VDEV").
+    public static let deviceID: UInt32 = 0x5645_4456
+
+    public let options: Options
+    /// The pty's slave path: what a client opens.
+    public var path: String { pty.slavePath }
+
+    private let pty: PseudoTerminal
+    private let lock = NSLock()
+    private var model: DeviceModel
+    private var configuration: DeviceModel.Configuration
+    private var samples: [OutputSample] = []
+    /// Device tick of `samples[0]` (ticks restart at 0 after a reboot).
+    private var firstRecordedTick: UInt32 = 0
+    private var rx: UARTLine
+    private var tx: UARTLine
+    private var state = Counters()
+    private var thread: Thread?
+    private var stopping = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Traffic and timing figures.
+    public struct Counters: Sendable, Hashable {
+        public var bytesIn = 0
+        public var bytesOut = 0
+        public var steps = 0
+        /// Most overdue steps run back to back in one catch-up (thread scheduling lateness).
+        public var longestCatchUp = 0
+        public var boots = 1
+    }
+
+    public init(options: Options = Options()) throws(TransportError) {
+        var configuration = options.configuration
+        let identity = HapticDevice.identity(of: options.profile)
+        configuration.actuator = identity.actuator
+        configuration.profileName = String(decoding: identity.name, as: UTF8.self)
+        configuration.deviceID = Self.deviceID
+        configuration.capabilities.insert(.subtick)
+        if options.profile.rendersSharpness { configuration.capabilities.insert(.sharpness) }
+        configuration.resetReason = .powerOn
+        self.options = options
+        self.configuration = configuration
+        model = DeviceModel(configuration: configuration)
+        rx = UARTLine(baudRate: options.baudRate)
+        tx = UARTLine(baudRate: options.baudRate)
+        pty = try PseudoTerminal()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts the device thread (the RESET notice of the boot goes out first).
+    public func start() {
+        let begin = lock.withLock { () -> Bool in
+            guard thread == nil, !stopping else { return false }
+            let thread = Thread { [self] in run() }
+            thread.name = "virtual-device \(pty.slavePath)"
+            self.thread = thread
+            return true
+        }
+        if begin { lock.withLock { thread }?.start() }
+    }
+
+    /// Stops the thread and closes the pty: a connected client sees the port disappear.
+    public func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            let running = thread != nil && !stopping
+            stopping = true
+            return running
+        }
+        if wasRunning { finished.wait() }
+        pty.close()
+    }
+
+    /// Boots the model again (as after a reset pin or a crash): slots, stream and configuration are
+    /// gone, ticks restart from 0, the recording starts over, and the RESET notice goes out.
+    public func reboot(reason: Message.Reset.Reason = .software) {
+        lock.withLock {
+            configuration.bootCount &+= 1
+            configuration.resetReason = reason
+            model = DeviceModel(configuration: configuration)
+            samples.removeAll()
+            firstRecordedTick = 0
+            state.boots += 1
+            rebootPending = true
+        }
+    }
+    private var rebootPending = false
+
+    // MARK: Observation
+
+    /// The device tick counter (`now`: the next step's index).
+    public var now: UInt32 { lock.withLock { model.now } }
+
+    public var counters: Counters { lock.withLock { state } }
+
+    /// The configuration the model runs (with the identity filled in).
+    public var deviceConfiguration: DeviceModel.Configuration { lock.withLock { configuration } }
+
+    /// Recorded samples of ticks `start ..< start + count` (fewer if not all recorded yet or any more).
+    public func samples(from start: UInt32, count: Int) -> [OutputSample] {
+        lock.withLock {
+            let offset = Int(Int64(start) - Int64(firstRecordedTick))
+            guard offset >= 0, offset < samples.count, count > 0 else { return [] }
+            return Array(samples[offset..<min(samples.count, offset + count)])
+        }
+    }
+
+    /// Waits (polling every millisecond) until tick `tick` has been output, up to `timeout` seconds.
+    public func waitForTick(_ tick: UInt32, timeout: Double) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if Int32(bitPattern: now &- tick) > 0 { return true }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return false
+    }
+
+    /// A copy of the model as it is now (for inspection in tests).
+    public var modelSnapshot: DeviceModel { lock.withLock { model } }
+
+    // MARK: The device thread
+
+    private func run() {
+        defer { finished.signal() }
+        let period = 1 / Double(configuration.core.rate)
+        var origin = monotonicSeconds()
+        var step = 0  // steps since `origin`
+        lock.withLock {
+            tx.enqueue(model.takeOutput(), at: origin)
+        }
+        while !lock.withLock({ stopping }) {
+            let now = monotonicSeconds()
+            let due = origin + Double(step) * period
+            if now < due {
+                let nextOut = lock.withLock { tx.nextDue } ?? .infinity
+                let wait = min(due, nextOut) - now
+                receive(timeout: max(0, min(wait, 0.005)))
+                sendDue()
+                continue
+            }
+            // Drain what has arrived, then run every overdue step with the bytes of its tick.
+            receive(timeout: 0)
+            var ran = 0
+            lock.withLock {
+                if rebootPending {
+                    rebootPending = false
+                    rx.clear()
+                    tx.clear()
+                    origin = now
+                    step = 0
+                    tx.enqueue(model.takeOutput(), at: now)
+                    return
+                }
+                while origin + Double(step) * period <= now {
+                    let stepTime = origin + Double(step) * period
+                    for delivered in rx.deliver(upTo: stepTime) {
+                        let fraction = (delivered.due - (stepTime - period)) / period
+                        let subtick = UInt16(max(0, min(65535, (fraction * 65536).rounded(.down))))
+                        tx.enqueue(model.receive(CollectionOfOne(delivered.byte), subtick: subtick), at: delivered.due)
+                    }
+                    let result = model.step()
+                    record(result.sample)
+                    tx.enqueue(result.sent, at: stepTime)
+                    step += 1
+                    ran += 1
+                    state.steps += 1
+                }
+                state.longestCatchUp = max(state.longestCatchUp, ran)
+            }
+            sendDue()
+        }
+    }
+
+    /// Reads what the client sent (waiting up to `timeout`) onto the receive line. No client, or
+    /// one that left: silence.
+    private func receive(timeout: Double) {
+        do {
+            let bytes = try pty.master.read(maxCount: 4096, timeout: timeout)
+            guard !bytes.isEmpty else { return }
+            let arrived = monotonicSeconds()
+            lock.withLock {
+                state.bytesIn += bytes.count
+                rx.enqueue(bytes, at: arrived)
+            }
+        } catch {
+            if timeout > 0 { Thread.sleep(forTimeInterval: min(timeout, 0.001)) }
+        }
+    }
+
+    /// Writes the bytes whose line time is over; lost when no client listens, as on a board.
+    private func sendDue() {
+        let out = lock.withLock { tx.deliver(upTo: monotonicSeconds()).map(\.byte) }
+        guard !out.isEmpty else { return }
+        lock.withLock { state.bytesOut += out.count }
+        try? pty.master.write(out, timeout: 0.01)
+    }
+
+    private func record(_ sample: OutputSample) {
+        if samples.count >= options.recordLimit {
+            let drop = max(1, options.recordLimit / 10)
+            samples.removeFirst(drop)
+            firstRecordedTick &+= UInt32(drop)
+        }
+        samples.append(sample)
+    }
+}

@@ -1,0 +1,87 @@
+import FirmwareModel
+import Foundation
+import HapticCompiler
+import HapticPattern
+import HapticProtocol
+@testable import SerialBridge
+import Testing
+
+/// A virtual device on a real pty and a session on its slave path: real parts end to end.
+struct DeviceFixture {
+    let virtual: VirtualDevice
+    let device: HapticDevice
+
+    /// Starts a virtual device (115200 baud by default) and connects a session to it.
+    static func start(baudRate: Int = 115_200, configuration: DeviceModel.Configuration = .default,
+                      timing: SessionTiming = SessionTiming()) async throws -> DeviceFixture {
+        let virtual = try VirtualDevice(options: VirtualDevice.Options(baudRate: baudRate, configuration: configuration))
+        virtual.start()
+        do {
+            let device = try await HapticDevice.open(path: virtual.path, baudRate: baudRate == 0 ? 115_200 : baudRate,
+                                                     options: HapticDevice.Options(timing: timing))
+            return DeviceFixture(virtual: virtual, device: device)
+        } catch {
+            virtual.stop()
+            throw error
+        }
+    }
+
+    func stop() async {
+        await device.close()
+        virtual.stop()
+    }
+
+    /// What the device output from the play's start tick on, once the play has ended and the brake
+    /// is over: `count` samples.
+    func recorded(_ receipt: PlayReceipt, count: Int) -> [OutputSample] {
+        _ = virtual.waitForTick(receipt.startTick &+ UInt32(count), timeout: 2)
+        return virtual.samples(from: receipt.startTick, count: count)
+    }
+}
+
+/// The interpreter run offline on `program`: `loops` seamless iterations (PROTOCOL.md 2.8) at
+/// master scale `scale`, then the brake, then one idle sample.
+func offlineOutput(_ program: [UInt8], configuration: DeviceConfiguration = .default, loops: Int = 1,
+                   scale: UInt8 = 255, offset: Int8 = 0) -> [OutputSample] {
+    var interpreter = Interpreter(configuration: configuration)
+    guard (try? interpreter.load(program)) != nil else { return [] }
+    interpreter.setMasterScale(scale)
+    interpreter.setSharpnessOffset(offset)
+    var out: [OutputSample] = []
+    var left = loops
+    while true {
+        let wasPlaying = interpreter.mode == .playing
+        var sample = interpreter.step()
+        if wasPlaying, interpreter.mode != .playing, interpreter.error == nil, left > 1 {
+            left -= 1
+            try? interpreter.load(program)
+            sample = interpreter.step()
+        }
+        out.append(sample)
+        if interpreter.mode == .idle || out.count > 10_000_000 { break }
+    }
+    out.append(interpreter.step())
+    return out
+}
+
+/// The corpus files (shared/corpus/ahap), or the repository's Examples when the corpus is absent.
+func corpusFiles() -> [String] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    for directory in [root.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap"),
+                      root.appendingPathComponent("Examples")] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".ahap") }.sorted()
+        if !files.isEmpty { return files.map { directory.appendingPathComponent($0).path } }
+    }
+    return []
+}
+
+@Suite struct SessionFixtureTests {
+    @Test func offlineOutputEndsWithBrakeThenIdle() throws {
+        let program = Program(instructions: [.setA(100), .end(delay: 5)])
+        let out = offlineOutput(program.bytes)
+        #expect(out.prefix(5).allSatisfy { $0.amplitude == 100 })
+        #expect(out.count == 5 + Int(DeviceConfiguration.default.brakeTicks) + 1)
+        #expect(out.last == .silent)
+    }
+}
