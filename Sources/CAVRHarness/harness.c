@@ -1,4 +1,5 @@
 /* Board lifetime, the run loop, memory access and the register watches. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,15 @@ void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value) {
 void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value) {
     log->items = grow(log->items, &log->capacity, log->count + 1, sizeof *log->items);
     log->items[log->count++] = (hb_avr_byte){.cycle = cycle, .value = value};
+}
+
+/* simavr logs through one process-wide function; messages about no particular core (the ELF
+ * loader's "Loaded N .text") would go to stdout. Keep errors, on stderr, and drop the rest. */
+static void quiet_logger(avr_t *avr, const int level, const char *format, va_list args) {
+    (void)avr;
+    if (level <= LOG_ERROR) {
+        vfprintf(stderr, format, args);
+    }
 }
 
 /* Sleeping is never real time here: the harness decides how fast simulated time runs. */
@@ -77,6 +87,7 @@ static void attach_watches(hb_avr *board) {
 
 hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency, char *error,
                       size_t error_capacity) {
+    avr_global_logger_set(quiet_logger);
     hb_avr *board = calloc(1, sizeof *board);
     if (!board) {
         snprintf(error, error_capacity, "out of memory");

@@ -5,7 +5,8 @@ import Testing
 
 /// The real firmware (APP=device: the core's protocol device on the ATmega328P) in simavr,
 /// spoken to over its UART with the Swift message types, its outputs compared tick by tick with
-/// the core built for the host and the Swift model of the PWM stage.
+/// the Swift model of the firmware (FirmwareModel, checked against the core built for the host)
+/// and the Swift model of the PWM stage.
 @Suite struct DeviceFirmwareTests {
     static let root = AVRFirmwareBuild.repositoryRoot()
 
@@ -68,7 +69,7 @@ import Testing
         #expect(info.profileNameString == "lra-170hz-10mm")
     }
 
-    @Test func playDrivesThePWMStageExactlyAsTheCoreAndTheModelSay() throws {
+    @Test func playDrivesThePWMStageExactlyAsTheSwiftModelSays() throws {
         var link = try Self.bootedLink()
         try Self.upload(Self.program, slot: 0, link: &link)
         let play = try link.send(.play(.init(slot: 0)))
@@ -86,7 +87,7 @@ import Testing
         try board.run(until: board.cycle + UInt64(Int(start) + length + 10) * board.cyclesPerTick)
         let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8,
                                           cyclesPerTick: board.cyclesPerTick, until: board.cycle))
-        let program = try #require(CoreInterpreter.play(Self.program, ticks: length))
+        let program = try #require(ReferenceInterpreter.play(Self.program, ticks: length))
         var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
         var mismatches = 0
         for t in 0..<(Int(start) + length) {

@@ -18,10 +18,10 @@ import Testing
         return (0..<UInt16(length)).map { board.readData(address + $0) }
     }
 
-    /// The same program through the portable core built for this host: the reference for
-    /// what the ATmega328P must output.
+    /// The same program through the Swift model (checked against the core built for this
+    /// host): the reference for what the ATmega328P must output.
     static func hostSamples(_ program: [UInt8], ticks: Int) throws -> [OutputSample] {
-        let result = try #require(CoreInterpreter.play(program, ticks: ticks))
+        let result = try #require(ReferenceInterpreter.play(program, ticks: ticks))
         return result
     }
 
