@@ -25,28 +25,41 @@ struct InterpreterBenchmarkTests {
         #expect(InterpreterBenchmark.measure(ticks: 2_000).checksum == short.checksum)
     }
 
-    /// `HB_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter interpreterSpeed`
+    /// `HB_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter interpreterSpeed`:
+    /// ticks per second of the Swift model, and of the C core on the same program for scale.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HB_BENCH"] != nil))
     func interpreterSpeed() {
         _ = InterpreterBenchmark.run(ticks: 1_000_000) // warm up
         let runs = (0..<5).map { _ in InterpreterBenchmark.measure(ticks: 20_000_000) }
-        let best = runs.map(\.ticksPerSecond).max()!
-        let median = runs.map(\.ticksPerSecond).sorted()[2]
-        print("Swift model: best \(Int(best)) ticks/s, median \(Int(median)) ticks/s over 5 runs of 20,000,000 ticks")
-        // The C core on the same program and machine, for scale.
-        let c = CFirmware(DeviceConfiguration())
-        let bytes = InterpreterBenchmark.program.bytes
-        var checksum: UInt64 = 0
+        let rates = runs.map(\.ticksPerSecond).sorted()
+        print("Swift model: best \(Int(rates[4])) ticks/s, median \(Int(rates[2])) ticks/s over 5 runs of 20,000,000 ticks")
         let clock = ContinuousClock()
         let start = clock.now
-        for _ in 0..<20_000_000 {
-            if c.mode != 1 { _ = c.load(bytes) }
-            let sample = c.step()
-            checksum &+= UInt64(sample.amplitude) &+ UInt64(sample.sharpness) << 8 &+ UInt64(sample.flags) << 16
-        }
+        let checksum = Self.runCCore(ticks: 20_000_000)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         print("C core: \(Int(20_000_000 / seconds)) ticks/s over 20,000,000 ticks")
         #expect(checksum == runs[0].checksum)
+    }
+
+    /// `HB_BENCH_TICKS=<n>`: n ticks of the Swift model, then n ticks of the C core, untimed: for
+    /// counting instructions per tick with callgrind (docs/performance.md, "Swift model").
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HB_BENCH_TICKS"] != nil))
+    func interpreterWorkload() throws {
+        let ticks = try #require(Int(ProcessInfo.processInfo.environment["HB_BENCH_TICKS"]!))
+        #expect(InterpreterBenchmark.measure(ticks: ticks).checksum == Self.runCCore(ticks: ticks))
+    }
+
+    /// The benchmark loop of `InterpreterBenchmark.measure` on the C core; returns the checksum.
+    static func runCCore(ticks: Int) -> UInt64 {
+        let c = CFirmware(DeviceConfiguration())
+        let bytes = InterpreterBenchmark.program.bytes
+        var checksum: UInt64 = 0
+        for _ in 0..<ticks {
+            if c.mode != 1 { _ = c.load(bytes) }
+            let sample = c.step()
+            checksum &+= UInt64(sample.amplitude) &+ UInt64(sample.sharpness) << 8 &+ UInt64(sample.flags) << 16
+        }
+        return checksum
     }
 }
