@@ -13,14 +13,19 @@ enum AHAPFile {
             throw AHAPError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(handle) }
-        // Regular files: one read of the whole size. Pipes and other unseekable files: chunks.
+        // Regular files: one read straight into the array. Pipes and other unseekable files: chunks.
         var bytes: [UInt8] = []
         if fseek(handle, 0, SEEK_END) == 0 {
             let size = ftell(handle)
             rewind(handle)
-            if size > 0 { bytes.reserveCapacity(size + 1) }
+            // Directories can report odd sizes; anything past the parser's 4 GiB limit is left to the chunks.
+            if size > 0 && size < Int(UInt32.max) {
+                bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                    count = fread(buffer.baseAddress, 1, size, handle)
+                }
+            }
         }
-        var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(bytes.capacity, 1 << 26)))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
             if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
