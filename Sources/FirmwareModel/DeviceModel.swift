@@ -1,0 +1,277 @@
+import HapticProtocol
+
+/// The device side of the wire protocol, bit-exact with the C core's `hb_device`
+/// (firmware-protocol/PROTOCOL.md part 2): the same bytes out at the same ticks, the same samples.
+///
+///     var device = DeviceModel(configuration: .default)    // queues the RESET notice
+///     between ticks:  let reply = device.receive(bytes)     // frames take effect before the next step
+///     every tick:     let step = device.step()              // step.sample, step.sent
+///
+/// A value type: copying a device forks it. The virtual device on a pty serves this model; the
+/// differential tests run it against the C core on random sessions.
+public struct DeviceModel: Sendable {
+    /// One device step: the tick's sample and the notices it sent.
+    public struct Step: Hashable, Sendable {
+        public var sample: OutputSample
+        public var sent: [UInt8]
+
+        public init(sample: OutputSample, sent: [UInt8]) {
+            self.sample = sample
+            self.sent = sent
+        }
+    }
+
+    enum StreamState { case closed, open, playing }
+
+    /// A remembered response (2.4): re-sent unchanged for a retransmitted command.
+    struct RememberedReply {
+        var sequence: UInt8
+        var crc: UInt16
+        var type: UInt8
+        var code: UInt8
+        var value: UInt32
+    }
+
+    /// PLAY accepted but not started (2.8).
+    struct PendingPlay {
+        var slot: UInt8
+        var startTick: UInt32?
+        var scale: UInt8
+        var offset: Int8
+        var loops: UInt16
+    }
+
+    /// The play the interpreter runs, until its end is reported.
+    struct ActivePlay {
+        var slot: UInt8
+        var loopsLeft: UInt16
+        var fullScaleRun: UInt32 = 0
+        var hadOutput = false
+    }
+
+    struct Slot {
+        var fill: UInt32 = 0
+        var ready = false
+    }
+
+    public let configuration: Configuration
+    public internal(set) var interpreter: Interpreter
+    public internal(set) var stage: DeviceOutputStage
+    /// Device tick: steps since boot, the index of the next step (2.3).
+    public internal(set) var now: UInt32 = 0
+    /// Host-silence watchdog in ticks (SET_CONFIG changes it).
+    public internal(set) var watchdog: UInt16
+    /// Steps since the last valid frame, saturating at 65535.
+    public internal(set) var silence: UInt16 = 0
+    /// Frame-layer outcome counters of the receive path.
+    public var frameStatistics: FrameDecoder.Statistics { decoder.statistics }
+
+    var decoder = FrameDecoder()
+    var memory: [UInt8]
+    var slots: [Slot]
+    var streamState = StreamState.closed
+    var streamHeader: [UInt8] = Array(repeating: 0, count: 16)
+    /// The ring while the stream is OPEN; once PLAYING the interpreter owns it (`feed`).
+    var ring: ByteSource
+    /// Body bytes written in order (C: ring.written).
+    var streamNext: UInt32 = 0
+    var granted: UInt32 = 0
+    var pending: PendingPlay?
+    var active: ActivePlay?
+    var remembered: RememberedReply?
+    var noticeSequence: UInt8 = 0
+    var outbox: [UInt8] = []
+
+    /// Boots: slots empty, stream closed, stage cold; the RESET notice waits in the output that the
+    /// first `receive`, `step` or `takeOutput` returns (the C core sends it from `hb_device_init`).
+    public init(configuration: Configuration = .default) {
+        precondition(configuration.isValid, "slot count 1...8 and a power-of-two stream ring")
+        self.configuration = configuration
+        interpreter = Interpreter(configuration: configuration.core)
+        stage = DeviceOutputStage(wakeTicks: configuration.wakeTicks, idleTicks: configuration.idleTicks)
+        watchdog = configuration.watchdog
+        memory = Array(repeating: 0, count: Int(configuration.slotCount) * Int(configuration.slotCapacity))
+        slots = Array(repeating: Slot(), count: Int(configuration.slotCount))
+        ring = ByteSource.ring(capacity: Int(max(configuration.streamCapacity, 1)))!
+        sendNotice(.reset(.init(reasonCode: configuration.resetReason.rawValue, bootCount: configuration.bootCount)))
+    }
+
+    /// Bytes sent since the last call that returned output (at boot: the RESET notice).
+    public mutating func takeOutput() -> [UInt8] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
+    }
+
+    /// Received bytes, processed in order before the next step (2.3). Returns the bytes sent in
+    /// reply. `subtick` is what a PONG reports as the elapsed fraction of the tick (2.11).
+    public mutating func receive(_ bytes: some Sequence<UInt8>, subtick: UInt16 = 0) -> [UInt8] {
+        for byte in bytes {
+            if case .success(let frame)? = decoder.push(byte) { handle(frame, subtick: subtick) }
+        }
+        return takeOutput()
+    }
+
+    /// Whether slot `slot` is READY (holds a validated program).
+    public func slotIsReady(_ slot: Int) -> Bool { slots[slot].ready }
+
+    /// Bytes uploaded in order to slot `slot`.
+    public func slotFill(_ slot: Int) -> UInt32 { slots[slot].fill }
+
+    // MARK: Sending
+
+    mutating func send(_ message: Message, sequence: UInt8) {
+        // Device messages are at most 60 payload bytes (INFO): encoding cannot fail.
+        outbox += (try? message.encoded(sequence: sequence)) ?? []
+    }
+
+    mutating func sendNotice(_ message: Message) {
+        send(message, sequence: noticeSequence)
+        noticeSequence &+= 1
+    }
+
+    mutating func sendTelemetry(_ event: Message.Telemetry.Event, slot: UInt8, code: UInt8 = 0, tick: UInt32) {
+        sendNotice(.telemetry(.init(event: event, slot: slot, code: code, tick: tick)))
+    }
+
+    // MARK: Stream credit (2.10)
+
+    var streamBodyLength: UInt32 {
+        UInt32(streamHeader[6]) | UInt32(streamHeader[7]) << 8 | UInt32(streamHeader[8]) << 16 | UInt32(streamHeader[9]) << 24
+    }
+
+    /// The interpreter's read position: bytes below it may be overwritten.
+    var streamReleased: UInt32 {
+        streamState == .playing
+            ? streamNext &- (configuration.streamCapacity - UInt32(interpreter.feedSpace))
+            : ring.released
+    }
+
+    var streamLimit: UInt32 {
+        let body = streamBodyLength
+        let released = streamReleased
+        return body - released <= configuration.streamCapacity ? body : released + configuration.streamCapacity
+    }
+
+    mutating func sendCredit() {
+        let limit = streamLimit
+        granted = limit
+        sendNotice(.credit(.init(next: streamNext, limit: limit)))
+    }
+
+    // MARK: One step (2.14)
+
+    public mutating func step() -> Step {
+        let n = now
+        var ended = false
+        var code: UInt8 = 0
+
+        // 1. Watchdog.
+        if watchdog != 0 && silence >= watchdog && (interpreter.mode == .playing || pending != nil) {
+            let slot = active?.slot ?? pending?.slot ?? 0
+            pending = nil
+            if interpreter.mode == .playing { interpreter.stop(brake: true) }
+            streamState = .closed
+            sendTelemetry(.fault, slot: slot, code: MessageErrorCode.watchdog.rawValue, tick: n)
+            active = nil
+        }
+        // 2. Start the pending play.
+        if let play = pending, stage.state == .warm,
+           play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true {
+            if let old = active, interpreter.mode == .playing {
+                sendTelemetry(.stopped, slot: old.slot, code: Message.Telemetry.stoppedByReplacement, tick: n)
+                if old.slot == Message.streamSlot { streamState = .closed }
+            }
+            let error = start(play)
+            if error != 0 {
+                endPlay(code: error, tick: n)
+            } else {
+                sendTelemetry(.started, slot: play.slot, tick: n)
+            }
+        }
+        // 3. Interpreter, with seamless loop restarts.
+        let wasPlaying = interpreter.mode == .playing
+        var sample = interpreter.step()
+        if var play = active, wasPlaying, interpreter.mode != .playing {
+            if interpreter.error == nil && play.slot != Message.streamSlot && play.loopsLeft != 1 {
+                if play.loopsLeft > 1 { play.loopsLeft -= 1 }
+                active = play
+                try? interpreter.load(slotProgram(play.slot))
+                sample = interpreter.step()
+                if interpreter.mode != .playing {
+                    ended = true
+                    code = interpreter.error?.rawValue ?? 0
+                }
+            } else {
+                ended = true
+                code = interpreter.error?.rawValue ?? 0
+            }
+        }
+        // 4. The limiter across iterations.
+        if var play = active, !ended {
+            if sample.amplitude >= configuration.core.safetyThreshold {
+                if play.fullScaleRun != .max { play.fullScaleRun += 1 }
+                if play.fullScaleRun > configuration.core.safetyTicks {
+                    interpreter.stop(brake: true)
+                    sample = interpreter.step()
+                    ended = true
+                    code = MessageErrorCode.safetyLimit.rawValue
+                }
+            } else {
+                play.fullScaleRun = 0
+            }
+            active = play
+        }
+        // 5. First output.
+        if var play = active, !play.hadOutput, sample.amplitude != 0 {
+            play.hadOutput = true
+            active = play
+            sendTelemetry(.firstOutput, slot: play.slot, tick: n)
+        }
+        // 6. End.
+        if ended { endPlay(code: code, tick: n) }
+        // 7. Output stage.
+        stage.step(inUse: interpreter.mode != .idle || pending != nil)
+        // 8. Credit.
+        if streamState != .closed {
+            let limit = streamLimit
+            let threshold = max(configuration.streamCapacity / 4, 1)
+            if limit &- granted >= threshold || (limit == streamBodyLength && granted < limit) { sendCredit() }
+        }
+        // 9.
+        if silence != .max { silence += 1 }
+        now &+= 1
+        return Step(sample: sample, sent: takeOutput())
+    }
+
+    func slotProgram(_ slot: UInt8) -> [UInt8] {
+        let start = Int(slot) * Int(configuration.slotCapacity)
+        return Array(memory[start..<(start + Int(slots[Int(slot)].fill))])
+    }
+
+    /// Loads the pending play (2.14 step 2); returns the load error, 0 if none.
+    mutating func start(_ play: PendingPlay) -> UInt8 {
+        var code: UInt8 = 0
+        do {
+            if play.slot == Message.streamSlot {
+                streamState = .playing
+                try interpreter.loadStream(header: streamHeader, ring: ring)
+            } else {
+                try interpreter.load(slotProgram(play.slot))
+            }
+        } catch {
+            code = error.rawValue
+        }
+        interpreter.setMasterScale(play.scale)
+        interpreter.setSharpnessOffset(play.offset)
+        pending = nil
+        active = ActivePlay(slot: play.slot, loopsLeft: play.loops)
+        return code
+    }
+
+    mutating func endPlay(code: UInt8, tick: UInt32) {
+        guard let play = active else { return }
+        sendTelemetry(code == 0 ? .finished : .fault, slot: play.slot, code: code, tick: tick)
+        if play.slot == Message.streamSlot { streamState = .closed }
+        active = nil
+    }
+}
