@@ -64,18 +64,21 @@ struct CompileTarget: Sendable {
     /// - The pulses alone give the reference (amplitude equal, sharpness acceptable): anything up
     ///   to the pulse amplitude (a pulse wins ties against the channel, 1.11).
     /// - Otherwise the channel must win: within the tolerance of the reference, at least 1, and
-    ///   above the pulses so that its sharpness is the one shown. Only with tolerance 0 and a tie
-    ///   in codes can that be impossible; the channel then matches the amplitude and the pulse's
-    ///   sharpness shows (the fidelity check reports it).
+    ///   above the pulses so that its sharpness is the one shown. `KernelPulses` drops the pulses
+    ///   that would leave no room for that (a tie in codes at the top of the tolerance); should
+    ///   the band still be empty, the channel matches the amplitude and the pulse's sharpness
+    ///   shows, which the fidelity check would report.
     func amplitudeBand(pulses: PulseLayer, tolerance: Int) -> ChannelBand {
         let n = tickCount
         var lower = [UInt8](repeating: 0, count: n), upper = lower
+        var loose = [Bool](repeating: false, count: n)
         for k in 0..<n {
             let reference = Int(amplitude[k])
             guard reference > 0 else { continue }
             let p = Int(pulses.amplitude[k])
             if p == reference && sharpnessAcceptable(pulses.sharpness[k], at: k) {
                 upper[k] = UInt8(p)
+                loose[k] = true
                 continue
             }
             var low = max(1, reference - tolerance, p + 1)
@@ -84,7 +87,7 @@ struct CompileTarget: Sendable {
             lower[k] = UInt8(low)
             upper[k] = UInt8(high)
         }
-        return ChannelBand(lower: lower, upper: upper, target: amplitude)
+        return ChannelBand(lower: lower, upper: upper, target: amplitude, loose: loose)
     }
 
     /// What the sharpness channel may show once the amplitude channel's values are known: the
@@ -94,14 +97,16 @@ struct CompileTarget: Sendable {
         let n = tickCount
         guard sharpnessChannel else { return ChannelBand(free: n) }
         var lower = [UInt8](repeating: 0, count: n), upper = [UInt8](repeating: 255, count: n)
+        var loose = [Bool](repeating: true, count: n)
         for k in 0..<n {
             let e = envelope[k], p = pulses.amplitude[k]
             guard e > 0, e > p else { continue }
+            loose[k] = false
             let reference = Int(sharpness[k])
             lower[k] = UInt8(max(0, reference - sharpnessTolerance))
             upper[k] = UInt8(min(255, reference + sharpnessTolerance))
         }
-        return ChannelBand(lower: lower, upper: upper, target: sharpness)
+        return ChannelBand(lower: lower, upper: upper, target: sharpness, loose: loose)
     }
 }
 

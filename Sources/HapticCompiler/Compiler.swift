@@ -38,7 +38,7 @@ public enum PatternCompiler {
         let n = target.tickCount
         guard n <= Int(Instruction.maxDelay) else { throw .tooLong(ticks: n) }
 
-        let pulses = KernelPulses.select(target, profile: profile)
+        let pulses = KernelPulses.select(target, profile: profile, tolerance: options.tolerance)
         let layer = PulseLayer(pulses, tickCount: n)
         let amplitude = SegmentFit.fit(target.amplitudeBand(pulses: layer, tolerance: options.tolerance))
         let envelope = ChannelCommand.play(amplitude, count: n)

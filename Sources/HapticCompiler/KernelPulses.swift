@@ -40,13 +40,15 @@ struct PulseLayer: Sendable {
 /// A transient is a PULSE with the transfer of its effective intensity, its sharpness code and
 /// start tick round(t0 * rate), unless the kernel cannot play it exactly: its code is 0 (it shows
 /// nothing), its rectangle on the renderer's grid is not the kernel's length (rates other than
-/// 1000 Hz), or 4 earlier pulses still sound (a 5th voice would cut the oldest short). Those are
-/// left to the amplitude channel, whose band then asks for them. A pulse that never decides an
+/// 1000 Hz), 4 earlier pulses still sound (a 5th voice would cut the oldest short), or it ties
+/// the amplitude of a continuous event that the renderer lets win, where the channel could only
+/// show the continuous event's sharpness by exceeding the tolerance. Those are left to the
+/// amplitude channel, whose band then asks for them. A pulse that never decides an
 /// output tick (a louder continuous event covers it) costs 3 bytes for nothing and is dropped.
 enum KernelPulses {
     static let voices = 4
 
-    static func select(_ target: CompileTarget, profile: ActuatorProfile) -> [KernelPulse] {
+    static func select(_ target: CompileTarget, profile: ActuatorProfile, tolerance: Int) -> [KernelPulse] {
         let n = target.tickCount
         var pulses: [KernelPulse] = []
         for transient in target.transients {
@@ -58,6 +60,22 @@ enum KernelPulses {
             let sounding = pulses.reversed().prefix { $0.tick + 20 > pulse.tick }.filter { $0.end > pulse.tick }
             guard sounding.count < voices else { continue }
             pulses.append(pulse)
+        }
+        // A pulse that wins a tick where it ties the reference amplitude but not its sharpness
+        // (the renderer let a continuous event win a tie in intensity that is a tie in codes)
+        // leaves the channel no room above it within the tolerance: the channel plays it instead.
+        while true {
+            let layer = PulseLayer(pulses, tickCount: n)
+            var conflicting = Set<Int>()
+            for k in 0..<n where layer.winner[k] >= 0 {
+                let p = Int(layer.amplitude[k]), reference = Int(target.amplitude[k])
+                if p == reference && p + 1 > min(255, reference + tolerance)
+                    && !target.sharpnessAcceptable(layer.sharpness[k], at: k) {
+                    conflicting.insert(Int(layer.winner[k]))
+                }
+            }
+            if conflicting.isEmpty { break }
+            pulses = pulses.enumerated().filter { !conflicting.contains($0.offset) }.map(\.element)
         }
         // Keep the pulses that give the reference on at least one tick where they win.
         let layer = PulseLayer(pulses, tickCount: n)

@@ -17,6 +17,22 @@ struct ChannelBand: Sendable {
         self.target = target
     }
 
+    /// A band whose `loose` ticks (hidden by a pulse, or silent on the output) take as target the
+    /// target of the next tick that is not loose: where the value does not matter, the channel
+    /// should head for the value it will need next.
+    init(lower: [UInt8], upper: [UInt8], target: [UInt8], loose: [Bool]) {
+        var ahead = target
+        var next: UInt8?
+        for k in stride(from: target.count - 1, through: 0, by: -1) {
+            if loose[k] {
+                if let next { ahead[k] = next }
+            } else {
+                next = target[k]
+            }
+        }
+        self.init(lower: lower, upper: upper, target: ahead)
+    }
+
     /// A band of `count` ticks where nothing matters.
     init(free count: Int) {
         self.init(lower: Array(repeating: 0, count: count), upper: Array(repeating: 255, count: count),

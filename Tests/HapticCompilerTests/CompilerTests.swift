@@ -1,0 +1,268 @@
+import FirmwareModel
+import Foundation
+import HapticPattern
+import HapticProtocol
+import Testing
+@testable import HapticCompiler
+
+// MARK: - Support shared by the compiler's test files
+
+/// SplitMix64: seeded, so every run sees the same "random" patterns.
+struct CompilerRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum CompilerFixtures {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The shared corpus: 41 real AHAP files next to the repository (`<repo>/../shared/corpus/ahap`).
+    static let corpusDirectory = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap").path
+
+    static var corpusFiles: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory)) ?? []
+        return names.filter { $0.hasSuffix(".ahap") }.sorted()
+    }
+
+    static func corpusPattern(_ name: String) throws -> HapticPattern {
+        try AHAPDecoder().decode(contentsOfFile: corpusDirectory + "/" + name).pattern
+    }
+
+    static var defaultProfile: ActuatorProfile {
+        ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName }!
+    }
+
+    /// The default profile with a linear transfer: intensity ramps are ramps in codes.
+    static var linearProfile: ActuatorProfile {
+        var profile = defaultProfile
+        profile.transfer = IntensityTransfer(curve: .linear)
+        return profile
+    }
+
+    /// A profile whose output stage ignores sharpness (edges of constant strength).
+    static var sharpnessBlindProfile: ActuatorProfile {
+        var profile = linearProfile
+        profile.sharpness = .edges(minimumEdge: 1)
+        return profile
+    }
+
+    /// Plays a program on a fresh interpreter for its total ticks.
+    static func play(_ program: Program) throws -> [OutputSample] {
+        var interpreter = Interpreter(configuration: Fidelity.checkConfiguration(for: program))
+        try interpreter.load(program)
+        return (0..<Int(program.header.totalTicks)).map { _ in interpreter.step() }
+    }
+
+    /// Random patterns with every haptic feature: continuous events with envelopes, transients,
+    /// intensity and sharpness controls as steps and curves.
+    static func randomPattern(_ g: inout CompilerRandom, span: Double = 1.5) -> HapticPattern {
+        func unit() -> Double { Double.random(in: 0...1, using: &g) }
+        func time() -> Double { (Double.random(in: 0...span, using: &g) * 1000).rounded() / 1000 }
+        func maybe(_ v: Double) -> Double? { Bool.random(using: &g) ? v : nil }
+        var events: [HapticEvent] = []
+        for _ in 0..<Int.random(in: 0...4, using: &g) {
+            events.append(.continuous(at: time(), duration: Double.random(in: 0...0.8, using: &g),
+                                      intensity: unit(), sharpness: unit(),
+                                      attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
+                                      sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
+        }
+        for _ in 0..<Int.random(in: 0...10, using: &g) {
+            events.append(.transient(at: time(), intensity: unit(), sharpness: unit()))
+        }
+        let controls: [DynamicParameterID] = [.hapticIntensityControl, .hapticSharpnessControl]
+        var parameters: [DynamicParameter] = []
+        for _ in 0..<Int.random(in: 0...2, using: &g) {
+            parameters.append(DynamicParameter(controls.randomElement(using: &g)!, value: Double.random(in: -1...1, using: &g), at: time()))
+        }
+        var curves: [ParameterCurve] = []
+        for _ in 0..<Int.random(in: 0...3, using: &g) {
+            var t = 0.0
+            let points = (0..<Int.random(in: 1...6, using: &g)).map { _ -> (Double, Double) in
+                t += Double.random(in: 0...0.3, using: &g)
+                return (t, Double.random(in: -1...1, using: &g))
+            }
+            curves.append(ParameterCurve(controls.randomElement(using: &g)!, at: time(), points: points))
+        }
+        return HapticPattern(events: events, parameters: parameters, curves: curves)
+    }
+}
+
+// MARK: - Hand-built patterns with known programs
+
+/// An intensity-control curve rising linearly from 0 to 1 over `seconds`, then holding.
+private func rise(over seconds: Double) -> ParameterCurve {
+    ParameterCurve(.hapticIntensityControl, at: 0, points: [(0, 0), (seconds, 1)])
+}
+
+@Test func linearRampInCodesIsOneRamp() throws {
+    // Linear transfer: the control's 0 -> 1 over 100 ms is a ramp 0 -> 255 in codes.
+    let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.3, intensity: 1, sharpness: 0.5)],
+                                curves: [rise(over: 0.1)])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.linearProfile)
+    let counts = compiled.report.instructions
+    #expect(counts.rampA == 1)
+    #expect(counts.setA == 0)          // tick 0 is silent: the channel's initial 0 is right
+    #expect(counts.setS == 1)          // 0.5 -> 128 from the first sounding tick
+    #expect(counts.rampS == 0)
+    #expect(counts.total == 3)         // RAMP_A, SET_S, END
+    #expect(compiled.report.fidelity.amplitudeMaxError <= 1)
+    #expect(compiled.report.fidelity.sharpnessMaxError == 0)
+    #expect(compiled.report.totalTicks == 300)
+}
+
+@Test func constantEventIsOneSet() throws {
+    let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.2, intensity: 0.8, sharpness: 0)])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.linearProfile)
+    let instructions = try compiled.program.decodedInstructions().map(\.instruction)
+    // 0.8 -> round(204) = 204 from tick 0; sharpness 0 everywhere: no sharpness channel.
+    #expect(instructions == [.setA(204), .end(delay: 200)])
+    #expect(compiled.report.sharpnessChannel == false)
+    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
+    #expect(compiled.bytes.count == 16 + 2 + 3)    // END's delay 200 needs a varint byte
+}
+
+@Test func rectanglesAreSetsAtTheirExactEdges() throws {
+    // Times exact in binary, so each edge falls on its tick (0.01 + 0.05 would end just after
+    // tick 60 in floating point, and the renderer's grid would count tick 60 in).
+    let pattern = HapticPattern(events: [
+        .continuous(at: 0.5, duration: 0.25, intensity: 1, sharpness: 0),
+        .continuous(at: 1.0, duration: 0.125, intensity: 0.5, sharpness: 0),
+    ])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let instructions = try compiled.program.decodedInstructions().map(\.instruction)
+    // Intensity 0.5 with A = 255 I^2 -> 64 (63.75 rounded).
+    #expect(instructions == [.setA(255, delay: 500), .setA(0, delay: 250), .setA(64, delay: 250), .end(delay: 125)])
+    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
+}
+
+@Test func transientIsOnePulseAtItsTick() throws {
+    let pattern = HapticPattern(events: [.transient(at: 0.0304, intensity: 1, sharpness: 1)])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let instructions = try compiled.program.decodedInstructions().map(\.instruction)
+    // t0 = 30.4 ms -> tick 30; sharpness 1 -> code 255 -> a 10-tick pulse (ticks 30...39). The
+    // pattern lasts until 40.4 ms, so the grid has 41 ticks and END comes 11 ticks after the PULSE.
+    #expect(instructions == [.pulse(amplitude: 255, sharpness: 255, delay: 30), .end(delay: 11)])
+    #expect(compiled.report.sharpnessChannel)
+    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
+    #expect(compiled.report.fidelity.sharpnessMaxError == 0)
+    #expect(compiled.report.programBytes == 16 + 3 + 1)
+    #expect(compiled.report.totalTicks == 41)
+}
+
+@Test func pulseOverAContinuousEventLeavesTheEnvelopeFree() throws {
+    // A loud tap in the middle of a quiet hum: the hum's SET holds under the pulse.
+    let pattern = HapticPattern(events: [
+        .continuous(at: 0, duration: 0.1, intensity: 0.5, sharpness: 0.2),
+        .transient(at: 0.05, intensity: 1, sharpness: 0.8),
+    ])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let counts = compiled.report.instructions
+    #expect(counts.setA == 1 && counts.rampA == 0)
+    #expect(counts.setS == 1 && counts.rampS == 0)
+    #expect(counts.pulse == 1)
+    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
+    #expect(compiled.report.fidelity.sharpnessMaxError == 0)
+}
+
+@Test func dominatedTransientIsNotEmitted() throws {
+    // A weak tap under a louder hum never shows: no PULSE for it.
+    let pattern = HapticPattern(events: [
+        .continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0.3),
+        .transient(at: 0.05, intensity: 0.5, sharpness: 0.9),
+    ])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    #expect(compiled.report.transients == 1)
+    #expect(compiled.report.pulses == 0)
+    #expect(compiled.report.fidelity.withinTolerance)
+}
+
+@Test func moreThanFourOverlappingTransientsStayExact() throws {
+    // Six taps 2 ms apart: a 5th voice would cut the first one short, so the channel plays the
+    // ones the kernel cannot.
+    let events = (0..<6).map { HapticEvent.transient(at: Double($0) * 0.002, intensity: 1 - Double($0) * 0.1, sharpness: 0) }
+    let compiled = try PatternCompiler.compile(HapticPattern(events: events), profile: CompilerFixtures.defaultProfile,
+                                               options: CompileOptions(tolerance: 0))
+    #expect(compiled.report.pulses <= 4)
+    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
+    #expect(compiled.report.fidelity.sharpnessMaxError == 0)
+}
+
+@Test func sharpnessChannelOffWhenTheProfileIgnoresIt() throws {
+    let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0.9),
+                                         .transient(at: 0.2, intensity: 1, sharpness: 0.7)])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessBlindProfile)
+    #expect(compiled.program.header.hasSharpness == false)
+    #expect(compiled.report.instructions.setS + compiled.report.instructions.rampS == 0)
+    #expect(compiled.report.fidelity.sharpnessMaxError == nil)
+    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
+    #expect(!CompilerFixtures.sharpnessBlindProfile.rendersSharpness)
+    let allRender = ActuatorProfile.builtIns.allSatisfy { $0.rendersSharpness }
+    #expect(allRender)
+}
+
+@Test func repeatedBeatsFoldIntoALoop() throws {
+    // Ten identical beats 300 ms apart: a hum with a tap on top.
+    var events: [HapticEvent] = []
+    for beat in 0..<10 {
+        let t = Double(beat) * 0.3
+        events.append(.continuous(at: t, duration: 0.12, intensity: 0.6, sharpness: 0.3, attack: 0.2, release: 0.3))
+        events.append(.transient(at: t + 0.01, intensity: 1, sharpness: 0.6))
+    }
+    let pattern = HapticPattern(events: events)
+    let looped = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let flat = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile, options: CompileOptions(loops: false))
+    #expect(looped.report.instructions.loop >= 1)
+    #expect(flat.report.instructions.loop == 0)
+    #expect(looped.report.programBytes * 3 < flat.report.programBytes)
+    // Folding changes the encoding only: the output is the same sample for sample.
+    #expect(try CompilerFixtures.play(looped.program) == CompilerFixtures.play(flat.program))
+    #expect(looped.report.fidelity.withinTolerance)
+}
+
+@Test func emptyAndSilentPatternsCompileToEnd() throws {
+    for pattern in [HapticPattern(), HapticPattern(events: [.continuous(at: 0.5, duration: 0.5, intensity: 0)])] {
+        let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+        let instructions = try compiled.program.decodedInstructions().map(\.instruction)
+        #expect(instructions.count == 1 && instructions[0].opcode == .end)
+        #expect(compiled.report.fidelity.withinTolerance)
+    }
+}
+
+@Test func invalidOptionsAreRejected() {
+    #expect(throws: CompileError.self) {
+        try PatternCompiler.compile(HapticPattern(), profile: CompilerFixtures.defaultProfile, options: CompileOptions(tolerance: 300))
+    }
+    #expect(throws: CompileError.self) {
+        try PatternCompiler.compile(HapticPattern(), profile: CompilerFixtures.defaultProfile, options: CompileOptions(tickRate: 0))
+    }
+}
+
+@Test func reportFiguresAddUp() throws {
+    let pattern = try CompilerFixtures.corpusPattern("apple__unityplugins__Heartbeats.ahap")
+    // Without loops, every pulse is one PULSE instruction (a loop plays some of them again).
+    let report = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile,
+                                             options: CompileOptions(loops: false)).report
+    #expect(report.programBytes == report.bodyBytes + 16)
+    #expect(report.rawSampleBytes == 2 * report.totalTicks)
+    #expect(report.ahapMinifiedBytes == AHAPEncoder(minified: true).encode(pattern).count)
+    #expect(report.instructions.end == 1)
+    #expect(report.instructions.pulse == report.pulses)
+    #expect(report.rawRatio == Double(report.rawSampleBytes) / Double(report.programBytes))
+    #expect(report.deviceNotes.isEmpty)
+}
+
+@Test func longFullScaleDriveGetsADeviceNote() throws {
+    let pattern = HapticPattern(events: [.continuous(at: 0, duration: 31, intensity: 1, sharpness: 0)])
+    let report = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile).report
+    #expect(report.deviceNotes.count == 1)
+    #expect(report.deviceNotes.first?.contains("safety limit") == true)
+    #expect(report.fidelity.withinTolerance)
+}
