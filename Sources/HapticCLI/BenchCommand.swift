@@ -1,4 +1,5 @@
 import ArgumentParser
+import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
@@ -37,6 +38,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Write one JSON document (schema haptic-bench/1, docs/cli.md) instead of a table.")
     var json = false
 
+    /// One pass of `InterpreterBenchmark.program` (255 x 255 iterations of 40 ticks).
+    static let modelBenchmarkTicks = 2_601_000
+
     func validate() throws {
         guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0...255") }
         if let s = sharpnessTolerance, !(0...255).contains(s) { throw ValidationError("--sharpness-tolerance must be 0...255") }
@@ -63,10 +67,12 @@ struct Bench: ParsableCommand {
             let again = CompilerBenchmark.run(patterns, profile: profile, options: options)
             if again.compileSeconds < best.compileSeconds { best = again }
         }
+        // The model's speed on its busy benchmark program (every tick ramps, pulses overlap).
+        let busy = InterpreterBenchmark.measure(ticks: Self.modelBenchmarkTicks)
         if json {
-            print(jsonText(best, unreadable: unreadable), terminator: "")
+            print(jsonText(best, busy: busy, unreadable: unreadable), terminator: "")
         } else {
-            printTable(best, unreadable: unreadable)
+            printTable(best, busy: busy, unreadable: unreadable)
         }
         if best.failures > 0 || !unreadable.isEmpty { throw ExitCode(1) }
     }
@@ -92,7 +98,7 @@ struct Bench: ParsableCommand {
 
     // MARK: Text
 
-    private func printTable(_ bench: CompilerBenchmark, unreadable: [(String, String)]) {
+    private func printTable(_ bench: CompilerBenchmark, busy: InterpreterBenchmark.Measurement, unreadable: [(String, String)]) {
         let f = Compile.format
         print("profile \(bench.profile), tolerance \(bench.options.tolerance) LSB, \(bench.options.tickRate) Hz, loops \(bench.options.loops ? "on" : "off")")
         print("")
@@ -125,7 +131,8 @@ struct Bench: ParsableCommand {
         print("max err: amplitude/sharpness in LSB; A, S: SET+RAMP per channel")
         print("median per file: program \(f(bench.medianProgramBytes, 1)) bytes, raw/program \(f(bench.medianRawRatio, 1))x, AHAP/program \(f(bench.medianAHAPRatio, 1))x, compile \(f(bench.medianCompileSeconds * 1000, 3)) ms")
         print("compile: \(f(bench.compileSeconds * 1000, 1)) ms for \(bench.entries.count) patterns = \(f(bench.patternsPerSecond, 0)) patterns/s (fastest of \(`repeat`))")
-        print("interpreter model: \(f(bench.interpreterTicksPerSecond / 1e6, 1)) M ticks/s during the fidelity checks")
+        print("interpreter model: \(f(bench.interpreterTicksPerSecond / 1e6, 1)) M ticks/s during the fidelity checks, "
+              + "\(f(busy.ticksPerSecond / 1e6, 1)) M ticks/s on its busy benchmark program (\(busy.ticks) ticks)")
         print("within tolerance: \(bench.entries.count - bench.failures) of \(bench.entries.count)")
         for (file, error) in unreadable { print("unreadable: \(file): \(error)") }
     }
@@ -150,7 +157,7 @@ struct Bench: ParsableCommand {
 
     // MARK: JSON (schema haptic-bench/1, docs/cli.md)
 
-    private func jsonText(_ bench: CompilerBenchmark, unreadable: [(String, String)]) -> String {
+    private func jsonText(_ bench: CompilerBenchmark, busy: InterpreterBenchmark.Measurement, unreadable: [(String, String)]) -> String {
         var writer = JSONWriter(pretty: true)
         writer.beginObject()
         writer.key("files")
@@ -189,6 +196,8 @@ struct Bench: ParsableCommand {
         writer.beginObject()
         writer.key("compileSeconds")
         writer.number(bench.compileSeconds)
+        writer.key("interpreterBusyTicksPerSecond")
+        writer.number(busy.ticksPerSecond)
         writer.key("interpreterTicksPerSecond")
         writer.number(bench.interpreterTicksPerSecond)
         writer.key("patternsPerSecond")
