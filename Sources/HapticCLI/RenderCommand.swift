@@ -30,6 +30,9 @@ struct Render: ParsableCommand {
     @Flag(help: "Decode AHAP strictly (reject what lenient decoding repairs).")
     var strict = false
 
+    @Option(help: "Also compile for this actuator profile (name or file) and show the firmware output and the simulated acceleration, with rise (50 %, 90 %) and stop (10 %) markers.")
+    var actuator: String?
+
     enum Format { case svg, png, csv }
 
     var format: Format? {
@@ -46,26 +49,38 @@ struct Render: ParsableCommand {
         guard rate.isFinite, rate >= 1, rate <= 100_000 else { throw ValidationError("--rate must be between 1 and 100000 Hz") }
         guard (320...4000).contains(width) else { throw ValidationError("--width must be between 320 and 4000 pixels") }
         guard format != nil else { throw ValidationError("output must end in .svg, .png or .csv (or be '-' for CSV on standard output)") }
+        guard actuator == nil || rate == 1000 else { throw ValidationError("--actuator plays the program at 1000 Hz: leave --rate at 1000") }
     }
 
     func run() throws {
         let loaded = try PatternInput.load(input, strict: strict)
         let renderer = ReferenceRenderer(pattern: loaded.pattern)
         let samples = renderer.render(rate: rate)
+        let played = try actuator.map { try RenderActuator(pattern: loaded.pattern, actuator: $0) }
+        var plot: TimePlot {
+            var plot = Self.plot(loaded, renderer, samples, rate: rate, width: Double(width))
+            played?.extend(&plot, width: Double(width))
+            return plot
+        }
         let bytes: [UInt8]
         switch format! {
         case .csv:
+            if let played {
+                bytes = Array(played.csv(samples: samples).text().utf8)
+                break
+            }
             let rows = samples.enumerated().map { [Double($0.offset) / rate, $0.element.intensity, $0.element.sharpness] }
             bytes = Array(CSVTable(columns: ["time_s", "intensity", "sharpness"], rows: rows).text().utf8)
         case .svg:
-            bytes = Array(Self.plot(loaded, renderer, samples, rate: rate, width: Double(width)).svg().utf8)
+            bytes = Array(plot.svg().utf8)
         case .png:
-            bytes = Self.plot(loaded, renderer, samples, rate: rate, width: Double(width)).png()
+            bytes = plot.png()
         }
         try writeOutput(bytes, to: output)
         if output != "-" {
             let repairs = loaded.warnings.isEmpty ? "" : "; \(loaded.warnings.count) repair(s) while decoding, see `haptic inspect`"
             print("wrote \(output): \(Self.seconds(renderer.duration)) s, \(samples.count) samples at \(Self.seconds(rate)) Hz\(repairs)")
+            if let played { print(played.summary) }
         }
     }
 
