@@ -16,6 +16,14 @@ struct HostLink {
     private var sequence: UInt8 = 0
     /// Everything received, in order.
     private(set) var received: [Received] = []
+    /// Every byte received, in order (frames and anything else).
+    private(set) var allBytes: [UInt8] = []
+
+    struct SentFrame {
+        var sequence: UInt8
+        /// Cycle at which the frame's last byte completes.
+        var lastByteCycle: UInt64
+    }
 
     init(board: AVRBoard) {
         self.board = board
@@ -23,7 +31,7 @@ struct HostLink {
 
     /// Sends a message; returns its sequence number and the cycle its last byte will complete.
     @discardableResult
-    mutating func send(_ message: Message) throws -> (sequence: UInt8, lastByteCycle: UInt64) {
+    mutating func send(_ message: Message) throws -> SentFrame {
         sequence &+= 1
         let bytes = try message.encoded(sequence: sequence)
         let perByte = UInt64(board.uartCyclesPerByte)
@@ -31,7 +39,7 @@ struct HostLink {
         board.send(bytes)
         // Bytes go out back to back from now (after any still queued).
         let last = board.cycle + (queued + UInt64(bytes.count)) * perByte
-        return (sequence, last)
+        return SentFrame(sequence: sequence, lastByteCycle: last)
     }
 
     /// Runs the board until a message matching `match` arrives (returned) or `ticks` pass.
@@ -66,6 +74,7 @@ struct HostLink {
     /// Decodes what the board sent so far.
     mutating func pump() {
         for byte in board.takeOutput() {
+            allBytes.append(byte.value)
             guard let result = decoder.push(byte.value) else { continue }
             if case .success(let frame) = result, let message = try? Message(frame: frame) {
                 received.append(Received(message: message, sequence: frame.sequence, cycle: byte.cycle))
