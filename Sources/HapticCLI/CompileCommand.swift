@@ -118,7 +118,10 @@ struct Compile: ParsableCommand {
 
     private func printText(_ outcome: Outcome, profile: ActuatorProfile) {
         guard let compiled = outcome.compiled else {
-            FileHandle.standardError.write(Data("\(outcome.input): \(outcome.error ?? "failed")\n".utf8))
+            // Decoder errors already start with the file name.
+            let error = outcome.error ?? "failed"
+            let line = error.hasPrefix(outcome.input) ? error : "\(outcome.input): \(error)"
+            FileHandle.standardError.write(Data((line + "\n").utf8))
             return
         }
         let arrow = outcome.output.map { " -> \($0)" } ?? ""
