@@ -26,9 +26,14 @@ public final class VirtualDevice: @unchecked Sendable {
         public var configuration: DeviceModel.Configuration
         /// Samples kept (10 minutes at 1 kHz by default).
         public var recordLimit: Int
+        /// Time scale: 1 is real time; tests play long patterns at 20 (ticks and line times both
+        /// shrink by this factor, so the device sees the same world, only sooner).
+        public var speed: Double
 
         public init(profile: ActuatorProfile? = nil, baudRate: Int = 115_200,
-                    configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000) {
+                    configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000,
+                    speed: Double = 1) {
+            self.speed = max(0.001, speed)
             self.profile = profile ?? ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName } ?? ActuatorProfile.builtIns[0]
             self.baudRate = baudRate
             self.configuration = configuration
@@ -79,8 +84,9 @@ public final class VirtualDevice: @unchecked Sendable {
         self.options = options
         self.configuration = configuration
         model = DeviceModel(configuration: configuration)
-        rx = UARTLine(baudRate: options.baudRate)
-        tx = UARTLine(baudRate: options.baudRate)
+        let lineRate = Int((Double(options.baudRate) * options.speed).rounded())
+        rx = UARTLine(baudRate: lineRate)
+        tx = UARTLine(baudRate: lineRate)
         pty = try PseudoTerminal()
     }
 
@@ -162,7 +168,7 @@ public final class VirtualDevice: @unchecked Sendable {
 
     private func run() {
         defer { finished.signal() }
-        let period = 1 / Double(configuration.core.rate)
+        let period = 1 / (Double(configuration.core.rate) * options.speed)
         var origin = monotonicSeconds()
         var step = 0  // steps since `origin`
         lock.withLock {

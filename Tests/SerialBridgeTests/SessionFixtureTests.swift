@@ -13,8 +13,8 @@ struct DeviceFixture {
 
     /// Starts a virtual device (115200 baud by default) and connects a session to it.
     static func start(baudRate: Int = 115_200, configuration: DeviceModel.Configuration = .default,
-                      timing: SessionTiming = SessionTiming()) async throws -> DeviceFixture {
-        let virtual = try VirtualDevice(options: VirtualDevice.Options(baudRate: baudRate, configuration: configuration))
+                      timing: SessionTiming = SessionTiming(), speed: Double = 1) async throws -> DeviceFixture {
+        let virtual = try VirtualDevice(options: VirtualDevice.Options(baudRate: baudRate, configuration: configuration, speed: speed))
         virtual.start()
         do {
             let device = try await HapticDevice.open(path: virtual.path, baudRate: baudRate == 0 ? 115_200 : baudRate,
@@ -34,7 +34,7 @@ struct DeviceFixture {
     /// What the device output from the play's start tick on, once the play has ended and the brake
     /// is over: `count` samples.
     func recorded(_ receipt: PlayReceipt, count: Int) -> [OutputSample] {
-        _ = virtual.waitForTick(receipt.startTick &+ UInt32(count), timeout: 2)
+        _ = virtual.waitForTick(receipt.startTick &+ UInt32(count), timeout: 5)
         return virtual.samples(from: receipt.startTick, count: count)
     }
 }
