@@ -266,3 +266,34 @@ private func rise(over seconds: Double) -> ParameterCurve {
     #expect(report.deviceNotes.first?.contains("safety limit") == true)
     #expect(report.fidelity.withinTolerance)
 }
+
+@Test func otherTickRatesPlayTransientsThroughTheChannel() throws {
+    // At 500 Hz a 20 ms tap is 10 ticks but the kernel's pulse is 20: the channel plays it.
+    let pattern = HapticPattern(events: [.transient(at: 0.1, intensity: 1, sharpness: 0),
+                                         .continuous(at: 0.2, duration: 0.3, intensity: 0.7, sharpness: 0.4, attack: 0.5)])
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile, options: CompileOptions(tickRate: 500))
+    #expect(compiled.program.header.rate == 500)
+    #expect(compiled.report.pulses == 0)
+    #expect(compiled.report.totalTicks == 250)
+    #expect(compiled.report.fidelity.withinTolerance)
+}
+
+@Test func simulationCoversTheProgramTheBrakeAndATail() throws {
+    let pattern = try CompilerFixtures.corpusPattern("mkuczera__react-native-haptic-feedback__heartbeat.ahap")
+    for profile in ActuatorProfile.builtIns {
+        let compiled = try PatternCompiler.compile(pattern, profile: profile)
+        let playback = compiled.simulate(on: profile, tailTicks: 50)
+        let brake = profile.brakeTicks()
+        #expect(playback.drive.count == compiled.report.totalTicks + brake + 50)
+        #expect(playback.response.count == playback.drive.count)
+        // The BRAKE flag for the profile's brake time right after the program, then idle.
+        let flags = playback.drive[compiled.report.totalTicks...].map(\.isBraking)
+        #expect(flags == Array(repeating: true, count: brake) + Array(repeating: false, count: 50))
+        // Two taps, two driven stretches, the actuator moving during each (a 10-20 ms tap is too
+        // short for some parts to reach half their steady level: rise times may be nil).
+        #expect(playback.edges.count == 2)
+        for edge in playback.edges {
+            #expect(playback.response[edge.endTick - 1].envelope > 0)
+        }
+    }
+}

@@ -16,6 +16,9 @@ func randomPatternsStayWithinTolerance(tolerance: Int) throws {
             let f = compiled.report.fidelity
             #expect(f.withinTolerance)
             #expect(f.amplitudeMaxError <= tolerance)
+            #expect(throws: Never.self) {
+                try Validator(configuration: Fidelity.checkConfiguration(for: compiled.program)).validate(compiled.program)
+            }
             // Independent check: the renderer's grid through the transfer against a fresh playback.
             let reference = ReferenceRenderer(pattern: pattern).render(rate: 1000)
             let output = try CompilerFixtures.play(compiled.program)
