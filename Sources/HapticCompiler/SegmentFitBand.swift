@@ -44,9 +44,6 @@ struct ChannelBand: Sendable {
     func contains(_ value: Int, at tick: Int) -> Bool {
         value >= Int(lower[tick]) && value <= Int(upper[tick])
     }
-
-    /// True if the channel's initial value 0, never changed, satisfies every tick.
-    var acceptsSilence: Bool { lower.allSatisfy { $0 == 0 } }
 }
 
 /// One channel instruction at an absolute tick: a SET (the value from this tick on) or a RAMP
