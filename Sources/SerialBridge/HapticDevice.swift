@@ -144,6 +144,9 @@ public actor HapticDevice {
         monitor.resetHandler = handler
     }
 
+    /// True while the session's reader thread runs (for leak checks).
+    nonisolated var isReading: Bool { runner.isReading }
+
     /// Bytes on the line each way and retransmissions so far.
     public var statistics: SessionStatistics {
         runner.withEngine { engine, _ in

@@ -28,25 +28,28 @@ final class SessionMonitor: @unchecked Sendable {
     private var _stoppedHandler: (@Sendable (SessionError) -> Void)?
     private var _resetHandler: (@Sendable () -> Void)?
 
+    /// Called by the engine (under its lock, so in order). Continuations are resumed and finished
+    /// outside this monitor's lock: finishing a stream runs its termination handler, which takes it.
     func record(_ event: DeviceEvent) {
         var resumed: [(CheckedContinuation<DeviceEvent, any Error>, Result<DeviceEvent, any Error>)] = []
         var handler: (() -> Void)?
-        lock.withLock {
+        var finishing: [AsyncStream<DeviceEvent>.Continuation] = []
+        let streams = lock.withLock { () -> [AsyncStream<DeviceEvent>.Continuation] in
             // Device ticks start again from 0 after a reset: older events would match wrongly.
             if case .reset = event { history.removeAll() }
             history.append(event)
             if history.count > Self.historyCount { history.removeFirst(history.count - Self.historyCount) }
-            for continuation in subscribers.values { continuation.yield(event) }
             for (id, waiter) in waiters where waiter.matches(event) {
                 waiters[id] = nil
                 resumed.append((waiter.continuation, .success(event)))
             }
+            let streams = Array(subscribers.values)
             switch event {
             case .connectionLost(let error):
                 finished = error
                 for waiter in waiters.values { resumed.append((waiter.continuation, .failure(error))) }
                 waiters = [:]
-                for continuation in subscribers.values { continuation.finish() }
+                finishing = streams
                 subscribers = [:]
                 if let stopped = _stoppedHandler { handler = { stopped(error) } }
             case .recovered:
@@ -54,9 +57,13 @@ final class SessionMonitor: @unchecked Sendable {
             default:
                 break
             }
+            return streams
         }
-        for (continuation, result) in resumed { continuation.resume(with: result) }
+        // The handler runs first, so a subscriber or waiter that sees the event sees its effects.
         handler?()
+        for continuation in streams { continuation.yield(event) }
+        for (continuation, result) in resumed { continuation.resume(with: result) }
+        for continuation in finishing { continuation.finish() }
     }
 
     /// A new stream of every event from now on; it finishes when the session ends.

@@ -29,6 +29,10 @@ final class SessionRunner: @unchecked Sendable {
         engine.onEvent = onEvent
     }
 
+    /// True while the reader thread runs.
+    var isReading: Bool { lock.withLock { running && !threadEnded } }
+    private var threadEnded = false
+
     /// Starts the reader thread (once).
     func start() {
         let begin = lock.withLock { () -> Bool in
@@ -48,7 +52,11 @@ final class SessionRunner: @unchecked Sendable {
     }
 
     private func run() {
-        defer { finished.signal() }
+        defer {
+            lock.withLock { threadEnded = true }
+            finished.signal()
+        }
+        nameCurrentThread("haptic-session")
         while !lock.withLock({ stopping }) {
             do {
                 let bytes = try transport.read(maxCount: 4096, timeout: Self.readSlice)
@@ -76,4 +84,17 @@ final class SessionRunner: @unchecked Sendable {
         withEngine { engine, _ in engine.transportFailed(TransportError(.closed, name: transport.name, detail: "session closed")) }
         if wasRunning { finished.wait() }
     }
+}
+
+/// Names the calling thread for debuggers and /proc/self/task/*/comm (Linux keeps 15
+/// characters). glibc declares pthread_setname_np only under _GNU_SOURCE, so it is looked up.
+func nameCurrentThread(_ name: String) {
+    #if os(Linux)
+    typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> CInt
+    if let symbol = dlsym(dlopen(nil, RTLD_NOW), "pthread_setname_np") {
+        _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), String(name.prefix(15)))
+    }
+    #else
+    Thread.current.name = name
+    #endif
 }

@@ -142,7 +142,7 @@ final class UploadOperation: SessionOperation {
 
 /// After a reset (RESET notice) or a lost session (no answers, a slot found empty): HELLO again,
 /// the watchdog setting again, then every program the host had committed, slot by slot:
-/// Core Haptics' reset handler, done for the user.
+/// Core Haptics' reset handler, done for the user. Completes with the number of programs restored.
 final class RecoveryOperation: SessionOperation {
     private enum Phase {
         case hello
@@ -194,9 +194,11 @@ final class RecoveryOperation: SessionOperation {
                 engine.remember(slot: machine.slot, program: machine.program, totalTicks: ticks)
                 restored += 1
                 return uploadNext(engine, remaining: remaining)
-            case .failed(let error):
-                completion(.failure(error))
-                return .done
+            case .failed:
+                // One program that would not go back is forgotten (a later play uploads it again);
+                // only a device that does not answer HELLO ends the session.
+                engine.forget(slot: machine.slot)
+                return uploadNext(engine, remaining: remaining)
             }
         }
     }

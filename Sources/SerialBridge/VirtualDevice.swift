@@ -168,6 +168,7 @@ public final class VirtualDevice: @unchecked Sendable {
 
     private func run() {
         defer { finished.signal() }
+        nameCurrentThread("virtual-device")
         let period = 1 / (Double(configuration.core.rate) * options.speed)
         var origin = monotonicSeconds()
         var step = 0  // steps since `origin`
