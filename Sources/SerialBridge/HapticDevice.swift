@@ -218,6 +218,15 @@ public actor HapticDevice {
         return PreparedPattern(program: program, slot: slot, rate: info.rate)
     }
 
+    /// Forgets which programs the device holds, so that the next `load`, `prepare` or `play`
+    /// uploads again (after the board was flashed by another tool; the latency profiler uses it
+    /// to time upload-then-play).
+    public func discardPreparedPrograms() {
+        runner.withEngine { engine, _ in
+            for (slot, _) in engine.committedSlots { engine.forget(slot: slot) }
+        }
+    }
+
     private func slotHolding(_ bytes: [UInt8]) -> UInt8? {
         runner.withEngine { engine, _ in engine.committedSlots.first { $0.1.bytes == bytes }?.0 }
     }

@@ -1,0 +1,136 @@
+import FirmwareModel
+import Foundation
+import HapticPattern
+import HapticProtocol
+
+/// Measures play latency: from the host's `play` call to the device's first tick with non-zero
+/// output for that play.
+///
+/// The device reports that tick in TELEMETRY FIRST_OUTPUT; PING/PONG just before each play
+/// places device ticks on the host clock (`ClockEstimate`: the sample with the smallest round trip
+/// of four). A pattern's own lead-in (silence before its first sound, from the program run through
+/// the interpreter offline) is subtracted, so every pattern measures the link and the device, not
+/// its choreography.
+///
+/// Two ways are timed side by side in the same run, alternating per pattern:
+/// - **prepared**: `prepare` (upload if needed, PREPARE wakes the output stage) ahead of time, then
+///   `play`: one PLAY frame;
+/// - **upload-then-play**: the host forgets what the device holds, then `play(pattern)` uploads
+///   (UPLOAD chunks, COMMIT, or STREAM_OPEN and the ring's first bytes) and plays. The output
+///   stage is warm from the plays before, so the difference is the transfer.
+public struct LatencyProfiler: Sendable {
+    public struct Options: Sendable {
+        /// Plays of each kind.
+        public var iterations: Int
+        /// The line rate, for the lower bound (a pty does not know it).
+        public var baudRate: Int
+        /// PINGs per clock estimate.
+        public var pings: Int
+
+        public init(iterations: Int = 100, baudRate: Int = 115_200, pings: Int = 4) {
+            self.iterations = iterations
+            self.baudRate = baudRate
+            self.pings = pings
+        }
+    }
+
+    public struct Subject: Sendable {
+        public var name: String
+        public var pattern: HapticPattern
+        public init(name: String, pattern: HapticPattern) {
+            self.name = name
+            self.pattern = pattern
+        }
+    }
+
+    public let device: HapticDevice
+    public let subjects: [Subject]
+    public let options: Options
+
+    public init(device: HapticDevice, subjects: [Subject], options: Options = Options()) {
+        self.device = device
+        self.subjects = subjects
+        self.options = options
+    }
+
+    /// The corpus (a directory of .ahap files) as subjects, sorted by name; files that do not
+    /// decode are skipped.
+    public static func subjects(inDirectory directory: String) -> [Subject] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".ahap") }.sorted()
+        return names.compactMap { name in
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let document = try? AHAPDecoder().decode(contentsOfFile: path) else { return nil }
+            return Subject(name: String(name.dropLast(5)), pattern: document.pattern)
+        }
+    }
+
+    /// Runs the measurement; `progress` gets one line per play.
+    public func run(progress: (@Sendable (String) -> Void)? = nil) async throws -> LatencyReport {
+        guard let info = await device.info else { throw SessionError.notConnected }
+        let rate = Double(info.rate)
+        // Compile everything first: compiling is not part of either latency.
+        var programs: [(Subject, Program, Double)] = []
+        for subject in subjects {
+            let program = try await device.compile(subject.pattern).program
+            programs.append((subject, program, Self.leadIn(of: program, rate: rate)))
+        }
+        guard !programs.isEmpty else { throw SessionError.compile("no patterns to profile") }
+        var prepared: [LatencyReport.Sample] = []
+        var uploaded: [LatencyReport.Sample] = []
+        for iteration in 0..<max(1, options.iterations) {
+            let (subject, program, leadIn) = programs[iteration % programs.count]
+            // Prepared: the program is on the device and the stage awake before the clock starts.
+            let ready = try await device.prepare(program: program)
+            try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
+            let one = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate) {
+                try await device.play(ready)
+            }
+            prepared.append(one)
+            progress?("prepared \(subject.name): \(String(format: "%.3f", one.latency * 1000)) ms")
+            // Upload-then-play: the device is made to receive the program again.
+            await device.discardPreparedPrograms()
+            let two = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate) {
+                try await device.play(try await device.load(program), at: .now)
+            }
+            uploaded.append(two)
+            progress?("upload-then-play \(subject.name): \(String(format: "%.3f", two.latency * 1000)) ms")
+        }
+        let playBytes = try Message.play(Message.Play(slot: 0)).encoded(sequence: 0).count
+        return LatencyReport(baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
+                             prepared: prepared, uploadThenPlay: uploaded)
+    }
+
+    /// One play: clock estimate, the call, FIRST_OUTPUT, then a stop so long patterns do not hold
+    /// the run up.
+    private func measure(subject: Subject, program: Program, leadIn: Double, rate: Double,
+                         play: () async throws -> PlayReceipt) async throws -> LatencyReport.Sample {
+        let clock = try await device.synchronizeClock(samples: options.pings)
+        let called = HapticDevice.hostTime()
+        let receipt = try await play()
+        let first = try await device.waitForFirstOutput(of: receipt, timeout: 5)
+        guard case .firstOutput(_, let tick) = first else {
+            throw SessionError.timedOut("FIRST_OUTPUT of \(subject.name) (got \(first))")
+        }
+        let output = clock.hostTime(ofStep: tick)
+        let remaining = Double(receipt.totalTicks) / rate - leadIn
+        if remaining > 0.05 {
+            try await device.stop(brake: false)
+        } else {
+            _ = try? await device.waitForEnd(of: receipt, timeout: 2)
+        }
+        return LatencyReport.Sample(pattern: subject.name, latency: output - called - leadIn,
+                                    programBytes: program.bytes.count, uncertainty: clock.uncertainty)
+    }
+
+    /// Seconds of silence before the program's first non-zero sample.
+    static func leadIn(of program: Program, rate: Double) -> Double {
+        var interpreter = Interpreter(configuration: DeviceConfiguration(rate: program.header.rate, maxBody: .max))
+        guard (try? interpreter.load(program.bytes)) != nil else { return 0 }
+        var tick = 0
+        while interpreter.mode == .playing {
+            if interpreter.step().amplitude > 0 { return Double(tick) / rate }
+            tick += 1
+        }
+        return 0
+    }
+}
