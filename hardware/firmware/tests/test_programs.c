@@ -348,6 +348,23 @@ int main(int argc, char **argv)
         printf("FAIL crc16 check value\n");
         failed++;
     }
+    /* the byte-wise update equals the bitwise definition for every (crc, byte) pair */
+    {
+        uint32_t pair, bad = 0;
+        for (pair = 0; pair < 0x1000000u; pair++) {
+            uint16_t crc = (uint16_t)(pair >> 8);
+            uint8_t byte = (uint8_t)pair;
+            if (hb_crc16_update(crc, byte) != hb_crc16_update_bitwise(crc, byte)) {
+                bad++;
+            }
+        }
+        if (bad != 0) {
+            printf("FAIL crc16 byte-wise update differs from the bitwise form in %lu pairs\n", (unsigned long)bad);
+            failed++;
+        } else {
+            passed++;
+        }
+    }
     api_tests();
     if (api_failures == 0) {
         passed++;

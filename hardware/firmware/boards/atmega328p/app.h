@@ -9,6 +9,10 @@
 extern uint8_t hb_board_reset_flags;
 
 void hb_app_init(void);
+/* main.c: runs the ticks that have come due; hb_board_yield does so from inside the protocol
+ * handler (the device's yield hook calls it between pieces of a long frame). */
+void hb_board_run_due_ticks(void);
+void hb_board_yield(void);
 /* One received byte. */
 void hb_app_byte(uint8_t byte);
 /* One interpreter tick: fills the sample (amplitude, sharpness, flags) for this tick. */

@@ -58,6 +58,12 @@ static uint16_t subtick(void *ctx) {
     return hb_tick_subtick();
 }
 
+/* Long frame handling pauses here between pieces: a due tick runs at once (hb_device.h). */
+static void yield_to_ticks(void *ctx) {
+    (void)ctx;
+    hb_board_yield();
+}
+
 /* MCUSR flags to the protocol's reset reasons (2.6); 0 when the bootloader cleared them. */
 static uint8_t reset_reason(uint8_t flags) {
     if (flags & _BV(WDRF)) {
@@ -91,6 +97,7 @@ void hb_app_init(void) {
     config.reset_reason = reset_reason(hb_board_reset_flags);
     hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
     hb_device_set_subtick(&device, subtick);
+    hb_device_set_yield(&device, yield_to_ticks);
 }
 
 void hb_app_byte(uint8_t byte) {

@@ -4,7 +4,10 @@
  *      latch the sample for the next tick boundary (output.h explains the one-tick lag);
  *   2. feed received bytes to the protocol handler until the ring is empty or the next
  *      tick begins, so a burst of bytes never delays a tick.
- * If the loop ever falls behind by whole ticks it runs the missed ticks back to back. */
+ * A frame whose handling is long (an UPLOAD's checksums, a COMMIT's validation) calls
+ * hb_board_run_due_ticks() between bounded pieces (hb_device_set_yield), so a tick never waits
+ * for more than one piece. If the loop ever falls behind by whole ticks it runs the missed
+ * ticks back to back, and the output stage counts the late ones (hb_output_late_ticks). */
 #include <avr/interrupt.h>
 #include <avr/io.h>
 
@@ -22,6 +25,30 @@ void hb_board_save_r2(void) {
     __asm__ __volatile__("sts %0, r2" : "=m"(bootloader_flags));
 }
 
+/* Ticks run so far, modulo 256, against the timer's hb_tick_count(). */
+static uint8_t done;
+
+void hb_board_run_due_ticks(void) {
+    while (hb_tick_count() != done) {
+        done++;
+        hb_output_tick_begin();
+        HB_PROBE_ON(HB_PROBE_TICK);
+        uint8_t amplitude, sharpness, flags;
+        hb_app_tick(&amplitude, &sharpness, &flags);
+        hb_hal_output(amplitude, sharpness, flags);
+        HB_PROBE_OFF(HB_PROBE_TICK);
+    }
+}
+
+void hb_board_yield(void) {
+    if (hb_tick_count() != done) {
+        /* the tick's probe region must not also count as protocol handling */
+        HB_PROBE_OFF(HB_PROBE_PROTO);
+        hb_board_run_due_ticks();
+        HB_PROBE_ON(HB_PROBE_PROTO);
+    }
+}
+
 int main(void) {
     hb_board_reset_flags = MCUSR ? MCUSR : bootloader_flags;
     MCUSR = 0;
@@ -30,18 +57,10 @@ int main(void) {
     hb_hal_output_init();
     hb_app_init();
     hb_tick_init();
-    uint8_t done = hb_tick_count();
+    done = hb_tick_count();
     sei();
     for (;;) {
-        if (hb_tick_count() != done) {
-            done++;
-            hb_output_tick_begin();
-            HB_PROBE_ON(HB_PROBE_TICK);
-            uint8_t amplitude, sharpness, flags;
-            hb_app_tick(&amplitude, &sharpness, &flags);
-            hb_hal_output(amplitude, sharpness, flags);
-            HB_PROBE_OFF(HB_PROBE_TICK);
-        }
+        hb_board_run_due_ticks();
         if (hb_uart_rx_count() != 0u) {
             HB_PROBE_ON(HB_PROBE_PROTO);
             do {

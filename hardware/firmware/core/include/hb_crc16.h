@@ -9,6 +9,8 @@
 #define HB_CRC16_INIT 0xFFFFu
 
 uint16_t hb_crc16_update(uint16_t crc, uint8_t byte);
+/* The definition, one bit at a time: the reference the byte-wise update is tested against. */
+uint16_t hb_crc16_update_bitwise(uint16_t crc, uint8_t byte);
 uint16_t hb_crc16(uint16_t crc, const uint8_t *data, size_t length);
 
 #endif

@@ -70,6 +70,8 @@ typedef uint16_t (*hb_device_subtick_fn)(void *ctx);
 
 typedef struct hb_device_slot {
     uint32_t fill;   /* bytes uploaded, in order */
+    uint16_t crc;    /* running CRC-16 of the fill bytes (COMMIT's check, 2.7) */
+    uint16_t body_crc; /* running CRC-16 of the fill bytes past the 16-byte header (rule 1.6 CRC) */
     uint8_t ready;   /* holds a program that passed validation */
 } hb_device_slot;
 
@@ -82,6 +84,7 @@ typedef struct hb_device {
     uint8_t *ring_storage;
     hb_device_tx_fn tx;
     hb_device_subtick_fn subtick;
+    hb_yield_fn yield;                 /* NULL: frames are handled in one go */
     void *ctx;                         /* passed to tx and subtick */
     uint32_t now;                      /* device tick: steps since boot */
     uint32_t pending_at;
@@ -126,6 +129,15 @@ uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *pro
 
 /* PONG's subtick source (2.11); without one the subtick is 0. */
 void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick);
+
+/* A hook the device calls between bounded pieces of a long frame's handling (an UPLOAD's
+ * checksums, 32 bytes at a time; COMMIT's validation, one instruction at a time), with the
+ * context passed to hb_device_init. A board whose tick must never wait may run the device steps
+ * that came due from it (hb_device_tick, never hb_device_receive_byte): the frame then takes
+ * effect after those steps, exactly as if its last byte had been processed after them (2.3).
+ * Only frames that touch no state a step reads yield: UPLOAD and COMMIT of a slot that is
+ * neither playing nor pending. */
+void hb_device_set_yield(hb_device *dev, hb_yield_fn yield);
 
 /* One received byte, processed at once (2.3): a completed frame takes effect before the next tick. */
 void hb_device_receive_byte(hb_device *dev, uint8_t byte);

@@ -6,7 +6,7 @@
  *   crc16   CRC-16/CCITT-FALSE over header and payload, least significant byte first
  *
  * The decoder is a byte-at-a-time state machine over a fixed buffer: no malloc, no
- * recursion, constant work per byte, so it can run in a UART ISR or in a main loop
+ * recursion, constant work per byte (the checksum included: it is computed as bytes arrive), so it can run in a UART ISR or in a main loop
  * draining an RX ring. */
 #ifndef HB_FRAME_H
 #define HB_FRAME_H
@@ -63,6 +63,7 @@ typedef struct {
 
 typedef struct {
     uint8_t buffer[HB_FRAME_MAX_RAW]; /* decoded bytes of the frame being received */
+    uint16_t crc;                     /* CRC-16 of buffer[0 .. length - 2), updated per byte */
     uint8_t length;                   /* decoded bytes in buffer */
     uint8_t block_remaining;          /* data bytes left in the current COBS block; 0 = next is a code byte */
     uint8_t zero_pending;             /* the current block implies a 0x00 if another block follows */

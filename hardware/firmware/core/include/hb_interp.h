@@ -94,6 +94,11 @@ void hb_interp_init(hb_interp *it, const hb_config *cfg);
  * the status). `program` must stay valid and unchanged while it plays. */
 hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length);
 
+/* Plays a program that already passed hb_program_validate with this interpreter's configuration
+ * and has not changed since (a device's committed slot): only its header is parsed again, so a
+ * play or a loop restart costs no validation pass. Same state and output as hb_interp_load. */
+hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program);
+
 /* Starts a streamed program: `header` is its 16 header bytes (checked with rules 1-5), `src`
  * a ring (hb_source_ring) the caller keeps filling with the body. Errors as hb_interp_load. */
 hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src);

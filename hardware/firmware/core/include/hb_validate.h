@@ -36,4 +36,14 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *instr, uint32_t end_offset)
  * every rule of 1.6, in order. On HB_OK, *header holds the parsed header. */
 hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header);
 
+/* Called between bounded pieces of long work (a validation pass, a long copy) so that a board
+ * can run a tick that has come due meanwhile (hb_device_set_yield). */
+typedef void (*hb_yield_fn)(void *ctx);
+
+/* The same, with the body's CRC-16 already computed by the caller (a device keeps a running CRC
+ * of uploaded bytes): identical results and error order, one pass over the body fewer. `yield`
+ * (NULL: none) is called with `ctx` after every instruction checked. */
+hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                    hb_header *header, uint16_t body_crc, hb_yield_fn yield, void *ctx);
+
 #endif

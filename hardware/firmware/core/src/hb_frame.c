@@ -48,6 +48,7 @@ size_t hb_frame_encode(const hb_frame_header *header, const uint8_t *payload, si
 void hb_frame_decoder_init(hb_frame_decoder *decoder)
 {
     decoder->length = 0;
+    decoder->crc = HB_CRC16_INIT;
     decoder->block_remaining = 0;
     decoder->zero_pending = 0;
     decoder->state = RECEIVING;
@@ -63,20 +64,28 @@ void hb_frame_decoder_init(hb_frame_decoder *decoder)
 static void restart(hb_frame_decoder *decoder)
 {
     decoder->length = 0;
+    decoder->crc = HB_CRC16_INIT;
     decoder->block_remaining = 0;
     decoder->zero_pending = 0;
     decoder->state = RECEIVING;
     decoder->started = 0;
 }
 
-/* Appends one decoded byte; switches to discarding once the frame cannot fit. */
+/* Appends one decoded byte; switches to discarding once the frame cannot fit. The checksum
+ * runs two bytes behind: whichever two bytes end the frame are its CRC field, so a byte enters
+ * the CRC once two more have arrived, and finish() has nothing left to compute. */
 static void append(hb_frame_decoder *decoder, uint8_t byte)
 {
-    if (decoder->length >= HB_FRAME_MAX_RAW) {
+    uint8_t length = decoder->length;
+    if (length >= HB_FRAME_MAX_RAW) {
         decoder->state = DISCARDING;
         return;
     }
-    decoder->buffer[decoder->length++] = byte;
+    if (length >= HB_FRAME_CRC_SIZE) {
+        decoder->crc = hb_crc16_update(decoder->crc, decoder->buffer[length - HB_FRAME_CRC_SIZE]);
+    }
+    decoder->buffer[length] = byte;
+    decoder->length = (uint8_t)(length + 1u);
 }
 
 static hb_frame_status finish(hb_frame_decoder *decoder)
@@ -96,7 +105,7 @@ static hb_frame_status finish(hb_frame_decoder *decoder)
         decoder->stats.short_frames++;
         return HB_FRAME_ERR_SHORT;
     }
-    crc = hb_crc16(HB_CRC16_INIT, decoder->buffer, (size_t)decoder->length - HB_FRAME_CRC_SIZE);
+    crc = decoder->crc; /* of every byte but the last two (append) */
     received = (uint16_t)(decoder->buffer[decoder->length - 2u] |
                           ((uint16_t)decoder->buffer[decoder->length - 1u] << 8));
     if (crc != received) {
@@ -129,6 +138,7 @@ hb_frame_status hb_frame_decoder_push(hb_frame_decoder *decoder, uint8_t byte)
     if (!decoder->started) {
         /* The previous push may have left a ready frame in the buffer. */
         decoder->length = 0;
+        decoder->crc = HB_CRC16_INIT;
         decoder->started = 1;
     }
     if (decoder->state == DISCARDING) {

@@ -159,6 +159,17 @@ hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length)
     return HB_OK;
 }
 
+hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program)
+{
+    hb_err err = hb_header_parse(program, HB_HEADER_SIZE, &it->cfg, &it->header);
+    if (err != HB_OK) {
+        return reject(it, err);
+    }
+    hb_source_flat(&it->flat, program + HB_HEADER_SIZE, it->header.body_length);
+    start_playing(it, &it->flat, 0);
+    return HB_OK;
+}
+
 hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src)
 {
     hb_err err = hb_header_parse(header, HB_HEADER_SIZE, &it->cfg, &it->header);

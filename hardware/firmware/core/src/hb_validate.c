@@ -93,11 +93,15 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
     return HB_OK;
 }
 
-hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header)
+/* `body_crc` is the body's CRC when the caller already has it, else NULL; `yield` (may be NULL)
+ * runs after every instruction. */
+static hb_err validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header,
+                       const uint16_t *body_crc, hb_yield_fn yield, void *ctx)
 {
     hb_source body;
     hb_check chk;
     uint32_t offset = 0;
+    uint16_t crc;
     hb_err err = hb_header_parse(program, length, cfg, header);
     if (err != HB_OK) {
         return err;
@@ -108,7 +112,8 @@ hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_con
     if (header->body_length != length - HB_HEADER_SIZE) {
         return HB_ERR_LENGTH_MISMATCH;
     }
-    if (hb_crc16(HB_CRC16_INIT, program + HB_HEADER_SIZE, (size_t)header->body_length) != header->crc) {
+    crc = body_crc != NULL ? *body_crc : hb_crc16(HB_CRC16_INIT, program + HB_HEADER_SIZE, (size_t)header->body_length);
+    if (crc != header->crc) {
         return HB_ERR_BAD_CRC;
     }
     hb_source_flat(&body, program + HB_HEADER_SIZE, header->body_length);
@@ -122,5 +127,19 @@ hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_con
         if (err != HB_OK || in.op == HB_OP_END) {
             return err;
         }
+        if (yield != NULL) {
+            yield(ctx);
+        }
     }
+}
+
+hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header)
+{
+    return validate(program, length, cfg, header, NULL, NULL, NULL);
+}
+
+hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                    hb_header *header, uint16_t body_crc, hb_yield_fn yield, void *ctx)
+{
+    return validate(program, length, cfg, header, &body_crc, yield, ctx);
 }
