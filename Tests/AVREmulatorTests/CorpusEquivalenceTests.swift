@@ -1,0 +1,126 @@
+import AVREmulator
+import FirmwareModel
+import Foundation
+import HapticCompiler
+import HapticPattern
+import HapticProtocol
+import Testing
+
+/// The whole AHAP corpus played on the simulated ATmega328P: each file compiled for the board's
+/// actuator profile (INFO's profile name), uploaded, committed and played from a slot when it fits
+/// (256 bytes), else streamed through the 128-byte ring with credit-based flow control at 500 kbaud.
+/// Every tick of the play, brake included, must drive the PWM stage exactly as the Swift model's
+/// sample for that tick says (FirmwareModel.Interpreter through the documented synthesis), with no
+/// underrun and no late tick.
+@Suite struct CorpusEquivalenceTests {
+    /// shared/corpus/ahap next to the repository (CI checks it out there).
+    static let corpus: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
+
+    static let slotCapacity = 256
+    /// STREAM_DATA body bytes per frame: 4 + 4 + 64 + 2 bytes raw, 76 on the wire.
+    static let streamChunk = 64
+    static let brakeTicks = Int(DeviceConfiguration().brakeTicks)
+
+    struct Outcome {
+        var ticks = 0
+        var streamed = false
+    }
+
+    /// Plays `program` on a fresh board; returns the ticks compared.
+    static func play(_ program: [UInt8], name: String) throws -> Outcome {
+        var link = try DeviceFirmwareTests.bootedLink()
+        let board = link.board
+        let hello = try link.send(.hello(.init()))
+        guard case .info(let info)? = try link.response(to: hello.sequence)?.message else {
+            Issue.record("\(name): no INFO")
+            return Outcome()
+        }
+        #expect(info.profileNameString == "lra-170hz-10mm")
+        let totalTicks = (10..<14).reversed().reduce(0) { $0 << 8 | Int(program[$1]) } // header bytes 10-13, LE
+        var outcome = Outcome()
+        outcome.streamed = program.count > Self.slotCapacity
+        var sent = 0
+        var limit = 0
+        if outcome.streamed {
+            let open = try link.send(.streamOpen(.init(header: Array(program.prefix(16)))))
+            #expect(try link.response(to: open.sequence)?.isAck == true, "\(name): STREAM_OPEN")
+        } else {
+            try DeviceFirmwareTests.upload(program, slot: 0, link: &link)
+        }
+        let body = Array(program.dropFirst(16))
+        /// Sends every body byte the last CREDIT allows, in 64-byte frames, back to back.
+        func feed() throws {
+            for case .credit(let credit) in link.received.map(\.message) { limit = max(limit, Int(credit.limit)) }
+            while sent < limit {
+                let n = min(Self.streamChunk, limit - sent)
+                try link.send(.streamData(.init(offset: UInt32(sent), data: Array(body[sent..<sent + n]))))
+                sent += n
+            }
+        }
+        if outcome.streamed {
+            link.pump()
+            try feed()
+        }
+        let play = try link.send(.play(.init(slot: outcome.streamed ? 0xFF : 0)))
+        let start = try #require(try link.response(to: play.sequence)?.ackValue, "\(name): PLAY")
+        // Run to the end of the play and its brake, feeding the stream as credits come, with a
+        // PING every 250 ticks so that the host-silence watchdog (1,000 ticks) stays quiet.
+        let total = totalTicks + Self.brakeTicks
+        let end = board.cycle + UInt64(Int(start) + total + 30) * board.cyclesPerTick
+        var ticks = 0
+        while board.cycle < end {
+            try board.run(until: min(end, board.cycle + board.cyclesPerTick))
+            link.pump()
+            if outcome.streamed { try feed() }
+            ticks += 1
+            if ticks % 250 == 0 { try link.send(.ping(.init(echo: UInt32(ticks)))) }
+        }
+        let telemetry = link.received.compactMap { r -> Message.Telemetry? in
+            if case .telemetry(let t) = r.message { return t } else { return nil }
+        }
+        #expect(telemetry.contains { $0.event == .started && $0.tick == start }, "\(name): STARTED at \(start)")
+        #expect(telemetry.contains { $0.event == .finished }, "\(name): FINISHED (no fault, no underrun): \(telemetry)")
+        #expect(!telemetry.contains { $0.event == .fault }, "\(name): \(telemetry)")
+        #expect(board.readGlobal("hb_output_late_ticks", size: 2) == 0, "\(name): late ticks")
+        #expect(board.readGlobal("hb_uart_rx_overflows", size: 2) == 0, "\(name): RX ring overflow")
+
+        let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
+        let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8,
+                                          cyclesPerTick: board.cyclesPerTick, until: board.cycle))
+        var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
+        var mismatches = 0
+        for t in 0..<(Int(start) + total) {
+            let sample = t < Int(start) ? OutputSample.silent : expected[t - Int(start)]
+            let want = synthesis.tick(sample)
+            let got = Array(trace.updates(inTimerTick: t + DeviceFirmwareTests.playbackOffset))
+            if got != want {
+                mismatches += 1
+                if mismatches <= 3 { Issue.record("\(name): play tick \(t - Int(start)): board \(got), model \(want) from \(sample)") }
+            }
+        }
+        #expect(mismatches == 0, "\(name)")
+        outcome.ticks = total
+        return outcome
+    }
+
+    @Test func everyCorpusFilePlaysOnTheBoardExactlyAsTheModel() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path)
+            .filter { $0.hasSuffix(".ahap") }.sorted()
+        #expect(files.count >= 40)
+        let profile = try #require(ActuatorProfile.builtIns.first { $0.name == "lra-170hz-10mm" })
+        var ticks = 0, streamed = 0, played = 0
+        for file in files {
+            let pattern = try AHAPDecoder().decode(contentsOfFile: Self.corpus.appendingPathComponent(file).path).pattern
+            let compiled = try PatternCompiler.compile(pattern, profile: profile)
+            let outcome = try Self.play(compiled.bytes, name: file)
+            ticks += outcome.ticks
+            streamed += outcome.streamed ? 1 : 0
+            played += 1
+        }
+        print("REPORT corpus on the simulated ATmega328P: \(played) files, \(ticks) ticks equal to the model (brake included), \(streamed) streamed")
+        #expect(played == files.count)
+        #expect(streamed > 0)
+    }
+}
