@@ -7,50 +7,14 @@ import Testing
 /// (16,000 per 1 kHz tick). The figures are printed as REPORT lines (hardware/README.md quotes
 /// them) and held to budgets here.
 @Suite struct CycleBudgetTests {
-    /// A pulse at program tick 0: the play's first output is non-zero.
-    static let tap: [UInt8] = {
-        var b = ProgramBuilder()
-        b.pulse(amplitude: 200, sharpness: 128, at: 0)
-        return b.program(endingAt: 30).bytes
-    }()
-
-    /// Busy for the interpreter: a ramp on each channel, a pulse and a step in every loop pass.
-    static let busy: [UInt8] = {
-        var b = ProgramBuilder()
-        b.loop(count: 255, at: 0)
-        b.rampA(to: 220, duration: 7, at: 0)
-        b.rampS(to: 200, duration: 9, at: 0)
-        b.pulse(amplitude: 255, sharpness: 255, at: 3)
-        b.setS(30, at: 8)
-        b.rampA(to: 10, duration: 5, at: 9)
-        b.endLoop(at: 16)
-        return b.program(endingAt: 255 * 16).bytes
-    }()
-
-    /// Cycles from the completion of a PLAY frame's last byte to the first non-zero PWM write.
-    static func playLatency(prepare: Bool) throws -> (cycles: UInt64, ackTick: UInt32, frameTick: UInt64) {
-        var link = try DeviceFirmwareTests.bootedLink()
-        try DeviceFirmwareTests.upload(tap, slot: 0, link: &link)
-        if prepare {
-            let sent = try link.send(.prepare(.init()))
-            let warm = try #require(try link.response(to: sent.sequence)?.ackValue)
-            #expect(warm > 0)
-            try link.board.run(ticks: 25) // W = 20 ticks
-        }
-        let board = link.board
-        let firstEvent = board.eventCount
-        let play = try link.send(.play(.init(slot: 0)))
-        let ack = try #require(try link.response(to: play.sequence)?.ackValue)
-        try board.run(ticks: 30)
-        let output = try #require(board.events(from: firstEvent).first {
-            ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0
-        })
-        return (output.cycle - play.lastByteCycle, ack, play.lastByteCycle / board.cyclesPerTick)
-    }
+    /// The programs and measurements are BoardBudget's (AVREmulator), shared with `haptic profile --mcu`.
+    static let tap = BoardBudget.tap
+    static let busy = BoardBudget.busy
+    static func firmware() throws -> String { try AVRFirmwareBuild().build(repositoryRoot: DeviceFirmwareTests.root) }
 
     @Test func playLatencyWarmAndCold() throws {
-        let warm = try Self.playLatency(prepare: true)
-        let cold = try Self.playLatency(prepare: false)
+        let warm = try BoardBudget.playLatency(firmware: Self.firmware(), prepare: true)
+        let cold = try BoardBudget.playLatency(firmware: Self.firmware(), prepare: false)
         print("REPORT latency PLAY (stage warm after PREPARE) -> first PWM output: \(warm.cycles) cycles = \(Double(warm.cycles) / 16_000) ms")
         print("REPORT latency PLAY (stage cold, W = 20 ticks) -> first PWM output: \(cold.cycles) cycles = \(Double(cold.cycles) / 16_000) ms")
         // Warm: the frame takes effect before the next tick, which computes program tick 0, which
@@ -95,29 +59,17 @@ import Testing
 
     /// UPLOAD frames at line rate while a program plays: nothing is lost and no tick is late.
     @Test func lineRateUploadsWhilePlaying() throws {
-        var link = try DeviceFirmwareTests.bootedLink()
-        try DeviceFirmwareTests.upload(Self.busy, slot: 0, link: &link)
-        let board = link.board
-        let play = try link.send(.play(.init(slot: 0)))
-        #expect(try link.response(to: play.sequence)?.isAck == true)
-        try board.run(ticks: 25)
-        board.resetProfile()
-        let lateBefore = board.readGlobal("hb_output_late_ticks", size: 2) ?? 0
-        // 115-byte UPLOADs (128 bytes on the wire, the most PROTOCOL.md 2.5 allows this board),
-        // each sent as soon as the previous one is acknowledged.
-        let data = [UInt8](repeating: 0x5A, count: 115)
-        for round in 0..<20 {
-            let sent = try link.send(.upload(.init(slot: 1, offset: UInt32(round % 2) * 115, data: data)))
-            #expect(try link.response(to: sent.sequence)?.isAck == true)
-        }
-        let profile = board.profile()
+        let run = try BoardBudget.lineRateProfile(firmware: Self.firmware())
+        let board = run.link.board
+        let profile = run.profile
         Self.report("playing while receiving UPLOAD frames back to back", profile)
         for (function, cycles) in try board.cyclesByFunction().prefix(10) {
             print("REPORT   line-rate uploads, cycles in \(function): \(cycles)")
         }
         let stats = board.uartStatistics
         let highWater = board.readGlobal("hb_uart_rx_high_water", size: 1) ?? 0
-        let late = (board.readGlobal("hb_output_late_ticks", size: 2) ?? 0) - lateBefore
+        let late = run.late
+        print("REPORT   uart: RX interrupt \(Double(profile[.uartReceiveInterrupt].totalCycles) / Double(run.bytes)) cycles per byte over \(run.bytes) bytes")
         print("REPORT   uart: deepest unread backlog \(stats.maxBacklog) byte(s) (the chip holds 2), RX ring high water \(highWater) of 128")
         print("REPORT   ticks whose sample was computed late (frame handling over a tick): \(late)")
         // What the board guarantees: no byte lost in the UART or the ring.

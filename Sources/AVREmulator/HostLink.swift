@@ -1,37 +1,36 @@
-import AVREmulator
 import HapticProtocol
 
 /// The host side of the wire protocol against a simulated board: encodes messages into the
 /// board's UART and decodes the frames it sends back, with the cycle each one completed.
-struct HostLink {
-    struct Received {
-        var message: Message
-        var sequence: UInt8
+public struct HostLink {
+    public struct Received {
+        public var message: Message
+        public var sequence: UInt8
         /// Cycle at which the frame's delimiter completed on the line.
-        var cycle: UInt64
+        public var cycle: UInt64
     }
 
-    let board: AVRBoard
+    public let board: AVRBoard
     private var decoder = FrameDecoder()
     private var sequence: UInt8 = 0
     /// Everything received, in order.
-    private(set) var received: [Received] = []
+    public private(set) var received: [Received] = []
     /// Every byte received, in order (frames and anything else).
-    private(set) var allBytes: [UInt8] = []
+    public private(set) var allBytes: [UInt8] = []
 
-    struct SentFrame {
-        var sequence: UInt8
+    public struct SentFrame {
+        public var sequence: UInt8
         /// Cycle at which the frame's last byte completes.
-        var lastByteCycle: UInt64
+        public var lastByteCycle: UInt64
     }
 
-    init(board: AVRBoard) {
+    public init(board: AVRBoard) {
         self.board = board
     }
 
     /// Sends a message; returns its sequence number and the cycle its last byte will complete.
     @discardableResult
-    mutating func send(_ message: Message) throws -> SentFrame {
+    public mutating func send(_ message: Message) throws -> SentFrame {
         sequence &+= 1
         let bytes = try message.encoded(sequence: sequence)
         let perByte = UInt64(board.uartCyclesPerByte)
@@ -43,7 +42,7 @@ struct HostLink {
     }
 
     /// Runs the board until a message matching `match` arrives (returned) or `ticks` pass.
-    mutating func await(ticks: Int, _ match: (Message) -> Bool) throws -> Received? {
+    public mutating func await(ticks: Int, _ match: (Message) -> Bool) throws -> Received? {
         let deadline = board.cycle + UInt64(ticks) * board.cyclesPerTick
         var seen = received.count
         while board.cycle < deadline {
@@ -58,7 +57,7 @@ struct HostLink {
     }
 
     /// The response to command `sequence`: ACK, NACK, or INFO for HELLO.
-    mutating func response(to sequence: UInt8, ticks: Int = 50) throws -> Received? {
+    public mutating func response(to sequence: UInt8, ticks: Int = 50) throws -> Received? {
         let start = received.count
         let deadline = board.cycle + UInt64(ticks) * board.cyclesPerTick
         while board.cycle < deadline {
@@ -72,7 +71,7 @@ struct HostLink {
     }
 
     /// Decodes what the board sent so far.
-    mutating func pump() {
+    public mutating func pump() {
         for byte in board.takeOutput() {
             allBytes.append(byte.value)
             guard let result = decoder.push(byte.value) else { continue }
@@ -84,13 +83,13 @@ struct HostLink {
 }
 
 extension HostLink.Received {
-    var isAck: Bool { if case .ack = message { return true } else { return false } }
-    var isNack: Bool { if case .nack = message { return true } else { return false } }
-    var isResponse: Bool {
+    public var isAck: Bool { if case .ack = message { return true } else { return false } }
+    public var isNack: Bool { if case .nack = message { return true } else { return false } }
+    public var isResponse: Bool {
         switch message {
         case .ack, .nack, .info: return true
         default: return false
         }
     }
-    var ackValue: UInt32? { if case .ack(let a) = message { return a.value } else { return nil } }
+    public var ackValue: UInt32? { if case .ack(let a) = message { return a.value } else { return nil } }
 }

@@ -1,0 +1,95 @@
+import AVREmulator
+import Foundation
+
+/// `haptic profile --mcu atmega328p [--firmware PATH] [--json]`: the firmware's latency and CPU
+/// budget measured cycle-accurately in simavr (BoardBudget, the same code CycleBudgetTests holds
+/// to budgets), instead of the host-side latency profiler.
+enum ProfiledMCU {
+    /// Builds the board's default firmware unless `firmware` names an ELF, then measures it.
+    static func measure(mcu: String, firmware: String?) throws -> (report: BoardBudgetReport, firmware: String) {
+        guard EmulatedMCU.supported.contains(mcu) else { throw EmulatedMCU.Failure.unsupportedMCU(mcu) }
+        let path: String
+        if let firmware {
+            path = firmware
+        } else {
+            do {
+                path = try AVRFirmwareBuild().build(repositoryRoot: AVRFirmwareBuild.repositoryRoot())
+            } catch {
+                throw EmulatedMCU.Failure.firmware("cannot build the firmware (pass --firmware PATH to an ELF): \(error)")
+            }
+        }
+        return (try BoardBudget.measure(firmware: path, mcu: mcu), path)
+    }
+
+    static func microseconds(_ cycles: Int, _ r: BoardBudgetReport) -> Double {
+        Double(cycles) * 1e6 / Double(r.frequency)
+    }
+
+    static func text(_ r: BoardBudgetReport, firmware: String) -> String {
+        func row(_ name: String, _ p: CycleProfile, _ c: CycleProfile.Category) -> String {
+            name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                + String(format: "mean %6.0f cycles (%5.2f %%)   worst %6d cycles (%5.2f %%)",
+                         p.meanCyclesPerTick(c), p.meanLoadPercent(c), p[c].maxCyclesPerTick, p.worstLoadPercent(c))
+        }
+        let bound = r.playLatencyBoundCycles
+        var lines = [
+            "\(r.mcu) at \(r.frequency / 1_000_000) MHz (simavr, cycle-accurate), \(r.baud) baud, running \(firmware)",
+            "",
+            String(format: "PLAY (%d-byte frame) last byte -> first output change: %d cycles = %.1f µs (output stage warm)",
+                   r.playFrameBytes, r.playLatencyWarmCycles, microseconds(r.playLatencyWarmCycles, r)),
+            String(format: "  bound: one tick + the frame's transfer time = %d cycles = %.1f µs: %@",
+                   bound, microseconds(bound, r), r.meetsLatencyBound ? "met" : "missed"),
+            String(format: "  output stage cold (wake ticks included): %d cycles = %.1f µs",
+                   r.playLatencyColdCycles, microseconds(r.playLatencyColdCycles, r)),
+            "",
+            "per tick of \(r.cyclesPerTick) cycles:",
+            row("interpreter (busy looped program)", r.playing, .interpreterTick),
+            row("tick interrupt (PWM synthesis)", r.playing, .tickInterrupt),
+            row("UART RX interrupt (line rate)", r.lineRate, .uartReceiveInterrupt),
+            row("protocol handler (line rate)", r.lineRate, .protocolHandler),
+            String(format: "UART RX interrupt: %.1f cycles per byte = %.1f %% of a tick with bytes back to back",
+                   r.uartReceiveCyclesPerByte, r.uartReceiveFullLinePercent),
+            "late ticks: \(r.lateTicks)",
+            "",
+            "largest program: \(r.slotCapacity) bytes per slot (body up to \(r.maxBody) bytes); longer programs stream through a \(r.streamCapacity)-byte ring",
+            "slots held at once: \(r.slotCount)",
+        ]
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ r: BoardBudgetReport, firmware: String) -> String {
+        func load(_ p: CycleProfile, _ c: CycleProfile.Category) -> [String: Any] {
+            ["mean_cycles": p.meanCyclesPerTick(c), "mean_percent": p.meanLoadPercent(c),
+             "worst_cycles": p[c].maxCyclesPerTick, "worst_percent": p.worstLoadPercent(c)]
+        }
+        let document: [String: Any] = [
+            "schema": "haptic-profile-mcu/1",
+            "mcu": r.mcu,
+            "firmware": firmware,
+            "frequency_hz": Int(r.frequency),
+            "baud": r.baud,
+            "cycles_per_tick": r.cyclesPerTick,
+            "play_frame_bytes": r.playFrameBytes,
+            "play_latency": [
+                "warm_cycles": r.playLatencyWarmCycles, "warm_us": microseconds(r.playLatencyWarmCycles, r),
+                "cold_cycles": r.playLatencyColdCycles, "cold_us": microseconds(r.playLatencyColdCycles, r),
+                "bound_cycles": r.playLatencyBoundCycles, "bound_us": microseconds(r.playLatencyBoundCycles, r),
+                "meets_bound": r.meetsLatencyBound,
+            ] as [String: Any],
+            "interpreter": load(r.playing, .interpreterTick),
+            "tick_interrupt": load(r.playing, .tickInterrupt),
+            "uart_rx_interrupt": load(r.lineRate, .uartReceiveInterrupt),
+            "uart_rx_cycles_per_byte": r.uartReceiveCyclesPerByte,
+            "uart_rx_full_line_percent": r.uartReceiveFullLinePercent,
+            "protocol_handler": load(r.lineRate, .protocolHandler),
+            "late_ticks": r.lateTicks,
+            "slot_count": r.slotCount,
+            "slot_capacity_bytes": r.slotCapacity,
+            "max_body_bytes": r.maxBody,
+            "stream_capacity_bytes": r.streamCapacity,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
