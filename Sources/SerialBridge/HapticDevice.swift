@@ -190,6 +190,12 @@ public actor HapticDevice {
 
     public func prepare(program: Program) async throws -> PreparedPattern {
         let prepared = try await load(program)
+        if prepared.isStreamed {
+            // Open the stream and fill its ring now, so that the play is one PLAY frame too.
+            let _: UInt32 = try await perform {
+                StreamPlayOperation(program: program, startTick: nil, scale: 255, offset: 0, prepareOnly: true, completion: $0)
+            }
+        }
         let _: UInt32 = try await perform { CommandOperation(.prepare(Message.Prepare()), completion: $0) }
         return prepared
     }

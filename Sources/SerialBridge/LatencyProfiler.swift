@@ -70,9 +70,14 @@ public struct LatencyProfiler: Sendable {
         let rate = Double(info.rate)
         // Compile everything first: compiling is not part of either latency.
         var programs: [(Subject, Program, Double)] = []
+        var silent: [String] = []
         for subject in subjects {
             let program = try await device.compile(subject.pattern).program
-            programs.append((subject, program, Self.leadIn(of: program, rate: rate)))
+            if let leadIn = Self.leadIn(of: program, rate: rate) {
+                programs.append((subject, program, leadIn))
+            } else {
+                silent.append(subject.name)
+            }
         }
         guard !programs.isEmpty else { throw SessionError.compile("no patterns to profile") }
         var prepared: [LatencyReport.Sample] = []
@@ -97,7 +102,7 @@ public struct LatencyProfiler: Sendable {
         }
         let playBytes = try Message.play(Message.Play(slot: 0)).encoded(sequence: 0).count
         return LatencyReport(baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
-                             prepared: prepared, uploadThenPlay: uploaded)
+                             prepared: prepared, uploadThenPlay: uploaded, silentPatterns: silent)
     }
 
     /// One play: clock estimate, the call, FIRST_OUTPUT, then a stop so long patterns do not hold
@@ -122,15 +127,16 @@ public struct LatencyProfiler: Sendable {
                                     programBytes: program.bytes.count, uncertainty: clock.uncertainty)
     }
 
-    /// Seconds of silence before the program's first non-zero sample.
-    static func leadIn(of program: Program, rate: Double) -> Double {
+    /// Seconds of silence before the program's first non-zero sample; nil for a program that
+    /// never sounds (its play has no FIRST_OUTPUT to time).
+    public static func leadIn(of program: Program, rate: Double) -> Double? {
         var interpreter = Interpreter(configuration: DeviceConfiguration(rate: program.header.rate, maxBody: .max))
-        guard (try? interpreter.load(program.bytes)) != nil else { return 0 }
+        guard (try? interpreter.load(program.bytes)) != nil else { return nil }
         var tick = 0
         while interpreter.mode == .playing {
             if interpreter.step().amplitude > 0 { return Double(tick) / rate }
             tick += 1
         }
-        return 0
+        return nil
     }
 }

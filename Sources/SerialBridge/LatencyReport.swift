@@ -29,6 +29,8 @@ public struct LatencyReport: Sendable {
     public var playFrameBytes: Int
     public var prepared: [Sample]
     public var uploadThenPlay: [Sample]
+    /// Patterns left out because they never sound (audio only, or intensity 0).
+    public var silentPatterns: [String] = []
 
     /// The PLAY frame's line time: nothing can be faster.
     public var linkTime: Double { Double(playFrameBytes) * 10 / Double(max(1, baudRate)) }

@@ -391,16 +391,17 @@ final class SessionEngine {
         info?.watchdog = value
     }
 
-    func openStream(body: [UInt8], capacity: UInt32, now: Double) {
-        stream = StreamFeeder(body: body, capacity: capacity, now: now)
+    func openStream(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
+        stream = StreamFeeder(header: header, body: body, capacity: capacity, now: now)
     }
 
     /// Bookkeeping for acknowledged commands: whether a play may be running (keep-alives), the
     /// watchdog setting, the stream.
     func commandAcknowledged(_ message: Message, value: UInt32, now: Double) {
         switch message {
-        case .play:
+        case .play(let play):
             playMayRun = true
+            if play.slot == Message.streamSlot { stream?.playing = true }
         case .stop:
             playMayRun = false
             stream = nil

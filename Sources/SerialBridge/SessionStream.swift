@@ -12,10 +12,16 @@ struct StreamFeeder {
     /// The device's `limit`: the host may send below it.
     private(set) var limit: UInt32 = 0
     var lastCredit: Double
+    /// A PLAY of the stream was acknowledged: the ring is being consumed (a new play reopens it).
+    var playing = false
     var lastData: Double = -.infinity
     var lastQuery: Double = -.infinity
 
-    init(body: [UInt8], capacity: UInt32, now: Double) {
+    /// The program header the stream was opened with.
+    let header: [UInt8]
+
+    init(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
+        self.header = header
         self.body = body
         self.capacity = capacity
         self.lastCredit = now
@@ -57,7 +63,8 @@ struct StreamFeeder {
 
 /// Plays a program from the stream: STREAM_OPEN with its header, body bytes until the ring holds
 /// what the start needs, then PLAY 0xFF; the engine keeps feeding the rest while it plays.
-/// Completes with the PLAY's ACK value (the start tick).
+/// Completes with the PLAY's ACK value (the start tick). With `prepareOnly` it stops once the
+/// ring is primed (completing with 0), and a later play of the same program sends only the PLAY.
 final class StreamPlayOperation: SessionOperation {
     private enum Phase { case open, priming, play }
 
@@ -65,6 +72,7 @@ final class StreamPlayOperation: SessionOperation {
     let scale: UInt8
     let offset: Int8
     let startTick: UInt32?
+    let prepareOnly: Bool
     private var phase = Phase.open
     private var primingSince = 0.0
     private let completion: (Result<UInt32, SessionError>) -> Void
@@ -73,9 +81,10 @@ final class StreamPlayOperation: SessionOperation {
     /// Priming that makes no progress for this long fails (the device stopped granting credit).
     static let primingTimeout = 2.0
 
-    init(program: Program, startTick: UInt32?, scale: UInt8, offset: Int8,
+    init(program: Program, startTick: UInt32?, scale: UInt8, offset: Int8, prepareOnly: Bool = false,
          completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.program = program
+        self.prepareOnly = prepareOnly
         self.startTick = startTick
         self.scale = scale
         self.offset = offset
@@ -83,12 +92,18 @@ final class StreamPlayOperation: SessionOperation {
     }
 
     var name: String { phase == .open ? "STREAM_OPEN" : "PLAY stream" }
-    var restartsAfterReset: Bool { false }
+    var restartsAfterReset: Bool { prepareOnly }
 
     func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         guard let info = engine.info, info.streamCapacity > 0 else {
             finish(.failure(.doesNotFit(bytes: program.bytes.count, reason: "larger than a slot and the device has no stream")))
             return .done
+        }
+        if let feeder = engine.stream, !feeder.playing, feeder.body == program.body, feeder.header == program.header.bytes {
+            // Opened and primed by a prepare: only the PLAY is left (or nothing, for a prepare).
+            phase = .priming
+            primingSince = now
+            return resume(engine, now: now)
         }
         phase = .open
         return .send(.streamOpen(Message.StreamOpen(header: program.header.bytes)), .standard(engine.timing))
@@ -97,7 +112,7 @@ final class StreamPlayOperation: SessionOperation {
     func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         switch (phase, reply) {
         case (.open, .ack(let capacity)):
-            engine.openStream(body: program.body, capacity: capacity, now: now)
+            engine.openStream(header: program.header.bytes, body: program.body, capacity: capacity, now: now)
             phase = .priming
             primingSince = now
             return resume(engine, now: now)
@@ -121,6 +136,10 @@ final class StreamPlayOperation: SessionOperation {
             return .done
         }
         if feeder.primed {
+            if prepareOnly {
+                finish(.success(0))
+                return .done
+            }
             phase = .play
             return .send(.play(playMessage), .standard(engine.timing))
         }

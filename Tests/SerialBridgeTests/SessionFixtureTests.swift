@@ -11,9 +11,13 @@ struct DeviceFixture {
     let virtual: VirtualDevice
     let device: HapticDevice
 
+    /// Command time-out of the fixtures: 250 ms instead of the protocol's 100 ms, so that a test
+    /// machine busy with parallel builds and tests does not starve both ends into a retry storm.
+    static let timing = SessionTiming(commandTimeout: 0.25)
+
     /// Starts a virtual device (115200 baud by default) and connects a session to it.
     static func start(baudRate: Int = 115_200, configuration: DeviceModel.Configuration = .default,
-                      timing: SessionTiming = SessionTiming(), speed: Double = 1) async throws -> DeviceFixture {
+                      timing: SessionTiming = DeviceFixture.timing, speed: Double = 1) async throws -> DeviceFixture {
         let virtual = try VirtualDevice(options: VirtualDevice.Options(baudRate: baudRate, configuration: configuration, speed: speed))
         virtual.start()
         do {

@@ -8,10 +8,11 @@ import Testing
 /// Keep-alives and the device's host-silence watchdog (PROTOCOL.md 2.13), and recovery from a
 /// device reset, over the pty in real time.
 @Suite(.serialized) struct SessionWatchdogTests {
-    /// A 200-tick watchdog keeps these tests short; the host's keep-alive interval follows INFO.
+    /// A 400-tick watchdog keeps these tests short; the host's keep-alive interval (100 ms)
+    /// follows INFO.
     static func configuration() -> DeviceModel.Configuration {
         var configuration = DeviceModel.Configuration.default
-        configuration.watchdog = 200
+        configuration.watchdog = 400
         return configuration
     }
 
@@ -23,13 +24,13 @@ import Testing
         var player = try await fixture.device.makeAdvancedPlayer(Self.buzz)
         player.loopEnabled = true
         let receipt = try await player.start()
-        // Five watchdog periods with nothing from the application: only keep-alives.
-        _ = fixture.virtual.waitForTick(receipt.startTick &+ 1000, timeout: 3)
-        let samples = fixture.virtual.samples(from: receipt.startTick, count: 1000)
-        #expect(samples.count == 1000)
+        // Three watchdog periods with nothing from the application: only keep-alives.
+        _ = fixture.virtual.waitForTick(receipt.startTick &+ 1200, timeout: 3)
+        let samples = fixture.virtual.samples(from: receipt.startTick, count: 1200)
+        #expect(samples.count == 1200)
         #expect(!samples.contains { $0.isBraking })
         let stopTick = try await player.stop()
-        #expect(Int(stopTick &- receipt.startTick) >= 1000)
+        #expect(Int(stopTick &- receipt.startTick) >= 1200)
     }
 
     @Test func theWatchdogBrakesWhenTheHostDisappears() async throws {
@@ -41,13 +42,13 @@ import Testing
         // The host goes away without a STOP: no more bytes, the pty has no client.
         let gone = fixture.virtual.now
         await fixture.device.close()
-        _ = fixture.virtual.waitForTick(gone &+ 400, timeout: 2)
-        let after = fixture.virtual.samples(from: gone, count: 400)
+        _ = fixture.virtual.waitForTick(gone &+ 600, timeout: 3)
+        let after = fixture.virtual.samples(from: gone, count: 600)
         let brake = try #require(after.firstIndex { $0.isBraking })
         // The last keep-alive left at most watchdog/4 before the close; the first brake sample is
         // the watchdog-th step after the last frame.
-        #expect(brake <= 200)
-        #expect(brake >= 200 - 50 - 5)
+        #expect(brake <= 400)
+        #expect(brake >= 400 - 100 - 5)
         #expect(after[(brake + 25)...].allSatisfy { $0 == .silent })
         fixture.virtual.stop()
     }

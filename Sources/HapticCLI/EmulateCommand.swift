@@ -1,0 +1,97 @@
+import ArgumentParser
+import AVREmulator
+import Foundation
+import HapticCompiler
+import SerialBridge
+
+/// `haptic emulate [--actuator NAME] [--baud N]`: the virtual device (the Swift firmware model)
+/// on a pseudo-terminal until interrupted; `--mcu atmega328p` runs the real firmware in simavr
+/// instead (`EmulatedMCU`, docs/cli.md).
+struct Emulate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulate",
+        abstract: "Serve a virtual device on a pseudo-terminal until interrupted.",
+        discussion: """
+        Prints the port path; any serial client can open it (haptic play --port PATH, haptic profile --port PATH).
+        Ctrl-C (SIGINT) or SIGTERM stops it cleanly. Without --mcu the device is the firmware model in Swift,
+        ticking in real time at 1 kHz with its UART modelled at --baud; with --mcu the real firmware runs
+        cycle-accurately in simavr.
+        """
+    )
+
+    @Option(help: "Actuator profile the device reports (and, with --mcu, lra or erm firmware).")
+    var actuator: String?
+
+    @Option(help: "Line rate in baud the virtual device's UART models.")
+    var baud: Int = 115_200
+
+    @Option(help: "Run the real firmware on this microcontroller in simavr (supported: atmega328p).")
+    var mcu: String?
+
+    @Option(help: "With --mcu: the firmware ELF to run (default: built from this checkout).")
+    var firmware: String?
+
+    @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")
+    var driver: String = "pwm"
+
+    @Option(help: "Stop after this many seconds (default: until interrupted).")
+    var seconds: Double?
+
+    func validate() throws {
+        guard baud > 0 else { throw ValidationError("--baud must be positive") }
+        if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
+        if mcu != nil, AVRFirmwareBuild.Output(rawValue: driver) == nil {
+            throw ValidationError("--driver must be pwm or drv2605l")
+        }
+    }
+
+    func run() async throws {
+        let profile = try actuator.map { try Compile.loadProfile($0) }
+        if let mcu {
+            var options = EmulatedMCU.Options(mcu: mcu, firmware: firmware)
+            options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
+            options.actuator = profile?.kind == .erm ? .erm : .lra
+            options.seconds = seconds
+            do {
+                try EmulatedMCU.serve(options) { print($0) }
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            return
+        }
+        let device = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: baud))
+        device.start()
+        print("virtual device (\(device.options.profile.name), \(baud) baud, firmware model) on \(device.path)")
+        print("try: haptic play preset:impact.medium --port \(device.path)")
+        // Scripts read the path from a pipe: do not leave it in the buffer.
+        fflush(nil)
+        await Self.waitForInterrupt(seconds: seconds)
+        device.stop()
+        let counters = device.counters
+        print("stopped after \(counters.steps) ticks: \(counters.bytesIn) bytes in, \(counters.bytesOut) bytes out")
+    }
+
+    /// Returns on SIGINT or SIGTERM (or after `seconds`), with the default handlers restored.
+    static func waitForInterrupt(seconds: Double?) async {
+        let signals = [SIGINT, SIGTERM]
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        var sources: [DispatchSourceSignal] = []
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            sources.append(source)
+        }
+        let timer = seconds.map { limit in
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(limit * 1e9))
+                continuation.yield()
+            }
+        }
+        for await _ in stream { break }
+        timer?.cancel()
+        for source in sources { source.cancel() }
+        for number in signals { signal(number, SIG_DFL) }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import FirmwareModel
+import Foundation
+import HapticCompiler
+import HapticPattern
+import HapticProtocol
+import SerialBridge
+
+/// `haptic play FILE|preset:NAME [--port PATH] [--actuator NAME] [--intensity X] [--baud N]`:
+/// prepares and plays a pattern on a board, or (without --port) on the virtual device on a pty in
+/// this process, then shows what the actuator did (docs/cli.md).
+struct Play: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a pattern on a board, or on the virtual device, and show what the actuator did.",
+        discussion: """
+        Without --port, a virtual device (the firmware model) is served on a pseudo-terminal in this process and
+        the pattern goes through the same session, pty and wire protocol as to a board; afterwards the recorded
+        output is plotted with the figures of the play and of the actuator's simulated response. With --port the
+        pattern plays on the board there, compiled for the actuator it reports (or --actuator).
+        """
+    )
+
+    @Argument(help: "An AHAP file, or preset:NAME (see `haptic presets`).")
+    var input: String
+
+    @Option(help: "Serial port of a board (default: the virtual device).")
+    var port: String?
+
+    @Option(help: "Actuator profile: the virtual device's part, or an override of what a board reports.")
+    var actuator: String?
+
+    @Option(help: "Master intensity 0...1 (the profile's amplitude code for it scales the output).")
+    var intensity: Double = 1
+
+    @Option(help: "Line rate in baud (the virtual device models its UART at this rate).")
+    var baud: Int = 115_200
+
+    @Flag(help: "Print the figures only, no plot.")
+    var noPlot = false
+
+    func validate() throws {
+        guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
+        guard baud > 0 else { throw ValidationError("--baud must be positive") }
+    }
+
+    func run() async throws {
+        let loaded = try PatternInput.load(input)
+        let profile = try actuator.map { try Compile.loadProfile($0) }
+        var virtual: VirtualDevice?
+        let path: String
+        if let port {
+            path = port
+        } else {
+            let device = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: baud))
+            device.start()
+            virtual = device
+            path = device.path
+        }
+        defer { virtual?.stop() }
+        let options = HapticDevice.Options(actuator: port == nil ? nil : profile)
+        let device: HapticDevice
+        do {
+            device = try await HapticDevice.open(path: path, baudRate: baud, options: options)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        do {
+            try await play(loaded, on: device, virtual: virtual, path: path)
+        } catch {
+            await device.close()
+            throw CommandFailure("\(error)")
+        }
+        await device.close()
+    }
+
+    private func play(_ loaded: PatternInput, on device: HapticDevice, virtual: VirtualDevice?, path: String) async throws {
+        guard let info = await device.info, let profile = await device.profile else { throw SessionError.notConnected }
+        let rate = Double(info.rate)
+        let where_ = virtual == nil ? path : "virtual device on \(path)"
+        print("\(loaded.label) on \(where_): \(profile.name), \(info.rate) Hz, \(baud) baud")
+        let prepared = try await device.prepare(loaded.pattern)
+        // PREPARE wakes the output stage: let it finish before the clock starts.
+        try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
+        let clock = try await device.synchronizeClock()
+        let before = await device.statistics.bytesSent
+        let called = HapticDevice.hostTime()
+        let receipt = try await device.play(prepared, intensity: intensity)
+        let playBytes = await device.statistics.bytesSent - before
+        let first = try await device.waitForFirstOutput(of: receipt, timeout: prepared.duration + 2)
+        let end = try await device.waitForEnd(of: receipt, timeout: prepared.duration + 2)
+
+        let leadIn = LatencyProfiler.leadIn(of: prepared.program, rate: rate) ?? 0
+        var figures: [(String, String)] = []
+        if case .firstOutput(_, let tick) = first {
+            let latency = clock.hostTime(ofStep: tick) - called - leadIn
+            figures.append(("latency", String(format: "%.2f ms (play call to first output, ±%.2f ms)", latency * 1000, clock.uncertainty * 1000)))
+        }
+        let endTick = end.playEvent?.tick ?? receipt.startTick
+        figures.append(("duration", String(format: "%.0f ms (program %u ticks, played %u)", Double(endTick &- receipt.startTick) * 1000 / rate, receipt.totalTicks, endTick &- receipt.startTick)))
+        figures.append(("end", end.description))
+        figures.append(("bytes", "\(prepared.program.bytes.count) program bytes; the play itself was \(playBytes) bytes on the line"))
+        if let slot = prepared.slot { figures.append(("slot", "\(slot)")) } else { figures.append(("slot", "stream")) }
+
+        if let virtual {
+            let count = Int(endTick &- receipt.startTick) + Int(info.brakeTicks) + 1
+            _ = virtual.waitForTick(receipt.startTick &+ UInt32(count), timeout: 2)
+            let samples = virtual.samples(from: receipt.startTick, count: count)
+            if !noPlot && !samples.isEmpty {
+                print("")
+                print(TerminalPlot.render(samples, rate: rate))
+                print("")
+            }
+            let peak = samples.map(\.amplitude).max() ?? 0
+            figures.append(("peak", "amplitude code \(peak) of 255"))
+            // The device is idle after the recording: silence lets the simulated motion die out.
+            let drive = samples + Array(repeating: OutputSample.silent, count: Int(rate / 2))
+            let responses = ResponseAnalysis.analyze(drive: drive, model: profile.physicsModel(tickRate: rate))
+            if let onset = responses.first {
+                let rise = onset.rise90.map { String(format: "%.1f ms", $0) } ?? "not reached"
+                figures.append(("onset", String(format: "first drive at %.0f ms, 90 %% of its level after %@ (simulated %@)", Double(onset.onsetTick) * 1000 / rate, rise, profile.name)))
+            }
+            if let last = responses.last {
+                let stop = last.stop10.map { String(format: "%.1f ms", $0) } ?? "not within the recording"
+                figures.append(("stop", String(format: "drive ends at %.0f ms, motion under 10 %% after %@", Double(last.endTick) * 1000 / rate, stop)))
+            }
+        }
+        let width = figures.map(\.0.count).max() ?? 0
+        for (name, value) in figures {
+            print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+        }
+    }
+}
+

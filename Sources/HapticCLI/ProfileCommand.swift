@@ -1,0 +1,216 @@
+import ArgumentParser
+import Foundation
+import HapticPattern
+import SerialBridge
+
+/// `haptic profile [--port PATH] [-n N] [--json] [--svg OUT] [--baud N]`: the latency profiler
+/// (docs/cli.md, docs/performance.md "Serial bridge latency").
+struct Profile: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Measure play latency, prepared and upload-then-play, over the corpus patterns.",
+        discussion: """
+        Latency is the time from the host's play call to the device's first tick with non-zero output, from the
+        device's FIRST_OUTPUT telemetry placed on the host clock by PING/PONG (smallest round trip of four, before
+        every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a
+        pseudo-terminal is measured. Patterns: --corpus, else shared/corpus/ahap beside the checkout, else Examples.
+        """
+    )
+
+    @Option(help: "Serial port of a board (default: the virtual device).")
+    var port: String?
+
+    @Option(name: .short, help: "Plays of each kind.")
+    var n: Int = 100
+
+    @Flag(help: "Write one JSON document (schema haptic-profile/1) instead of text.")
+    var json = false
+
+    @Option(help: "Write the two latency distributions as an SVG plot (cumulative) to this file.")
+    var svg: String?
+
+    @Option(help: "Line rate in baud (the lower bound uses it; the virtual device models it).")
+    var baud: Int = 115_200
+
+    @Option(help: "Directory of .ahap files to play.")
+    var corpus: String?
+
+    @Option(help: "Measure the firmware cycle-accurately on this simulated microcontroller instead (supported: atmega328p).")
+    var mcu: String?
+
+    @Option(help: "With --mcu: the firmware ELF to measure (default: built from this checkout).")
+    var firmware: String?
+
+    func validate() throws {
+        guard n > 0 else { throw ValidationError("-n must be positive") }
+        guard baud > 0 else { throw ValidationError("--baud must be positive") }
+    }
+
+    func run() async throws {
+        if let mcu {
+            do {
+                let (report, elf) = try ProfiledMCU.measure(mcu: mcu, firmware: firmware)
+                print(json ? ProfiledMCU.json(report, firmware: elf) : ProfiledMCU.text(report, firmware: elf))
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            return
+        }
+        guard let directory = corpus ?? Self.defaultCorpus() else {
+            throw CommandFailure("no corpus found: pass --corpus DIR (a directory of .ahap files)")
+        }
+        let subjects = LatencyProfiler.subjects(inDirectory: directory)
+        guard !subjects.isEmpty else { throw CommandFailure("no .ahap files decode in \(directory)") }
+        var virtual: VirtualDevice?
+        let path: String
+        if let port {
+            path = port
+        } else {
+            let device = try VirtualDevice(options: VirtualDevice.Options(baudRate: baud))
+            device.start()
+            virtual = device
+            path = device.path
+        }
+        defer { virtual?.stop() }
+        let device: HapticDevice
+        do {
+            device = try await HapticDevice.open(path: path, baudRate: baud)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let report: LatencyReport
+        do {
+            let profiler = LatencyProfiler(device: device, subjects: subjects, options: .init(iterations: n, baudRate: baud))
+            report = try await profiler.run()
+        } catch {
+            await device.close()
+            throw CommandFailure("\(error)")
+        }
+        await device.close()
+        let target = virtual == nil ? path : "virtual device on \(path)"
+        if json {
+            print(Self.json(report, target: target, corpus: directory, patterns: subjects.count))
+        } else {
+            print(Self.text(report, target: target, corpus: directory, patterns: subjects.count))
+        }
+        if let svg {
+            try writeOutput(Array(Self.svg(report).utf8), to: svg)
+        }
+    }
+
+    /// shared/corpus/ahap in the working directory or an ancestor (the shared folder beside a
+    /// checkout), else the checkout's Examples.
+    static func defaultCorpus() -> String? {
+        var url = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var examples: String?
+        while true {
+            for candidate in ["shared/corpus/ahap", "../shared/corpus/ahap"] {
+                let path = url.appendingPathComponent(candidate).standardized.path
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+            let local = url.appendingPathComponent("Examples").path
+            if examples == nil, FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
+               FileManager.default.fileExists(atPath: local) {
+                examples = local
+            }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return examples }
+            url = parent
+        }
+    }
+
+    static func text(_ report: LatencyReport, target: String, corpus: String, patterns: Int) -> String {
+        let rows = [("prepared", report.preparedSummary), ("upload-then-play", report.uploadThenPlaySummary)]
+        var lines = ["latency of \(report.prepared.count) plays of each kind on \(target) at \(report.baudRate) baud, \(patterns) patterns from \(corpus)", ""]
+        lines.append("                        p50       p90       p99       max      mean  (ms)")
+        for (name, s) in rows {
+            lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0)
+                         + [s.p50, s.p90, s.p99, s.max, s.mean].map { String(format: "%10.3f", $0) }.joined())
+        }
+        if !report.silentPatterns.isEmpty {
+            lines.append("left out (never sound): " + report.silentPatterns.joined(separator: ", "))
+        }
+        lines.append("")
+        lines.append(String(format: "lower bound: PLAY frame %d bytes = %.3f ms on the line, up to %.3f ms with the wait for the next tick",
+                            report.playFrameBytes, report.linkTime * 1000, report.lowerBound * 1000))
+        lines.append(String(format: "target: prepared p99 <= %.3f ms (lower bound + 1 ms): %@", report.preparedTarget * 1000,
+                            report.meetsLatencyTarget ? "met" : "missed"))
+        lines.append(String(format: "prepared vs upload-then-play at the corpus median: %.1fx faster (target >= 10x): %@",
+                            report.speedupAtCorpusMedian, report.meetsSpeedupTarget ? "met" : "missed"))
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ report: LatencyReport, target: String, corpus: String, patterns: Int) -> String {
+        func summary(_ s: LatencyReport.Summary) -> [String: Any] {
+            ["count": s.count, "p50_ms": s.p50, "p90_ms": s.p90, "p99_ms": s.p99, "max_ms": s.max, "mean_ms": s.mean]
+        }
+        func samples(_ list: [LatencyReport.Sample]) -> [[String: Any]] {
+            list.map { ["pattern": $0.pattern, "latency_ms": $0.latency * 1000, "program_bytes": $0.programBytes, "uncertainty_ms": $0.uncertainty * 1000] }
+        }
+        let document: [String: Any] = [
+            "schema": "haptic-profile/1",
+            "target": target,
+            "corpus": corpus,
+            "patterns": patterns,
+            "silent_patterns": report.silentPatterns,
+            "baud": report.baudRate,
+            "tick_rate": Int(report.rate),
+            "play_frame_bytes": report.playFrameBytes,
+            "link_time_ms": report.linkTime * 1000,
+            "lower_bound_ms": report.lowerBound * 1000,
+            "prepared": summary(report.preparedSummary),
+            "upload_then_play": summary(report.uploadThenPlaySummary),
+            "speedup_at_corpus_median": report.speedupAtCorpusMedian,
+            "meets_latency_target": report.meetsLatencyTarget,
+            "meets_speedup_target": report.meetsSpeedupTarget,
+            "samples": ["prepared": samples(report.prepared), "upload_then_play": samples(report.uploadThenPlay)],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Cumulative distributions of both ways on a logarithmic millisecond axis, with the lower bound.
+    static func svg(_ report: LatencyReport) -> String {
+        let width = 720.0, height = 360.0, left = 60.0, right = 20.0, top = 30.0, bottom = 50.0
+        let all = (report.prepared + report.uploadThenPlay).map { max($0.latency * 1000, 0.1) }
+        let low = log10(max(0.1, min(all.min() ?? 1, report.linkTime * 1000) * 0.8))
+        let high = log10(max(all.max() ?? 10, 1) * 1.2)
+        func x(_ ms: Double) -> Double { left + (log10(max(ms, 0.1)) - low) / (high - low) * (width - left - right) }
+        func y(_ fraction: Double) -> Double { top + (1 - fraction) * (height - top - bottom) }
+        var parts = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">",
+                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+                     "<text x=\"\(left)\" y=\"18\">Play latency, cumulative (\(report.prepared.count) plays each, \(report.baudRate) baud)</text>"]
+        var decade = floor(low)
+        while decade <= high {
+            for m in [1.0, 2, 5] {
+                let ms = pow(10, decade) * m
+                guard log10(ms) >= low, log10(ms) <= high else { continue }
+                let px = String(format: "%.1f", x(ms))
+                parts.append("<line x1=\"\(px)\" y1=\"\(y(1))\" x2=\"\(px)\" y2=\"\(y(0))\" stroke=\"#ddd\"/>")
+                parts.append("<text x=\"\(px)\" y=\"\(y(0) + 16)\" text-anchor=\"middle\">\(ms >= 1 ? String(Int(ms)) : String(ms))</text>")
+            }
+            decade += 1
+        }
+        parts.append("<text x=\"\((left + width - right) / 2)\" y=\"\(height - 10)\" text-anchor=\"middle\">ms from the play call to the first output tick</text>")
+        for fraction in [0.0, 0.5, 0.9, 0.99, 1.0] {
+            parts.append("<text x=\"\(left - 6)\" y=\"\(y(fraction) + 4)\" text-anchor=\"end\">\(Int(fraction * 100))%</text>")
+        }
+        let bound = String(format: "%.1f", x(report.lowerBound * 1000))
+        parts.append("<line x1=\"\(bound)\" y1=\"\(y(1))\" x2=\"\(bound)\" y2=\"\(y(0))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>")
+        parts.append("<text x=\"\(bound)\" y=\"\(y(1) - 4)\" text-anchor=\"middle\" fill=\"#666\">lower bound</text>")
+        for (samples, colour, name) in [(report.prepared, "#1f77b4", "prepared"), (report.uploadThenPlay, "#d62728", "upload-then-play")] {
+            let sorted = samples.map { $0.latency * 1000 }.sorted()
+            guard !sorted.isEmpty else { continue }
+            var points: [String] = []
+            for (index, ms) in sorted.enumerated() {
+                points.append(String(format: "%.1f,%.1f", x(ms), y(Double(index) / Double(sorted.count))))
+                points.append(String(format: "%.1f,%.1f", x(ms), y(Double(index + 1) / Double(sorted.count))))
+            }
+            parts.append("<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>")
+            let label = String(format: "%.1f", x(sorted[sorted.count / 2]) + 6)
+            parts.append("<text x=\"\(label)\" y=\"\(y(0.5) - 6)\" fill=\"\(colour)\">\(name)</text>")
+        }
+        parts.append("</svg>")
+        return parts.joined(separator: "\n") + "\n"
+    }
+}
