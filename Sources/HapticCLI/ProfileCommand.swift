@@ -192,12 +192,16 @@ struct Profile: AsyncParsableCommand {
             decade += 1
         }
         parts.append("<text x=\"\((left + width - right) / 2)\" y=\"\(height - 10)\" text-anchor=\"middle\">ms from the play call to the first output tick</text>")
-        for fraction in [0.0, 0.5, 0.9, 0.99, 1.0] {
+        for fraction in [0.0, 0.5, 0.9, 1.0] {
             parts.append("<text x=\"\(left - 6)\" y=\"\(y(fraction) + 4)\" text-anchor=\"end\">\(Int(fraction * 100))%</text>")
         }
-        let bound = String(format: "%.1f", x(report.lowerBound * 1000))
-        parts.append("<line x1=\"\(bound)\" y1=\"\(y(1))\" x2=\"\(bound)\" y2=\"\(y(0))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>")
-        parts.append("<text x=\"\(bound)\" y=\"\(y(1) - 4)\" text-anchor=\"middle\" fill=\"#666\">lower bound</text>")
+        // The PLAY frame's line time, and that plus one tick: the lower bound's two ends.
+        for (seconds, label) in [(report.linkTime, "PLAY frame line time"), (report.lowerBound, "+ 1 tick")] {
+            let px = String(format: "%.1f", x(seconds * 1000))
+            let tx = String(format: "%.1f", x(seconds * 1000) - 5), ty = String(format: "%.1f", y(0.5))
+            parts.append("<line x1=\"\(px)\" y1=\"\(y(1))\" x2=\"\(px)\" y2=\"\(y(0))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>")
+            parts.append("<text x=\"\(tx)\" y=\"\(ty)\" transform=\"rotate(-90 \(tx) \(ty))\" text-anchor=\"middle\" fill=\"#666\">\(label)</text>")
+        }
         for (samples, colour, name) in [(report.prepared, "#1f77b4", "prepared"), (report.uploadThenPlay, "#d62728", "upload-then-play")] {
             let sorted = samples.map { $0.latency * 1000 }.sorted()
             guard !sorted.isEmpty else { continue }

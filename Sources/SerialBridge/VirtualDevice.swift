@@ -181,7 +181,8 @@ public final class VirtualDevice: @unchecked Sendable {
             if now < due {
                 let nextOut = lock.withLock { tx.nextDue } ?? .infinity
                 let wait = min(due, nextOut) - now
-                receive(timeout: max(0, min(wait, 0.005)))
+                waitForInput(seconds: min(wait, 0.005))
+                receive(timeout: 0)
                 sendDue()
                 continue
             }
@@ -218,6 +219,24 @@ public final class VirtualDevice: @unchecked Sendable {
         }
     }
 
+    /// Waits until the client sends something or `seconds` pass, with microsecond resolution
+    /// (poll(2) rounds to milliseconds, which would blur the UART timing and the tick schedule).
+    /// With no client the pty reports a hangup at once: then it just sleeps.
+    private func waitForInput(seconds: Double) {
+        guard seconds > 0 else { return }
+        let ready = try? pty.master.withDescriptor { fd -> Bool in
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+            guard PrecisePoll.ppoll(&descriptor, 1, &timeout, nil) >= 0 else { return false }
+            let hangup = descriptor.revents & Int16(POLLHUP | POLLERR) != 0
+            return !(hangup && descriptor.revents & Int16(POLLIN) == 0)
+        }
+        if ready != true {
+            var pause = timespec(tv_sec: 0, tv_nsec: Int(min(seconds, 0.001) * 1e9))
+            nanosleep(&pause, nil)
+        }
+    }
+
     /// Reads what the client sent (waiting up to `timeout`) onto the receive line. No client, or
     /// one that left: silence.
     private func receive(timeout: Double) {
@@ -249,5 +268,23 @@ public final class VirtualDevice: @unchecked Sendable {
             firstRecordedTick &+= UInt32(drop)
         }
         samples.append(sample)
+    }
+}
+
+/// ppoll(2): poll with a timespec time-out. glibc declares it only under _GNU_SOURCE, so it is
+/// looked up by name (as `PseudoTerminal` does for posix_openpt); macOS has no ppoll and uses
+/// poll with a millisecond time-out instead.
+enum PrecisePoll {
+    #if os(Linux)
+    typealias Function = @convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafeRawPointer?) -> CInt
+    static let function: Function? = dlsym(dlopen(nil, RTLD_NOW), "ppoll").map { unsafeBitCast($0, to: Function.self) }
+    #endif
+
+    static func ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: UnsafePointer<timespec>, _ mask: UnsafeRawPointer?) -> CInt {
+        #if os(Linux)
+        if let function { return function(fds, count, timeout, mask) }
+        #endif
+        let milliseconds = Int32((Double(timeout.pointee.tv_sec) * 1000 + Double(timeout.pointee.tv_nsec) / 1e6).rounded(.up))
+        return poll(fds, count, milliseconds)
     }
 }
