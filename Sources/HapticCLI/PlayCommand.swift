@@ -117,8 +117,9 @@ struct Play: AsyncParsableCommand {
             let drive = samples + Array(repeating: OutputSample.silent, count: Int(rate / 2))
             let responses = ResponseAnalysis.analyze(drive: drive, model: profile.physicsModel(tickRate: rate))
             if let onset = responses.first {
-                let rise = onset.rise90.map { String(format: "%.1f ms", $0) } ?? "not reached"
-                figures.append(("onset", String(format: "first drive at %.0f ms, 90 %% of its level after %@ (simulated %@)", Double(onset.onsetTick) * 1000 / rate, rise, profile.name)))
+                let rise = onset.rise90.map { String(format: "reaches 90 %% of its level after %.1f ms", $0) }
+                    ?? "ends before the motion reaches 90 % of its level"
+                figures.append(("onset", String(format: "first drive at %.0f ms, %@ (simulated %@)", Double(onset.onsetTick) * 1000 / rate, rise, profile.name)))
             }
             if let last = responses.last {
                 let stop = last.stop10.map { String(format: "%.1f ms", $0) } ?? "not within the recording"

@@ -4,7 +4,8 @@ import HapticPattern
 import SerialBridge
 
 /// `haptic profile [--port PATH] [-n N] [--json] [--svg OUT] [--baud N]`: the latency profiler
-/// (docs/cli.md, docs/performance.md "Serial bridge latency").
+/// (docs/cli.md, docs/performance.md "Serial bridge latency"); `--mcu` hands over to the board's
+/// cycle budget in simavr (`ProfiledMCU`).
 struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",

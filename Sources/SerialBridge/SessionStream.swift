@@ -16,6 +16,7 @@ struct StreamFeeder {
     var playing = false
     var lastData: Double = -.infinity
     var lastQuery: Double = -.infinity
+    private var primingQueried = false
 
     /// The program header the stream was opened with.
     let header: [UInt8]
@@ -53,9 +54,14 @@ struct StreamFeeder {
     }
 
     /// An empty STREAM_DATA asks for a CREDIT when none came for `interval` (a lost CREDIT or lost
-    /// data would otherwise stall the stream until an underrun).
+    /// data would otherwise stall the stream until an underrun), and once right after the bytes
+    /// that prime the ring: the device sends no CREDIT by itself when they arrive (its limit has
+    /// not moved, 2.10), and the play waits for the confirmation.
     mutating func query(now: Double, interval: Double) -> Message.StreamData? {
-        guard !complete, now - lastCredit >= interval, now - lastQuery >= interval else { return nil }
+        guard !complete else { return nil }
+        let primingSent = !primed && !primingQueried && sent >= min(capacity, length)
+        guard primingSent || (now - lastCredit >= interval && now - lastQuery >= interval) else { return nil }
+        if primingSent { primingQueried = true }
         lastQuery = now
         return Message.StreamData(offset: sent, data: [])
     }
