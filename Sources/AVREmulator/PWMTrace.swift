@@ -54,6 +54,13 @@ public struct PWMTrace: Sendable {
         return updates[first..<first + updatesPerTick]
     }
 
+    /// The updates that played device tick k's sample: the firmware computes it right after
+    /// timer tick k + 1 begins and its output stage latches it at the next boundary, so it
+    /// fills timer tick k + 2 (hardware/firmware/boards/atmega328p/output.h).
+    public func updates(ofDeviceTick k: Int) -> ArraySlice<PWMSynthesis.Update> {
+        updates(inTimerTick: k + 2)
+    }
+
     /// Cycle at which timer tick n begins.
     public func cycle(ofTimerTick n: Int) -> UInt64 { timerStart + UInt64(n) * cyclesPerTick }
 }

@@ -26,6 +26,11 @@ import Testing
     struct Outcome {
         var ticks = 0
         var streamed = false
+        /// Worst tick window of the play (PLAY to the end of the brake): interpreter (device
+        /// step, notices included) and UART RX interrupt cycles.
+        var interpreterWorst = 0
+        var receiveWorst = 0
+        var handlerLongest = 0
     }
 
     /// Plays `program` on a fresh board; returns the ticks compared.
@@ -63,6 +68,7 @@ import Testing
             link.pump()
             try feed()
         }
+        board.resetProfile()
         let play = try link.send(.play(.init(slot: outcome.streamed ? 0xFF : 0)))
         let start = try #require(try link.response(to: play.sequence)?.ackValue, "\(name): PLAY")
         // Run to the end of the play and its brake, feeding the stream as credits come, with a
@@ -76,6 +82,14 @@ import Testing
             if outcome.streamed { try feed() }
             ticks += 1
             if ticks % 250 == 0 { try link.send(.ping(.init(echo: UInt32(ticks)))) }
+        }
+        let profile = board.profile()
+        outcome.interpreterWorst = profile[.interpreterTick].maxCyclesPerTick
+        outcome.receiveWorst = profile[.uartReceiveInterrupt].maxCyclesPerTick
+        outcome.handlerLongest = profile[.protocolHandler].maxCyclesPerCall
+        if board.readGlobal("hb_output_late_ticks", size: 2) != 0 {
+            print("REPORT late in \(name): interpreter longest \(profile[.interpreterTick].maxCyclesPerCall), handler longest \(outcome.handlerLongest)")
+            for (function, cycles) in try board.cyclesByFunction().prefix(10) { print("REPORT   \(name) cycles in \(function): \(cycles)") }
         }
         let telemetry = link.received.compactMap { r -> Message.Telemetry? in
             if case .telemetry(let t) = r.message { return t } else { return nil }
@@ -94,7 +108,7 @@ import Testing
         for t in 0..<(Int(start) + total) {
             let sample = t < Int(start) ? OutputSample.silent : expected[t - Int(start)]
             let want = synthesis.tick(sample)
-            let got = Array(trace.updates(inTimerTick: t + DeviceFirmwareTests.playbackOffset))
+            let got = Array(trace.updates(ofDeviceTick: t))
             if got != want {
                 mismatches += 1
                 if mismatches <= 3 { Issue.record("\(name): play tick \(t - Int(start)): board \(got), model \(want) from \(sample)") }
@@ -111,6 +125,7 @@ import Testing
         #expect(files.count >= 40)
         let profile = try #require(ActuatorProfile.builtIns.first { $0.name == "lra-170hz-10mm" })
         var ticks = 0, streamed = 0, played = 0
+        var worst = (interpreter: 0, receive: 0, handler: 0, file: "")
         for file in files {
             let pattern = try AHAPDecoder().decode(contentsOfFile: Self.corpus.appendingPathComponent(file).path).pattern
             let compiled = try PatternCompiler.compile(pattern, profile: profile)
@@ -118,8 +133,12 @@ import Testing
             ticks += outcome.ticks
             streamed += outcome.streamed ? 1 : 0
             played += 1
+            if outcome.interpreterWorst > worst.interpreter { worst.interpreter = outcome.interpreterWorst; worst.file = file }
+            worst.receive = max(worst.receive, outcome.receiveWorst)
+            worst.handler = max(worst.handler, outcome.handlerLongest)
         }
         print("REPORT corpus on the simulated ATmega328P: \(played) files, \(ticks) ticks equal to the model (brake included), \(streamed) streamed")
+        print("REPORT corpus worst tick: interpreter \(worst.interpreter) cycles (\(Double(worst.interpreter) / 160) %, \(worst.file)), UART RX interrupt \(worst.receive) cycles (\(Double(worst.receive) / 160) %), longest protocol handler piece \(worst.handler) cycles")
         #expect(played == files.count)
         #expect(streamed > 0)
     }

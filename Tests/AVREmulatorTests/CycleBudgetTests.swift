@@ -17,8 +17,12 @@ import Testing
         let cold = try BoardBudget.playLatency(firmware: Self.firmware(), prepare: false)
         print("REPORT latency PLAY (stage warm after PREPARE) -> first PWM output: \(warm.cycles) cycles = \(Double(warm.cycles) / 16_000) ms")
         print("REPORT latency PLAY (stage cold, W = 20 ticks) -> first PWM output: \(cold.cycles) cycles = \(Double(cold.cycles) / 16_000) ms")
-        // Warm: the frame takes effect before the next tick, which computes program tick 0, which
-        // is output at the tick after: between 1 and 2 ticks plus the frame's processing.
+        // Warm: the frame takes effect at the next step, computed right after the next timer
+        // tick begins and output from the boundary after: between 1 and 2 ticks after the last
+        // byte. The bound (one tick + the frame's line time) is met only when the frame ends in
+        // the last 5,760 cycles of a tick (hardware/README.md, "PLAY latency").
+        let bound = 16_000 + warm.playFrameBytes * 320
+        print("REPORT latency bound (one tick + the PLAY frame's \(warm.playFrameBytes) bytes on the line): \(bound) cycles")
         #expect(warm.cycles > 16_000 && warm.cycles < 2 * 16_000 + 4_000)
         // Cold: 20 wake ticks more.
         #expect(cold.cycles > 21 * 16_000 && cold.cycles < 22 * 16_000 + 4_000)

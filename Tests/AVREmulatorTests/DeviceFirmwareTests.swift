@@ -18,9 +18,6 @@ import Testing
         0xA0, 0x0A, 0xCA, 0x2A, 0x00, 0x3C, 0xFF, 0x27,
     ]
 
-    /// Device tick t is computed in timer tick t + 1 and output in timer tick t + 2.
-    static let playbackOffset = 2
-
     static func bootedLink(_ build: AVRFirmwareBuild = AVRFirmwareBuild()) throws -> HostLink {
         let board = try AVRBoard(firmware: build.build(repositoryRoot: root))
         var link = HostLink(board: board)
@@ -93,7 +90,7 @@ import Testing
         for t in 0..<(Int(start) + length) {
             let sample = t < Int(start) ? OutputSample.silent : program[t - Int(start)]
             let expected = synthesis.tick(sample)
-            let recorded = Array(trace.updates(inTimerTick: t + Self.playbackOffset))
+            let recorded = Array(trace.updates(ofDeviceTick: t))
             if recorded != expected {
                 mismatches += 1
                 if mismatches <= 3 { Issue.record("device tick \(t): recorded \(recorded), model \(expected)") }

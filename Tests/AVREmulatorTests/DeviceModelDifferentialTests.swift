@@ -9,7 +9,7 @@ import Testing
 /// Each frame is timed so that its last byte completes in the middle of a tick; the board then
 /// handles it before its next device step, so frame i takes effect at device tick
 /// floor((completion cycle - t0) / 16,000), t0 being the cycle the tick timer started (device tick
-/// k runs in timer tick k + 1 and is output in timer tick k + 2). The model receives each frame
+/// k runs in timer tick k + 1 and is output from its update 2 on, PWMTrace.updates(ofDeviceTick:)). The model receives each frame
 /// before that step.
 @Suite struct DeviceModelDifferentialTests {
     static let configuration = DeviceModel.Configuration(
@@ -92,7 +92,7 @@ import Testing
         var mismatches = 0
         for (k, sample) in samples.enumerated() {
             let expected = synthesis.tick(sample)
-            let recorded = Array(trace.updates(inTimerTick: k + DeviceFirmwareTests.playbackOffset))
+            let recorded = Array(trace.updates(ofDeviceTick: k))
             if recorded != expected {
                 mismatches += 1
                 if mismatches <= 3 { Issue.record("device tick \(k): recorded \(recorded), model \(expected) from \(sample)") }

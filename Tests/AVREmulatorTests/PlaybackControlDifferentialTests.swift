@@ -76,7 +76,7 @@ import Testing
             var mismatches = 0
             for (k, sample) in samples.enumerated() {
                 let expected = synthesis.tick(sample)
-                if Array(trace.updates(inTimerTick: k + DeviceFirmwareTests.playbackOffset)) != expected {
+                if Array(trace.updates(ofDeviceTick: k)) != expected {
                     mismatches += 1
                     if mismatches <= 3 { Issue.record("device tick \(k): board differs from the model's \(sample)") }
                 }

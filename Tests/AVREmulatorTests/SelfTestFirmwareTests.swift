@@ -25,8 +25,8 @@ import Testing
         return result
     }
 
-    /// The self-test computes program tick j in timer tick j + 1 and the stage plays it in
-    /// timer tick j + 2 (output.h: one tick of pipeline).
+    /// The self-test computes program tick j in timer tick j + 1; the DRV2605L stage writes it at
+    /// the start of timer tick j + 2 (output.h; PWMTrace.updates(ofDeviceTick:) for the PWM stage).
     static let playbackOffset = 2
 
     @Test func bootBannerThenLosslessEchoAt500kbaud() throws {
@@ -63,7 +63,7 @@ import Testing
         var mismatches = 0
         for j in 0..<ticks {
             let expected = synthesis.tick(samples[j])
-            let recorded = Array(trace.updates(inTimerTick: j + Self.playbackOffset))
+            let recorded = Array(trace.updates(ofDeviceTick: j))
             if recorded != expected {
                 mismatches += 1
                 if mismatches <= 3 { Issue.record("program tick \(j): recorded \(recorded), model \(expected)") }
