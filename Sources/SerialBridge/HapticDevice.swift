@@ -125,6 +125,8 @@ public actor HapticDevice {
 
     /// Ends the session: closes the transport and stops the reader thread. Pending requests fail.
     public func close() {
+        // The stopped handler is for ends the application did not ask for.
+        monitor.stoppedHandler = nil
         runner.stop()
         monitor.finish(.transport(TransportError(.closed, name: name, detail: "session closed")))
     }
