@@ -31,9 +31,13 @@ final class VirtualTimeLink {
         try? wire.write(device.takeOutput(), timeout: 0)
     }
 
+    /// Until this time the device throws away what it receives (an emulator that has not yet
+    /// noticed its client: QEMU polls a pty about once a second).
+    var deafUntil = 0.0
+
     /// One millisecond: the device takes what arrived and steps; the host reads and polls.
     func tick() {
-        if let bytes = try? wire.read(maxCount: 1 << 16, timeout: 0), !bytes.isEmpty {
+        if let bytes = try? wire.read(maxCount: 1 << 16, timeout: 0), !bytes.isEmpty, time >= deafUntil {
             try? wire.write(device.receive(bytes), timeout: 0)
         }
         let step = device.step()
@@ -139,6 +143,24 @@ func smallPrograms(count: Int, seed: UInt64) -> [[UInt8]] {
         #expect(succeeded + failed == 10_000)
         #expect(succeeded > 8_500)
         #expect(counts.dropped > 0 && counts.corrupted > 0 && back.dropped > 0 && back.corrupted > 0)
+    }
+
+    @Test func handshakeRetriesUntilTheDeviceListens() throws {
+        let timing = SessionTiming(handshakeTimeout: 3, handshakeInterval: 0.2)
+        let link = VirtualTimeLink(fault: .none, seed: 1, timing: timing)
+        link.deafUntil = 1.1
+        let handshake: Result<Message.Info, SessionError>? = link.run { HandshakeOperation(completion: $0) }
+        let info = try #require(try handshake?.get())
+        #expect(info.version == .current)
+        // HELLO every 200 ms: the first one heard is the one sent at 1.2 s.
+        #expect(link.time > 1.2 && link.time < 1.25)
+        #expect(link.engine.retransmissions == 6)
+        // A device that never answers: a clear error after the handshake time-out.
+        let silent = VirtualTimeLink(fault: .none, seed: 1, timing: timing)
+        silent.deafUntil = .infinity
+        let none: Result<Message.Info, SessionError>? = silent.run { HandshakeOperation(completion: $0) }
+        #expect(none.map { if case .failure(.notResponding(command: "HELLO", attempts: 15)) = $0 { true } else { false } } == true)
+        #expect(silent.time >= 3 && silent.time < 3.1)
     }
 
     @Test func aResetDuringAnUploadIsRecoveredAndTheUploadCompletes() throws {
