@@ -92,6 +92,9 @@ import Testing
         let profile = board.profile()
         let late = board.readGlobal("hb_output_late_ticks", size: 2) ?? 0
         Self.report("playing 1.15's adversarial program (31 instructions every other tick)", profile)
+        for (function, cycles) in try board.cyclesByFunction().prefix(8) {
+            print("REPORT   adversarial program, cycles in \(function): \(cycles)")
+        }
         print("REPORT   adversarial tick: \(profile[.interpreterTick].maxCyclesPerCall) cycles (\(profile.worstLoadPercent(.interpreterTick)) % of a tick), late ticks \(late)")
         // Measured, not met: 31 ramps and pulses cost about 28,900 cycles, 1.8 ticks, so a
         // program that does this every tick falls behind (hardware/README.md, "Tick budget").
