@@ -1,5 +1,7 @@
 #include "hb_program.h"
 
+#include <stddef.h>
+
 static uint16_t read_u16(const uint8_t *p)
 {
     return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
@@ -68,9 +70,99 @@ static hb_err read_varint(const hb_source *src, uint32_t body_length, uint32_t *
     return HB_ERR_VARINT_TOO_LONG;
 }
 
+/* The varint at *p (all of its bytes readable): the rules of read_varint without the per-byte
+ * bounds checks. Shifts by 0, 7, 14, 21 as byte-wise steps: an 8-bit CPU has no barrel shifter. */
+static hb_err fast_varint(const uint8_t **p, uint32_t *out)
+{
+    const uint8_t *q = *p;
+    uint32_t value = 0;
+    uint8_t count;
+    for (count = 0; count < HB_VARINT_MAX_BYTES; count++) {
+        uint8_t byte = q[count];
+        uint32_t part = byte & 0x7Fu;
+        switch (count) {
+        case 0: break;
+        case 1: part <<= 7; break;
+        case 2: part <<= 14; break;
+        default: part <<= 21; break;
+        }
+        value |= part;
+        if ((byte & 0x80u) == 0) {
+            if (count > 0 && byte == 0) {
+                return HB_ERR_VARINT_NONCANONICAL;
+            }
+            *p = q + count + 1u;
+            *out = value;
+            return HB_OK;
+        }
+    }
+    return HB_ERR_VARINT_TOO_LONG;
+}
+
+/* Fast path of hb_instr_decode: when HB_MAX_INSTR_BYTES bytes from `at` are readable and
+ * contiguous, no byte can be missing, so the instruction decodes straight from memory with the
+ * same results (the device's slots and the stream ring away from its wrap). Returns 0 if the
+ * bytes are not all there (the caller takes the checked path). */
+static uint8_t decode_contiguous(const hb_source *src, uint32_t body_length, uint32_t *offset,
+                                 hb_instr *out, hb_err *err)
+{
+    uint32_t at = *offset;
+    uint32_t limit = body_length < src->written ? body_length : src->written;
+    const uint8_t *start;
+    const uint8_t *p;
+    uint8_t first;
+    if (at >= limit || limit - at < HB_MAX_INSTR_BYTES) {
+        return 0;
+    }
+    if (src->ring == NULL) {
+        start = src->data + at;
+    } else {
+        uint32_t index = at & (src->capacity - 1u);
+        if (src->capacity - index < HB_MAX_INSTR_BYTES) {
+            return 0;
+        }
+        start = src->data + index;
+    }
+    p = start;
+    first = *p++;
+    out->op = (uint8_t)(first >> 5);
+    out->delay = first & 0x1Fu;
+    out->dur = 0;
+    out->value = 0;
+    out->sharp = 0;
+    *err = HB_OK;
+    if (out->delay == HB_DELAY_EXTENDED) {
+        uint32_t extra;
+        *err = fast_varint(&p, &extra);
+        if (*err != HB_OK) {
+            return 1;
+        }
+        out->delay = HB_DELAY_EXTENDED + extra;
+    }
+    if (out->op <= HB_OP_LOOP) {
+        out->value = *p++;
+    }
+    if (out->op == HB_OP_RAMP_A || out->op == HB_OP_RAMP_S) {
+        *err = fast_varint(&p, &out->dur);
+        if (*err != HB_OK) {
+            return 1;
+        }
+    } else if (out->op == HB_OP_PULSE) {
+        out->sharp = *p++;
+    }
+    *offset = at + (uint32_t)(p - start);
+    return 1;
+}
+
 hb_err hb_instr_decode(const hb_source *src, uint32_t body_length, uint32_t *offset, hb_instr *out)
 {
     uint32_t at = *offset;
+    {
+        hb_err fast;
+        if (decode_contiguous(src, body_length, offset, out, &fast)) {
+            return fast;
+        }
+    }
     uint8_t first;
     hb_err err;
     if (at >= body_length) {
