@@ -53,7 +53,10 @@ struct Emulate: AsyncParsableCommand {
             options.actuator = profile?.kind == .erm ? .erm : .lra
             options.seconds = seconds
             do {
-                try EmulatedMCU.serve(options) { print($0) }
+                try EmulatedMCU.serve(options) { line in
+                    print(line)
+                    fflush(nil)
+                }
             } catch {
                 throw CommandFailure("\(error)")
             }
