@@ -64,12 +64,14 @@ final class VirtualTimeLink {
         return outcome
     }
 
-    /// Boots the device model again (a reset in the middle of the session).
-    func rebootDevice() {
+    /// Boots the device model again (a reset in the middle of the session); with `noticeLost`
+    /// its RESET notice never reaches the host.
+    func rebootDevice(noticeLost: Bool = false) {
         var configuration = device.configuration
         configuration.bootCount += 1
         device = DeviceModel(configuration: configuration)
-        try? wire.write(device.takeOutput(), timeout: 0)
+        let notice = device.takeOutput()
+        if !noticeLost { try? wire.write(notice, timeout: 0) }
     }
 }
 
@@ -161,6 +163,24 @@ func smallPrograms(count: Int, seed: UInt64) -> [[UInt8]] {
         let none: Result<Message.Info, SessionError>? = silent.run { HandshakeOperation(completion: $0) }
         #expect(none.map { if case .failure(.notResponding(command: "HELLO", attempts: 15)) = $0 { true } else { false } } == true)
         #expect(silent.time >= 3 && silent.time < 3.1)
+    }
+
+    @Test func aResetWhoseNoticeWasLostIsFoundAtTheNextPlay() throws {
+        let link = VirtualTimeLink(fault: .none, seed: 1, timing: Self.timing)
+        let handshake: Result<Message.Info, SessionError>? = link.run { HandshakeOperation(completion: $0) }
+        _ = try #require(try handshake?.get())
+        let program = smallPrograms(count: 1, seed: 5)[0]
+        let upload: Result<UInt32, SessionError>? = link.run { UploadOperation(slot: 1, program: program, completion: $0) }
+        _ = try #require(try upload?.get())
+        link.rebootDevice(noticeLost: true)
+        // The PLAY is refused (NOT_COMMITTED) for a slot the host believes committed: the session
+        // re-handshakes, uploads the slot again and plays.
+        let play: Result<UInt32, SessionError>? = link.run { CommandOperation(.play(Message.Play(slot: 1)), completion: $0) }
+        #expect((try? play?.get()) != nil)
+        #expect(link.events.contains(.recovered(slots: 1)))
+        // Only the boot's RESET ever arrived.
+        #expect(link.events.filter { if case .reset = $0 { true } else { false } }.count == 1)
+        #expect(link.device.slotProgram(1) == program)
     }
 
     @Test func aResetDuringAnUploadIsRecoveredAndTheUploadCompletes() throws {
