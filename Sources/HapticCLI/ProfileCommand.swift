@@ -36,6 +36,9 @@ struct Profile: AsyncParsableCommand {
     @Option(help: "Directory of .ahap files to play.")
     var corpus: String?
 
+    @Flag(help: "Also time one unprepared play per pattern from a cold output stage (waits out the device's idle time, ~2 s, before each).")
+    var cold = false
+
     @Option(help: "Measure the firmware cycle-accurately on this simulated microcontroller instead (supported: atmega328p).")
     var mcu: String?
 
@@ -81,7 +84,7 @@ struct Profile: AsyncParsableCommand {
         }
         let report: LatencyReport
         do {
-            let profiler = LatencyProfiler(device: device, subjects: subjects, options: .init(iterations: n, baudRate: baud))
+            let profiler = LatencyProfiler(device: device, subjects: subjects, options: .init(iterations: n, baudRate: baud, coldPlays: cold))
             report = try await profiler.run()
         } catch {
             await device.close()
@@ -121,7 +124,8 @@ struct Profile: AsyncParsableCommand {
     }
 
     static func text(_ report: LatencyReport, target: String, corpus: String, patterns: Int) -> String {
-        let rows = [("prepared", report.preparedSummary), ("upload-then-play", report.uploadThenPlaySummary)]
+        var rows = [("prepared", report.preparedSummary), ("upload-then-play", report.uploadThenPlaySummary)]
+        if let cold = report.unpreparedColdSummary { rows.append(("unprepared, cold", cold)) }
         var lines = ["latency of \(report.prepared.count) plays of each kind on \(target) at \(report.baudRate) baud, \(patterns) patterns from \(corpus)", ""]
         lines.append("                        p50       p90       p99       max      mean  (ms)")
         for (name, s) in rows {
@@ -138,6 +142,9 @@ struct Profile: AsyncParsableCommand {
                             report.meetsLatencyTarget ? "met" : "missed"))
         lines.append(String(format: "prepared vs upload-then-play at the corpus median: %.1fx faster (target >= 10x): %@",
                             report.speedupAtCorpusMedian, report.meetsSpeedupTarget ? "met" : "missed"))
+        if let cold = report.coldSpeedupAtCorpusMedian {
+            lines.append(String(format: "prepared vs unprepared (cold output stage) at the corpus median: %.1fx faster", cold))
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -162,9 +169,12 @@ struct Profile: AsyncParsableCommand {
             "prepared": summary(report.preparedSummary),
             "upload_then_play": summary(report.uploadThenPlaySummary),
             "speedup_at_corpus_median": report.speedupAtCorpusMedian,
+            "unprepared_cold": report.unpreparedColdSummary.map(summary) ?? NSNull(),
+            "cold_speedup_at_corpus_median": report.coldSpeedupAtCorpusMedian ?? NSNull(),
             "meets_latency_target": report.meetsLatencyTarget,
             "meets_speedup_target": report.meetsSpeedupTarget,
-            "samples": ["prepared": samples(report.prepared), "upload_then_play": samples(report.uploadThenPlay)],
+            "samples": ["prepared": samples(report.prepared), "upload_then_play": samples(report.uploadThenPlay),
+                        "unprepared_cold": samples(report.unpreparedCold)],
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)

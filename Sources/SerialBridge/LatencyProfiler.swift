@@ -18,6 +18,11 @@ import HapticProtocol
 /// - **upload-then-play**: the host forgets what the device holds, then `play(pattern)` uploads
 ///   (UPLOAD chunks, COMMIT, or STREAM_OPEN and the ring's first bytes) and plays. The output
 ///   stage is warm from the plays before, so the difference is the transfer.
+/// - **unprepared** (`Options.coldPlays`, once per pattern after the others): the same
+///   upload-then-play, but after the device has idled past its output stage's idle time (INFO
+///   `idle_ticks`, PROTOCOL.md 2.9), so the stage is cold: what a play costs when nothing was
+///   prepared and the actuator has gone back to idle, the situation `prepare` exists for
+///   (Core Haptics' prepare(); the seeds: the actuator idles about 2 s after its last use).
 public struct LatencyProfiler: Sendable {
     public struct Options: Sendable {
         /// Plays of each kind.
@@ -26,11 +31,15 @@ public struct LatencyProfiler: Sendable {
         public var baudRate: Int
         /// PINGs per clock estimate.
         public var pings: Int
+        /// Also time one unprepared play per pattern from a cold output stage (each waits out
+        /// the device's idle time first, about 2 s).
+        public var coldPlays: Bool
 
-        public init(iterations: Int = 100, baudRate: Int = 115_200, pings: Int = 4) {
+        public init(iterations: Int = 100, baudRate: Int = 115_200, pings: Int = 4, coldPlays: Bool = false) {
             self.iterations = iterations
             self.baudRate = baudRate
             self.pings = pings
+            self.coldPlays = coldPlays
         }
     }
 
@@ -100,9 +109,25 @@ public struct LatencyProfiler: Sendable {
             uploaded.append(two)
             progress?("upload-then-play \(subject.name): \(String(format: "%.3f", two.latency * 1000)) ms")
         }
+        var unprepared: [LatencyReport.Sample] = []
+        if options.coldPlays {
+            // Nothing plays or wakes the stage while we wait (PINGs and keep-alives do not), so
+            // after idle_ticks it is cold again (PROTOCOL.md 2.9); a margin covers the host's sleep.
+            let idle = Double(info.idleTicks) / rate + 0.05
+            for (subject, program, leadIn) in programs {
+                await device.discardPreparedPrograms()
+                try await Task.sleep(nanoseconds: UInt64(idle * 1e9))
+                let cold = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate) {
+                    try await device.play(try await device.load(program), at: .now)
+                }
+                unprepared.append(cold)
+                progress?("unprepared (cold stage) \(subject.name): \(String(format: "%.3f", cold.latency * 1000)) ms")
+            }
+        }
         let playBytes = try Message.play(Message.Play(slot: 0)).encoded(sequence: 0).count
         return LatencyReport(baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
-                             prepared: prepared, uploadThenPlay: uploaded, silentPatterns: silent)
+                             prepared: prepared, uploadThenPlay: uploaded, unpreparedCold: unprepared,
+                             silentPatterns: silent)
     }
 
     /// One play: clock estimate, the call, FIRST_OUTPUT, then a stop so long patterns do not hold

@@ -29,6 +29,8 @@ public struct LatencyReport: Sendable {
     public var playFrameBytes: Int
     public var prepared: [Sample]
     public var uploadThenPlay: [Sample]
+    /// Upload-then-play from a cold output stage, one per pattern (`LatencyProfiler.Options.coldPlays`).
+    public var unpreparedCold: [Sample] = []
     /// Patterns left out because they never sound (audio only, or intensity 0).
     public var silentPatterns: [String] = []
 
@@ -42,11 +44,19 @@ public struct LatencyReport: Sendable {
 
     public var preparedSummary: Summary { Self.summary(prepared) }
     public var uploadThenPlaySummary: Summary { Self.summary(uploadThenPlay) }
+    public var unpreparedColdSummary: Summary? { unpreparedCold.isEmpty ? nil : Self.summary(unpreparedCold) }
 
     /// Upload-then-play over prepared at the corpus median: the median over patterns of each
     /// pattern's median latency, one way over the other.
     public var speedupAtCorpusMedian: Double {
         let a = Self.corpusMedian(uploadThenPlay), b = Self.corpusMedian(prepared)
+        return b > 0 ? a / b : .infinity
+    }
+
+    /// Unprepared (cold stage) over prepared at the corpus median; nil when not measured.
+    public var coldSpeedupAtCorpusMedian: Double? {
+        guard !unpreparedCold.isEmpty else { return nil }
+        let a = Self.corpusMedian(unpreparedCold), b = Self.corpusMedian(prepared)
         return b > 0 ? a / b : .infinity
     }
 

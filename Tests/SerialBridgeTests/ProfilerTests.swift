@@ -1,3 +1,4 @@
+import FirmwareModel
 import Foundation
 import HapticPattern
 import HapticProtocol
@@ -67,5 +68,25 @@ import Testing
             #expect(sample.latency >= report.linkTime - sample.uncertainty - 0.0002)
         }
         #expect(report.preparedSummary.p50 < report.uploadThenPlaySummary.p50)
+    }
+    @Test func unpreparedPlaysFromAColdStagePayTheWakeUp() async throws {
+        // A short idle time (100 ticks) so the stage goes cold quickly; wake-up stays 20 ticks.
+        var configuration = DeviceModel.Configuration.default
+        configuration.idleTicks = 100
+        let fixture = try await DeviceFixture.start(configuration: configuration)
+        defer { Task { await fixture.stop() } }
+        let subjects = ["impact.light", "selection"].map {
+            LatencyProfiler.Subject(name: $0, pattern: Preset.named($0)!.pattern)
+        }
+        let profiler = LatencyProfiler(device: fixture.device, subjects: subjects,
+                                       options: .init(iterations: 2, coldPlays: true))
+        let report = try await profiler.run()
+        #expect(report.unpreparedCold.count == 2)
+        // Cold: the stage's 20 wake ticks come on top of the upload (within the clock's error).
+        for (cold, warm) in zip(report.unpreparedCold, report.uploadThenPlay) {
+            #expect(cold.latency >= warm.latency - warm.uncertainty - cold.uncertainty + 0.018)
+            #expect(cold.latency >= 0.020 - cold.uncertainty)
+        }
+        #expect((report.coldSpeedupAtCorpusMedian ?? 0) > report.speedupAtCorpusMedian)
     }
 }
