@@ -144,7 +144,7 @@ struct JSONTree: Sendable {
         (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
     }
 
-    /// Decodes the escapes of a string the parser has validated (\uXXXX pairs included).
+    /// Decodes the escapes of a string the parser has validated (surrogate pairs of \u escapes included).
     static func unescape(_ raw: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)

@@ -61,24 +61,9 @@ import Testing
         // Replay: the board's input, frame by frame, into the model before the device step of
         // the tick in which each byte completed.
         let T = board.cyclesPerTick
-        let input = board.inputLog
-        let ticks = Int((board.cycle - timerStart) / T) - 3
-        var model = DeviceModel(configuration: Self.configuration)
-        var modelBytes = model.takeOutput()
-        var samples: [OutputSample] = []
-        var next = 0
-        for k in 0..<ticks {
-            var arrived: [UInt8] = []
-            while next < input.count && Int((input[next].cycle - timerStart) / T) <= k {
-                arrived.append(input[next].value)
-                next += 1
-            }
-            modelBytes += model.receive(arrived)
-            let step = model.step()
-            modelBytes += step.sent
-            samples.append(step.sample)
-        }
-        #expect(next == input.count)
+        let replay = ModelReplay(board: board, timerStart: timerStart, configuration: Self.configuration)
+        let modelBytes = replay.bytes, samples = replay.samples
+        #expect(replay.consumed == replay.inputCount)
 
         // Bytes: everything the board sent, in order.
         let boardBytes = link.allBytes
@@ -103,6 +88,6 @@ import Testing
         // COMMIT's validation yields to due ticks: no sample is ever late.
         let late = board.readGlobal("hb_output_late_ticks", size: 2) ?? 0
         #expect(late == 0)
-        print("REPORT session of \(ticks) ticks: \(boardBytes.count) bytes from the board equal to the model's, \(samples.count * 8) PWM updates equal, \(late) late tick(s)")
+        print("REPORT session of \(samples.count) ticks: \(boardBytes.count) bytes from the board equal to the model's, \(samples.count * 8) PWM updates equal, \(late) late tick(s)")
     }
 }

@@ -49,24 +49,9 @@ import Testing
         mutating func replay() throws -> (samples: [OutputSample], mismatches: Int) {
             link.pump()
             let T = board.cyclesPerTick
-            let input = board.inputLog
-            let ticks = Int((board.cycle - timerStart) / T) - 3
-            var model = DeviceModel(configuration: DeviceModelDifferentialTests.configuration)
-            var modelBytes = model.takeOutput()
-            var samples: [OutputSample] = []
-            var next = 0
-            for k in 0..<ticks {
-                var arrived: [UInt8] = []
-                while next < input.count && Int((input[next].cycle - timerStart) / T) <= k {
-                    arrived.append(input[next].value)
-                    next += 1
-                }
-                modelBytes += model.receive(arrived)
-                let step = model.step()
-                modelBytes += step.sent
-                samples.append(step.sample)
-            }
-            #expect(next == input.count)
+            let replay = ModelReplay(board: board, timerStart: timerStart, configuration: DeviceModelDifferentialTests.configuration)
+            let modelBytes = replay.bytes, samples = replay.samples
+            #expect(replay.consumed == replay.inputCount)
             // Frame for frame; PONG's subtick is the board's measured timer phase (2.x, SUBTICK
             // capability), which the model does not have: compared without it.
             #expect(Self.messages(link.allBytes) == Self.messages(modelBytes))
