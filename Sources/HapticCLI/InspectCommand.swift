@@ -10,7 +10,7 @@ struct Inspect: ParsableCommand {
         abstract: "Summarise AHAP files: events, duration, parameter steps, curves, warnings; exit 1 if any file fails to load."
     )
 
-    @Argument(help: "AHAP files to read.")
+    @Argument(help: "AHAP files to read, or preset:NAME.")
     var files: [String]
 
     @Flag(help: "Reject anything outside Apple's AHAP format instead of repairing it (docs/ahap.md).")
@@ -74,6 +74,14 @@ struct Inspect: ParsableCommand {
     }
 
     private func inspect(_ file: String, _ decoder: AHAPDecoder) -> Report {
+        // `preset:NAME`, like the other commands take: the preset's pattern, nothing to repair.
+        if file.hasPrefix(PatternInput.presetPrefix) {
+            let name = String(file.dropFirst(PatternInput.presetPrefix.count))
+            guard let preset = Preset.named(name) else {
+                return Report(file: file, error: AHAPError(file: file, message: "no preset named '\(name)'; `haptic presets` lists them"))
+            }
+            return Report(file: file, document: AHAPDocument(pattern: preset.pattern))
+        }
         guard timing else {
             do {
                 return Report(file: file, document: try decoder.decode(contentsOfFile: file))

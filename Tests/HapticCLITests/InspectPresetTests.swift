@@ -1,0 +1,11 @@
+import ArgumentParser
+@testable import HapticCLI
+import Testing
+
+/// `haptic inspect` takes `preset:NAME` like render, compile and play (the README's demo does).
+@Test func inspectAcceptsPresetsAndFailsOnUnknownNames() throws {
+    var known = try Inspect.parse(["preset:impact.heavy", "--json"])
+    try known.run()
+    var unknown = try Inspect.parse(["preset:no-such-preset"])
+    #expect(throws: ExitCode.self) { try unknown.run() }
+}
