@@ -101,7 +101,7 @@ import Testing
         var kind: TransportError.Kind?
         let time = elapsed { kind = errorKind { try a.write([UInt8](repeating: 1, count: 150), timeout: 0.1) } }
         #expect(kind == .timedOut)
-        #expect(time >= 0.09 && time < 0.5)
+        #expect(time >= 0.09 && time < 1.0)  // the time-out, not a hang (room for a loaded machine)
         #expect(try readExactly(b, count: 100).count == 100)
         try b.discardInput()
     }

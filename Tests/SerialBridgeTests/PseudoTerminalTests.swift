@@ -150,7 +150,7 @@ import Glibc
         var bytes: [UInt8] = [0]
         let idle = elapsed { bytes = (try? client.read(maxCount: 8, timeout: 0.2)) ?? [0] }
         #expect(bytes == [])
-        #expect(idle >= 0.19 && idle < 0.6, "\(idle) s")
+        #expect(idle >= 0.19 && idle < 1.0, "\(idle) s")  // the time-out, not a hang (room for a loaded machine)
         // A zero time-out polls: it returns without waiting for data (well under the 0.2 s wait above,
         // with room for a loaded machine).
         #expect(elapsed { _ = try? client.read(maxCount: 8, timeout: 0) } < 0.15)
