@@ -25,10 +25,19 @@ import Testing
         defer { device.stop() }
         _ = device.waitForTick(5, timeout: 1)
         let startTick = device.now, start = monotonicSeconds()
-        Thread.sleep(forTimeInterval: 0.5)
-        let ticks = Double(device.now &- startTick), seconds = monotonicSeconds() - start
-        // 1 kHz: within two ticks over half a second (the thread may be a tick behind at either end).
-        #expect(abs(ticks - seconds * 1000) <= 2)
+        var lags: [Double] = []
+        for _ in 0..<5 {
+            Thread.sleep(forTimeInterval: 0.1)
+            let ticks = Double(device.now &- startTick), seconds = monotonicSeconds() - start
+            lags.append(seconds * 1000 - ticks)
+        }
+        // 1 kHz: never ahead of the monotonic clock (beyond the tick in progress at either end);
+        // behind by at most a few ticks at some sample (on a quiet machine every sample is within
+        // two; a loaded one may hold the device thread back for a moment); and after half a second
+        // within 5 % (a clock that rounded each tick's wait up, or ran 1.1 ms ticks, is far outside).
+        #expect(lags.allSatisfy { $0 >= -2 }, "\(lags)")
+        #expect(lags.min()! <= 5, "\(lags)")
+        #expect(lags.last! <= 25, "\(lags)")
     }
 
     @Test func bytesTakeTheirUARTTimeBothWays() throws {
