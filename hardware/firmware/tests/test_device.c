@@ -4,12 +4,13 @@
  *
  * Usage: test_device <vectors directory>. Exit status 0 when nothing failed.
  * Host-only test code: stdio and dirent, but no malloc, like the core. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hb_device.h"
+
+#include "vector_files.h"
 
 #define MAX_FILES 256
 #define MAX_INPUTS 4096
@@ -287,33 +288,19 @@ static void api_tests(void)
            (unsigned)sizeof(hb_device), (unsigned)sizeof(hb_interp), (unsigned)sizeof(hb_frame_decoder));
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(int argc, char **argv)
 {
-    static char names[MAX_FILES][256];
+    static char names[MAX_FILES][VECTOR_NAME_MAX];
     static char *sorted[MAX_FILES];
     char path[1024];
-    int count = 0, passed = 0, failed = 0, i;
-    DIR *dir;
-    struct dirent *entry;
-    if (argc != 2 || (dir = opendir(argv[1])) == NULL) {
+    int count = -1, passed = 0, failed = 0, i;
+    if (argc == 2) {
+        count = vector_files(argv[1], names, sorted, MAX_FILES);
+    }
+    if (count < 0) {
         printf("usage: %s <firmware-protocol/vectors/device>\n", argv[0]);
         return 2;
     }
-    while ((entry = readdir(dir)) != NULL && count < MAX_FILES) {
-        size_t n = strlen(entry->d_name);
-        if (n > 4 && n < sizeof names[0] && strcmp(entry->d_name + n - 4, ".txt") == 0) {
-            memcpy(names[count], entry->d_name, n + 1);
-            sorted[count] = names[count];
-            count++;
-        }
-    }
-    closedir(dir);
-    qsort(sorted, (size_t)count, sizeof sorted[0], compare_names);
     api_tests();
     for (i = 0; i < count; i++) {
         snprintf(path, sizeof path, "%s/%s", argv[1], sorted[i]);

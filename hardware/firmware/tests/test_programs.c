@@ -5,7 +5,6 @@
  * 0 when nothing failed. Host-only test code: stdio and dirent, but no malloc, like the core. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,8 @@
 #define MAX_EVENTS 64
 #define MAX_SPANS 4096
 #define MAX_RING 4096
+#include "vector_files.h"
+
 #define MAX_FILES 1024
 #define LINE_SIZE (2 * MAX_PROGRAM + 64)
 
@@ -316,33 +317,19 @@ static void api_tests(void)
     API_CHECK(hb_pulse_length(243) == 11 && hb_pulse_length(244) == 10 && hb_pulse_length(255) == 10);
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(int argc, char **argv)
 {
-    static char names[MAX_FILES][256];
+    static char names[MAX_FILES][VECTOR_NAME_MAX];
     static char *sorted[MAX_FILES];
     char path[1024];
-    int count = 0, passed = 0, failed = 0, i;
-    DIR *dir;
-    struct dirent *entry;
-    if (argc != 2 || (dir = opendir(argv[1])) == NULL) {
+    int count = -1, passed = 0, failed = 0, i;
+    if (argc == 2) {
+        count = vector_files(argv[1], names, sorted, MAX_FILES);
+    }
+    if (count < 0) {
         printf("usage: %s <firmware-protocol/vectors/programs>\n", argv[0]);
         return 2;
     }
-    while ((entry = readdir(dir)) != NULL && count < MAX_FILES) {
-        size_t n = strlen(entry->d_name);
-        if (n > 4 && n < sizeof names[0] && strcmp(entry->d_name + n - 4, ".txt") == 0) {
-            memcpy(names[count], entry->d_name, n + 1);
-            sorted[count] = names[count];
-            count++;
-        }
-    }
-    closedir(dir);
-    qsort(sorted, (size_t)count, sizeof sorted[0], compare_names);
     /* the CRC the format relies on, by its check value */
     if (hb_crc16(HB_CRC16_INIT, (const uint8_t *)"123456789", 9) != 0x29B1) {
         printf("FAIL crc16 check value\n");
