@@ -145,7 +145,11 @@ public final class AVRBoard {
     // MARK: Profiling
 
     /// Starts a new profiling interval now.
-    public func resetProfile() { hb_avr_profile_reset(handle) }
+    public func resetProfile() {
+        let group = CycleProfile.tickBudget.reduce(UInt64(0)) { $0 | (UInt64(1) << UInt64($1.index)) }
+        hb_avr_profile_set_group(handle, group)
+        hb_avr_profile_reset(handle)
+    }
 
     /// Cycle costs since `resetProfile()`.
     public func profile() -> CycleProfile {
@@ -156,8 +160,10 @@ public final class AVRBoard {
                 totalCycles: e.total_cycles, calls: e.calls,
                 maxCyclesPerTick: Int(e.max_per_tick), maxCyclesPerCall: Int(e.max_single))
         }
-        return CycleProfile(ticks: Int(hb_avr_profile_ticks(handle)),
-                            cyclesPerTick: Int(hb_avr_profile_window(handle)), entries: entries)
+        var profile = CycleProfile(ticks: Int(hb_avr_profile_ticks(handle)),
+                                   cyclesPerTick: Int(hb_avr_profile_window(handle)), entries: entries)
+        profile.tickBudgetWorstCycles = Int(hb_avr_profile_group_worst(handle))
+        return profile
     }
 }
 

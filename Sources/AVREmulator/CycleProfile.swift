@@ -13,6 +13,9 @@ public struct CycleProfile: Sendable {
         case protocolHandler
         /// Output-stage work in the main loop: DRV2605L I2C writes (probe bit 2).
         case outputMainLoop
+        /// Polled receive in the idle main loop: masking the RX interrupt, reading a byte
+        /// (probe bit 3).
+        case uartPolledReceive
         /// Tick timer interrupt (Timer2 compare A): tick count and PWM synthesis.
         case tickInterrupt
         /// UART receive interrupt.
@@ -25,6 +28,7 @@ public struct CycleProfile: Sendable {
             case .interpreterTick: return 0
             case .protocolHandler: return 1
             case .outputMainLoop: return 2
+            case .uartPolledReceive: return 3
             case .tickInterrupt: return 8 + 7
             case .uartReceiveInterrupt: return 8 + 18
             case .uartTransmitInterrupt: return 8 + 19
@@ -41,10 +45,17 @@ public struct CycleProfile: Sendable {
         public var maxCyclesPerCall: Int
     }
 
+    /// The costs the 10 % tick budget covers: the interpreter tick and all UART handling
+    /// (both interrupts and the polled receive).
+    public static let tickBudget: [Category] = [.interpreterTick, .uartPolledReceive, .uartReceiveInterrupt,
+                                                .uartTransmitInterrupt]
+
     /// Whole tick windows in the interval.
     public var ticks: Int
     public var cyclesPerTick: Int
     public var entries: [Category: Entry]
+    /// The worst tick window of the `tickBudget` costs together.
+    public var tickBudgetWorstCycles: Int = 0
 
     public subscript(category: Category) -> Entry { entries[category]! }
 
@@ -62,15 +73,21 @@ public struct CycleProfile: Sendable {
         100 * meanCyclesPerTick(category) / Double(cyclesPerTick)
     }
 
-    /// One line per category: mean and worst cycles per tick and their share of the tick.
+    /// The worst tick of `tickBudget`, as a percentage of the tick's cycles.
+    public var tickBudgetWorstPercent: Double { 100 * Double(tickBudgetWorstCycles) / Double(cyclesPerTick) }
+
+    /// One line per category: mean and worst cycles per tick and their share of the tick; then
+    /// the worst tick of the budgeted costs together.
     public var report: String {
-        Category.allCases.map { c in
+        let budget = "interpreter + UART (one tick window): worst \(tickBudgetWorstCycles) cycles/tick "
+            + "(\(percent(tickBudgetWorstPercent)))"
+        return (Category.allCases.map { c in
             let e = self[c]
             let mean = meanCyclesPerTick(c)
             return "\(c): mean \(Int(mean.rounded())) cycles/tick (\(percent(meanLoadPercent(c)))), "
                 + "worst \(e.maxCyclesPerTick) cycles/tick (\(percent(worstLoadPercent(c)))), "
                 + "\(e.calls) calls, longest \(e.maxCyclesPerCall) cycles"
-        }.joined(separator: "\n")
+        } + [budget]).joined(separator: "\n")
     }
 
     private func percent(_ v: Double) -> String {

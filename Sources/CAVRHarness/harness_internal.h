@@ -73,6 +73,8 @@ typedef struct {
     uint64_t *pc_cycles; /* per flash word */
     size_t pc_words;
     uint64_t vector_entry;
+    uint64_t group_mask;   /* categories summed per tick window (hb_avr_profile_set_group) */
+    uint32_t group_max;    /* the largest such sum over the closed windows */
 } hb_profile;
 
 struct hb_avr {

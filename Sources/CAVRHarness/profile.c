@@ -16,7 +16,21 @@
 
 #include "harness_internal.h"
 
+static uint32_t group_sum(const hb_profile *p) {
+    uint32_t sum = 0;
+    for (int i = 0; i < HB_AVR_PROFILE_CATEGORIES; i++) {
+        if (p->group_mask & ((uint64_t)1 << i)) {
+            sum += p->current[i];
+        }
+    }
+    return sum;
+}
+
 static void fold_window(hb_profile *p) {
+    uint32_t group = group_sum(p);
+    if (group > p->group_max) {
+        p->group_max = group;
+    }
     for (int i = 0; i < HB_AVR_PROFILE_CATEGORIES; i++) {
         if (p->current[i] > p->entries[i].max_per_tick) {
             p->entries[i].max_per_tick = p->current[i];
@@ -69,6 +83,7 @@ void hb_avr_profile_reset(hb_avr *board) {
     hb_profile *p = &board->profile;
     memset(p->entries, 0, sizeof p->entries);
     memset(p->current, 0, sizeof p->current);
+    p->group_max = 0;
     p->interval_start = board->avr->cycle;
     p->window_index = board->avr->cycle / p->window;
     if (p->pc_cycles) {
@@ -135,4 +150,13 @@ uint64_t hb_avr_profile_ticks(const hb_avr *board) {
 
 uint32_t hb_avr_profile_window(const hb_avr *board) {
     return board->profile.window;
+}
+
+void hb_avr_profile_set_group(hb_avr *board, uint64_t categories) {
+    board->profile.group_mask = categories;
+}
+
+uint32_t hb_avr_profile_group_worst(const hb_avr *board) {
+    uint32_t current = group_sum(&board->profile); /* the window still being filled */
+    return current > board->profile.group_max ? current : board->profile.group_max;
 }

@@ -108,6 +108,12 @@ uint64_t hb_avr_profile_ticks(const hb_avr *board);
 /* Cycles per profiling window (frequency / 1000). */
 uint32_t hb_avr_profile_window(const hb_avr *board);
 
+/* A group of categories (bit i = category i) whose costs are summed per tick window: the worst
+ * tick of several costs together, which the per-category maxima cannot give (their worst ticks
+ * may differ). Kept across profile resets; the sum restarts with each interval. */
+void hb_avr_profile_set_group(hb_avr *board, uint64_t categories);
+uint32_t hb_avr_profile_group_worst(const hb_avr *board);
+
 /* Cycles spent at each flash word (program counter / 2) since the last profile reset, for a
  * per-function breakdown against the ELF's symbols. Copies up to `capacity` words' counts. */
 size_t hb_avr_pc_cycles(const hb_avr *board, uint64_t *out, size_t capacity);

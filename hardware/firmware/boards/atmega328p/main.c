@@ -49,6 +49,34 @@ void hb_board_yield(void) {
     }
 }
 
+/* Between ticks: hands received bytes to the protocol handler in order, with the receive
+ * interrupt masked: first those in the ring (the interrupt's, and those that arrive meanwhile),
+ * then straight from the UART (uart.h), until a tick comes due or a frame ends. A byte inside a frame costs the decoder a
+ * few dozen cycles (hb_frame_decoder_push), well within the chip's two-byte buffer; a frame's
+ * final 0x00 is handled with the interrupt back on, since what a frame does can take longer. */
+static void receive(void) {
+    hb_uart_rx_mask();
+    while (hb_tick_count() == done) {
+        uint8_t byte;
+        if (hb_uart_rx_count() != 0u) {
+            hb_uart_rx_pump(); /* behind the bytes the interrupt stored */
+            byte = hb_uart_rx_take();
+        } else if (!hb_uart_rx_poll(&byte)) {
+            continue;
+        }
+        if (byte == 0u) {
+            hb_uart_rx_unmask();
+        }
+        HB_PROBE_ON(HB_PROBE_PROTO);
+        hb_app_byte(byte);
+        HB_PROBE_OFF(HB_PROBE_PROTO);
+        if (byte == 0u) {
+            return;
+        }
+    }
+    hb_uart_rx_unmask();
+}
+
 int main(void) {
     hb_board_reset_flags = MCUSR ? MCUSR : bootloader_flags;
     MCUSR = 0;
@@ -61,12 +89,6 @@ int main(void) {
     sei();
     for (;;) {
         hb_board_run_due_ticks();
-        if (hb_uart_rx_count() != 0u) {
-            HB_PROBE_ON(HB_PROBE_PROTO);
-            do {
-                hb_app_byte(hb_uart_rx_take());
-            } while (hb_uart_rx_count() != 0u && hb_tick_count() == done);
-            HB_PROBE_OFF(HB_PROBE_PROTO);
-        }
+        receive();
     }
 }

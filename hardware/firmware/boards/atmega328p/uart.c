@@ -7,6 +7,8 @@
 #include <avr/interrupt.h>
 #include <avr/io.h>
 
+#include "probe.h"
+
 #define RX_MASK (HB_RX_BUFFER_SIZE - 1u)
 #define TX_MASK (HB_TX_BUFFER_SIZE - 1u)
 
@@ -113,6 +115,47 @@ uint8_t hb_uart_rx_count(void) {
     return count;
 }
 
+void hb_uart_rx_mask(void) {
+    UCSR0B = (uint8_t)(UCSR0B & (uint8_t)~_BV(RXCIE0)); /* UDRIE0 as it is: TX keeps running */
+}
+
+void hb_uart_rx_unmask(void) {
+    UCSR0B = (uint8_t)(UCSR0B | _BV(RXCIE0));
+}
+
+void hb_uart_rx_pump(void) {
+    uint8_t status;
+    while ((status = UCSR0A) & _BV(RXC0)) {
+        HB_PROBE_ON(HB_PROBE_UART);
+        if (status & (_BV(FE0) | _BV(DOR0))) { /* valid only before UDR0 is read */
+            hb_uart_rx_errors++;
+        }
+        uint8_t byte = UDR0;
+        uint8_t head = rx_head;
+        if ((uint8_t)(head - rx_tail) < HB_RX_BUFFER_SIZE) {
+            rx_ring[head & RX_MASK] = byte;
+            rx_head = (uint8_t)(head + 1u);
+        } else {
+            hb_uart_rx_overflows++;
+        }
+        HB_PROBE_OFF(HB_PROBE_UART);
+    }
+}
+
+uint8_t hb_uart_rx_poll(uint8_t *byte) {
+    uint8_t status = UCSR0A;
+    if ((status & _BV(RXC0)) == 0u) {
+        return 0; /* nothing arrived: the caller's idle time, not receive work */
+    }
+    HB_PROBE_ON(HB_PROBE_UART);
+    if (status & (_BV(FE0) | _BV(DOR0))) { /* valid only before UDR0 is read */
+        hb_uart_rx_errors++;
+    }
+    *byte = UDR0;
+    HB_PROBE_OFF(HB_PROBE_UART);
+    return 1;
+}
+
 uint8_t hb_uart_rx_take(void) {
     uint8_t tail = rx_tail;
     uint8_t byte = rx_ring[tail & RX_MASK];
@@ -168,7 +211,11 @@ uint8_t hb_uart_tx_free(void) {
 void hb_uart_write(const uint8_t *bytes, uint16_t length) {
     for (uint16_t i = 0; i < length; i++) {
         while (hb_uart_tx_free() == 0) {
-            /* the UDRE interrupt drains the ring; interrupts are enabled in the main loop */
+            /* The UDRE interrupt drains the ring (interrupts are enabled in the main loop). With
+             * the receive interrupt masked (uart.h), keep moving received bytes meanwhile. */
+            if ((UCSR0B & _BV(RXCIE0)) == 0u) {
+                hb_uart_rx_pump();
+            }
         }
         uint8_t head = tx_head;
         tx_ring[head & TX_MASK] = bytes[i];
