@@ -98,7 +98,7 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
 static hb_err validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header,
                        const uint16_t *body_crc, hb_yield_fn yield, void *ctx)
 {
-    hb_source body;
+    const uint8_t *body, *end;
     hb_check chk;
     uint32_t offset = 0;
     uint16_t crc;
@@ -116,14 +116,19 @@ static hb_err validate(const uint8_t *program, uint32_t length, const hb_config 
     if (crc != header->crc) {
         return HB_ERR_BAD_CRC;
     }
-    hb_source_flat(&body, program + HB_HEADER_SIZE, header->body_length);
+    body = program + HB_HEADER_SIZE;
+    end = body + header->body_length;
     hb_check_init(&chk, header, 0);
     for (;;) {
         hb_instr in;
-        err = hb_instr_decode(&body, header->body_length, &offset, &in);
-        if (err == HB_OK) {
-            err = hb_check_instr(&chk, &in, offset);
+        /* straight from the buffer: hb_instr_decode's results on a flat source, without its
+         * per-byte source calls */
+        uint8_t n = hb_instr_decode_bytes(body + offset, end, &in);
+        if (n > HB_MAX_INSTR_BYTES) {
+            return n == HB_ERR_TRUNCATED && offset == header->body_length ? HB_ERR_END_MISSING : n;
         }
+        offset += n;
+        err = hb_check_instr(&chk, &in, offset);
         if (err != HB_OK || in.op == HB_OP_END) {
             return err;
         }
