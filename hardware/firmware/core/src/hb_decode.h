@@ -8,22 +8,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hb_inline.h"
 #include "hb_error.h"
 #include "hb_program.h"
 
-/* Inlining is a cost decision on an 8-bit CPU: a call into a big function pays for saving every
- * register it uses, so the rarely taken paths stay out of line and the hot ones in. */
-#if defined(__GNUC__)
-#define HB_ALWAYS_INLINE inline __attribute__((always_inline))
-#define HB_NOINLINE __attribute__((noinline))
-#else
-#define HB_ALWAYS_INLINE inline
-#define HB_NOINLINE
-#endif
 
 /* A varint's value (below 2^28), or HB_VARINT_ERROR plus an error code: one uint32_t, so that it
  * is returned in registers. hb_decode returns delays (below 2^31) the same way. */
 #define HB_VARINT_ERROR 0x80000000u
+
+/* What hb_instr_decode_bytes' result `n` means for an instruction at body offset `at` when it was
+ * given only the `count` bytes there that are written and inside the body (hb_source_peek): a
+ * varint error stays, and HB_ERR_TRUNCATED means that the decoder needed the byte at at + count
+ * (it reads in order), which is HB_ERR_END_MISSING if the instruction would start at the body's
+ * end, HB_ERR_TRUNCATED if it runs past it, and HB_ERR_UNDERRUN if that byte is in the body but
+ * not written yet: the per-byte rules of 1.6 (a) and 1.14. */
+hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length);
 
 /* The varint at p of 3 or 4 bytes, or its error (hb_program.c: out of line, it is rare). */
 uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit);

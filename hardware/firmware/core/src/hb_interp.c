@@ -268,67 +268,36 @@ hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *sr
 /* ---- playing ---- */
 
 /* Streamed fetch (1.14): decode, the validator's rules, the CRC (checked at END), and release of
- * the bytes read. Away from the ring's wrap and the written end, the instruction decodes and its
- * CRC runs straight from the ring storage; otherwise the per-byte source path does both.
+ * the bytes read. The instruction's bytes come as one run (hb_source_peek): straight from the
+ * ring storage, or copied out across its wrap.
  * The interpreter's own time-overflow test is the checker's: in a stream (no loops) the checker's
  * time is the time of the last executed instruction, and hb_check_instr tests the overflow first. */
 static hb_err fetch_stream(hb_interp *it)
 {
     hb_source *src = it->src;
     uint32_t at = it->read_offset;
-    uint32_t end = at;
-    const uint8_t *bytes = NULL;
-    uint8_t n = HB_ERR_TRUNCATED;
+    uint8_t buf[HB_MAX_INSTR_BYTES];
+    const uint8_t *bytes;
+    uint8_t count = hb_source_peek(src, at, it->header.body_length, HB_MAX_INSTR_BYTES, buf, &bytes);
+    uint8_t n = hb_instr_decode_bytes(bytes, bytes + count, &it->next);
+    uint16_t crc;
     hb_err err;
-    {
-        uint32_t limit = it->header.body_length < src->written ? it->header.body_length : src->written;
-        if (at < limit) {
-            uint32_t index = at & (src->capacity - 1u);
-            uint32_t run = limit - at;
-            if (run > src->capacity - index) {
-                run = src->capacity - index;
-            }
-            if (run > HB_MAX_INSTR_BYTES) {
-                run = HB_MAX_INSTR_BYTES;
-            }
-            bytes = src->data + index;
-            n = hb_instr_decode_bytes(bytes, bytes + run, &it->next);
-        }
+    if (n > HB_MAX_INSTR_BYTES) {
+        return hb_decode_missing(n, at, count, it->header.body_length);
     }
-    if (n <= HB_MAX_INSTR_BYTES) {
-        end = at + n;
-    } else if (n != HB_ERR_TRUNCATED) {
-        return n; /* a varint error, every byte before it present: as the checked path */
-    } else { /* cut by the wrap, the written end or the body's end: the checked path tells */
-        bytes = NULL;
-        err = hb_instr_decode(src, it->header.body_length, &end, &it->next);
-        if (err != HB_OK) {
-            return err;
-        }
-    }
-    err = hb_check_instr(&it->check, &it->next, end);
+    at += n;
+    err = hb_check_instr(&it->check, &it->next, at);
     if (err != HB_OK) {
         return err;
     }
-    {
-        uint16_t crc = it->crc;
-        if (bytes != NULL) {
-            const uint8_t *stop = bytes + n;
-            while (bytes != stop) {
-                crc = hb_crc16_update(crc, *bytes++);
-            }
-        } else {
-            for (; at < end; at++) {
-                uint8_t byte = 0;
-                (void)hb_source_byte(src, at, &byte); /* decoded just now: present */
-                crc = hb_crc16_update(crc, byte);
-            }
-        }
-        it->crc = crc;
-    }
-    hb_source_release(src, end);
-    it->read_offset = end;
-    if (it->next.op == HB_OP_END && it->crc != it->header.crc) {
+    crc = it->crc;
+    do {
+        crc = hb_crc16_update(crc, *bytes++);
+    } while (--n != 0);
+    it->crc = crc;
+    hb_source_release(src, at);
+    it->read_offset = at;
+    if (it->next.op == HB_OP_END && crc != it->header.crc) {
         return HB_ERR_BAD_CRC;
     }
     return HB_OK;

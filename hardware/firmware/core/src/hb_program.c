@@ -40,38 +40,6 @@ hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *c
     return HB_OK;
 }
 
-/* One byte at `offset`, telling apart "past the body" from "not written yet". */
-static hb_err next_byte(const hb_source *src, uint32_t body_length, uint32_t offset, uint8_t *out)
-{
-    if (offset >= body_length) {
-        return HB_ERR_TRUNCATED;
-    }
-    return hb_source_byte(src, offset, out) ? HB_OK : HB_ERR_UNDERRUN;
-}
-
-static hb_err read_varint(const hb_source *src, uint32_t body_length, uint32_t *offset, uint32_t *out)
-{
-    uint32_t value = 0;
-    uint8_t count;
-    for (count = 0; count < HB_VARINT_MAX_BYTES; count++) {
-        uint8_t byte;
-        hb_err err = next_byte(src, body_length, *offset + count, &byte);
-        if (err != HB_OK) {
-            return err;
-        }
-        value |= (uint32_t)(byte & 0x7Fu) << (7u * count);
-        if ((byte & 0x80u) == 0) {
-            if (count > 0 && byte == 0) {
-                return HB_ERR_VARINT_NONCANONICAL;
-            }
-            *offset += (uint32_t)count + 1u;
-            *out = value;
-            return HB_OK;
-        }
-    }
-    return HB_ERR_VARINT_TOO_LONG;
-}
-
 uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
 {
     uint8_t last = 2, byte;
@@ -114,89 +82,32 @@ uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *
     return (uint8_t)(q - p);
 }
 
-/* The bytes from `at` that are readable without a per-byte check: written, inside the body and,
- * in a ring, before the wrap; at most HB_MAX_INSTR_BYTES. */
-static uint8_t contiguous(const hb_source *src, uint32_t body_length, uint32_t at, const uint8_t **start)
+hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length)
 {
-    uint32_t limit = body_length < src->written ? body_length : src->written;
-    uint32_t run, room;
-    if (at >= limit) {
-        return 0;
+    if (n != HB_ERR_TRUNCATED) {
+        return n;
     }
-    run = limit - at;
-    if (src->ring == NULL) {
-        *start = src->data + at;
-    } else {
-        uint32_t index = at & (src->capacity - 1u);
-        room = src->capacity - index;
-        if (run > room) {
-            run = room;
-        }
-        *start = src->data + index;
+    if (at + count < body_length) {
+        return HB_ERR_UNDERRUN;
     }
-    return (uint8_t)(run < HB_MAX_INSTR_BYTES ? run : HB_MAX_INSTR_BYTES);
+    return count == 0 ? HB_ERR_END_MISSING : HB_ERR_TRUNCATED;
 }
 
 hb_err hb_instr_decode(const hb_source *src, uint32_t body_length, uint32_t *offset, hb_instr *out)
 {
-    uint32_t at = *offset;
-    uint8_t first;
-    hb_err err;
-    const uint8_t *start = NULL;
-    uint8_t run = contiguous(src, body_length, at, &start);
+    uint8_t buf[HB_MAX_INSTR_BYTES];
+    const uint8_t *bytes;
+    uint8_t count = hb_source_peek(src, *offset, body_length, HB_MAX_INSTR_BYTES, buf, &bytes);
+    uint8_t n;
     out->dur = 0;
     out->value = 0;
     out->sharp = 0;
-    if (run != 0) {
-        /* every byte the instruction reads is there: the same results, straight from memory */
-        uint8_t n = hb_instr_decode_bytes(start, start + run, out);
-        if (n <= HB_MAX_INSTR_BYTES) {
-            *offset = at + n;
-            return HB_OK;
-        }
-        if (n != HB_ERR_TRUNCATED) {
-            return n;
-        }
-        /* cut by the end of the run: the checked path tells which end it is */
+    n = hb_instr_decode_bytes(bytes, bytes + count, out);
+    if (n <= HB_MAX_INSTR_BYTES) {
+        *offset += n;
+        return HB_OK;
     }
-    if (at >= body_length) {
-        return HB_ERR_END_MISSING;
-    }
-    if (!hb_source_byte(src, at, &first)) {
-        return HB_ERR_UNDERRUN;
-    }
-    at++;
-    out->op = (uint8_t)(first >> 5);
-    out->delay = first & 0x1Fu;
-    if (out->delay == HB_DELAY_EXTENDED) {
-        uint32_t extra;
-        err = read_varint(src, body_length, &at, &extra);
-        if (err != HB_OK) {
-            return err;
-        }
-        out->delay = HB_DELAY_EXTENDED + extra;
-    }
-    if (out->op <= HB_OP_LOOP) { /* every opcode but ENDLOOP and END has a first u8 operand */
-        err = next_byte(src, body_length, at, &out->value);
-        if (err != HB_OK) {
-            return err;
-        }
-        at++;
-    }
-    if (out->op == HB_OP_RAMP_A || out->op == HB_OP_RAMP_S) {
-        err = read_varint(src, body_length, &at, &out->dur);
-        if (err != HB_OK) {
-            return err;
-        }
-    } else if (out->op == HB_OP_PULSE) {
-        err = next_byte(src, body_length, at, &out->sharp);
-        if (err != HB_OK) {
-            return err;
-        }
-        at++;
-    }
-    *offset = at;
-    return HB_OK;
+    return hb_decode_missing(n, *offset, count, body_length);
 }
 
 uint8_t hb_pulse_length(uint8_t sharp)
