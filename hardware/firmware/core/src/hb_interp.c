@@ -179,29 +179,20 @@ static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
     it->voice_count = (uint8_t)(n + 1u);
 }
 
-/* Only called with voices (the caller tests voice_count). Voices are moved only on the tick one
- * of them ends. */
-static void voices_advance(hb_interp *it)
+/* Step 8 for voices whose `left` reached 0 this tick: out of line, it happens once per pulse. */
+static HB_NOINLINE void voices_remove_ended(hb_interp *it)
 {
     hb_voice *v = it->voices;
-    uint8_t i, n = it->voice_count, ended = 0;
+    uint8_t i, n = it->voice_count, kept = 0;
     for (i = 0; i < n; i++) {
-        if (--v[i].left == 0) {
-            ended = 1;
+        if (v[i].left != 0) {
+            v[kept].amp = v[i].amp;
+            v[kept].sharp = v[i].sharp;
+            v[kept].left = v[i].left;
+            kept++;
         }
     }
-    if (ended) {
-        uint8_t kept = 0;
-        for (i = 0; i < n; i++) {
-            if (v[i].left != 0) {
-                v[kept].amp = v[i].amp;
-                v[kept].sharp = v[i].sharp;
-                v[kept].left = v[i].left;
-                kept++;
-            }
-        }
-        it->voice_count = kept;
-    }
+    it->voice_count = kept;
 }
 
 /* ---- modes ---- */
@@ -512,17 +503,28 @@ hb_sample hb_interp_step(hb_interp *it)
     sharp = it->sharp.value;
     n = it->voice_count;
     if (n != 0) {
-        const hb_voice *v = it->voices;
+        /* the voices' part of step 8 in the same pass: nothing reads `left` before the next
+         * tick, and a fault later in this tick drops the voices anyway (1.13) */
+        hb_voice *v = it->voices;
+        uint8_t ended = 0;
         do {
             if (v->amp >= amp) {
                 amp = v->amp;
                 sharp = v->sharp;
             }
+            if (--v->left == 0) {
+                ended = 1;
+            }
             v++;
         } while (--n != 0);
+        if (ended) {
+            voices_remove_ended(it);
+        }
     }
-    /* 5. live controls */
-    amp = (uint8_t)(((uint16_t)((uint16_t)amp * it->scale_internal) + 128u) >> 8);
+    /* 5. live controls (m' = 256, the power-up scale, is the identity) */
+    if (it->scale_internal != 256u) {
+        amp = (uint8_t)(((uint16_t)((uint16_t)amp * it->scale_internal) + 128u) >> 8);
+    }
     if (it->offset != 0) {
         if (it->offset < 0) {
             uint8_t down = (uint8_t)(-(int16_t)it->offset);
@@ -554,9 +556,6 @@ hb_sample hb_interp_step(hb_interp *it)
     out.flags = 0;
     channel_advance(&it->amp);
     channel_advance(&it->sharp);
-    if (it->voice_count != 0) {
-        voices_advance(it);
-    }
     it->tick++;
     return out;
 }
