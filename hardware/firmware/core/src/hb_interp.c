@@ -5,10 +5,15 @@
 #include "hb_crc16.h"
 #include "hb_decode.h"
 
+#if defined(__AVR__)
+#include <avr/pgmspace.h> /* the division table stays in flash */
+#endif
+
 /* Cost notes: the target with the least headroom is an 8-bit AVR (16,000 cycles per 1 kHz tick),
  * where every uint32_t operation is four instructions and every uint32_t field four loads and
- * four stores. So the per-tick state is kept in 8 bits wherever that is exact, and what must be
- * 32 bits (times, long ramps) is touched once per tick at most. */
+ * four stores. So the per-tick state is kept in 8 and 16 bits wherever that is exact, what must
+ * be 32 bits (long waits, long ramps, the tick count) is touched once per tick at most, and the
+ * rare paths are out of line so that the common ones keep few registers to save. */
 
 /* Internal result of running a tick's instructions: END executed (not a wire error code). */
 #define STEP_END 0xFFu
@@ -37,10 +42,9 @@ static void channel_set(hb_channel *c, uint8_t value)
     c->ramp = HB_RAMP_NONE;
 }
 
-/* floor(256 / d) rounded up, d = 2..31: a reciprocal for 8-bit division by multiplication. */
+/* ceil(256 / d) for d = 2..31: reciprocals for 8-bit division by multiplication. */
 #define RECIPROCAL_LIMIT 32u
 #if defined(__AVR__)
-#include <avr/pgmspace.h>
 #define RECIPROCAL(d) pgm_read_byte(&reciprocal[(d) - 2u])
 static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] PROGMEM = {
 #else
