@@ -387,7 +387,7 @@ static HB_NOINLINE hb_err run_flat(hb_interp *it)
     hb_err err = HB_OK;
     for (;;) {
         uint8_t op = in->op;
-        uint32_t delay;
+        uint8_t delay;
         if (op <= HB_OP_RAMP_S) {
             executed++;
             channel_op(it, op, in->value, in->dur);
@@ -427,15 +427,15 @@ static HB_NOINLINE hb_err run_flat(hb_interp *it)
             break;
         } /* else OP_NONE: only the fetch */
         delay = hb_decode(&pc, it->end, in);
-        if (delay & HB_VARINT_ERROR) {
-            err = (hb_err)delay;
+        if (delay & HB_DECODED_ERROR) {
+            err = (hb_err)(delay & (uint8_t)~HB_DECODED_ERROR);
             if (err == HB_ERR_TRUNCATED && pc == it->end) {
                 err = HB_ERR_END_MISSING;
             }
             break;
         }
         if (delay != 0) {
-            set_wait(it, delay - 1u);
+            set_wait(it, (delay == HB_DECODED_EXTENDED ? in->delay : delay) - 1u);
             break;
         }
     }
