@@ -165,22 +165,26 @@ static HB_ALWAYS_INLINE void channel_advance(hb_channel *c)
 
 static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
 {
-    hb_voice *v;
+    hb_voice *v = it->voices;
     uint8_t n = it->voice_count;
-    if (n == HB_PULSE_VOICES) { /* all busy: the oldest gives way */
-        uint8_t i;
-        for (i = 1; i < HB_PULSE_VOICES; i++) {
-            it->voices[i - 1u].amp = it->voices[i].amp;
-            it->voices[i - 1u].sharp = it->voices[i].sharp;
-            it->voices[i - 1u].left = it->voices[i].left;
-        }
-        n--;
+    if (n == HB_PULSE_VOICES) { /* all busy: the oldest gives way (fixed offsets, no loop) */
+        v[0].amp = v[1].amp;
+        v[0].sharp = v[1].sharp;
+        v[0].left = v[1].left;
+        v[1].amp = v[2].amp;
+        v[1].sharp = v[2].sharp;
+        v[1].left = v[2].left;
+        v[2].amp = v[3].amp;
+        v[2].sharp = v[3].sharp;
+        v[2].left = v[3].left;
+        v += HB_PULSE_VOICES - 1u;
+    } else {
+        v += n;
+        it->voice_count = (uint8_t)(n + 1u);
     }
-    v = &it->voices[n];
     v->amp = amp;
     v->sharp = sharp;
     v->left = hb_pulse_length(sharp);
-    it->voice_count = (uint8_t)(n + 1u);
 }
 
 /* Step 8 for voices whose `left` reached 0 this tick: out of line, it happens once per pulse. */
