@@ -63,6 +63,7 @@ static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param) {
     case 3:
         if ((value & 7u) != 0u) {
             hb_event_append(board, HB_AVR_EVENT_TIMER2_START, 0, (uint8_t)value);
+            hb_profile_set_origin(board, board->avr->cycle);
         }
         break;
     default:

@@ -73,6 +73,7 @@ typedef struct {
     uint64_t *pc_cycles; /* per flash word */
     size_t pc_words;
     uint64_t vector_entry;
+    uint64_t origin;       /* cycle of a tick boundary: windows are counted from it */
     uint64_t group_mask;   /* categories summed per tick window (hb_avr_profile_set_group) */
     uint32_t group_max;    /* the largest such sum over the closed windows */
 } hb_profile;
@@ -110,6 +111,8 @@ void hb_profile_init(hb_avr *board);
 void hb_profile_probe_write(hb_avr *board, uint8_t value);
 void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode, uint64_t cycles);
 void hb_profile_free(hb_avr *board);
+/* Aligns the tick windows to a tick boundary (the cycle the tick timer started). */
+void hb_profile_set_origin(hb_avr *board, uint64_t cycle);
 
 void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value);
 void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value);

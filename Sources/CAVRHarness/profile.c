@@ -9,12 +9,19 @@
  * region's cost is the cycles between set and clear minus the handler cycles that ran
  * inside it.
  *
- * Costs are summed per tick window (cycle / window, window = 16,000 cycles at 16 MHz) to
- * give the worst tick; totals over the measurement interval give the mean. */
+ * Costs are summed per tick window (window = 16,000 cycles at 16 MHz) to give the worst tick;
+ * totals over the measurement interval give the mean. Windows are aligned to the firmware's tick
+ * boundaries (from the cycle its tick timer started), so each holds exactly one tick's work: with
+ * windows counted from cycle 0 instead, a tick's step could straddle two windows and a window
+ * could hold parts of two steps. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness_internal.h"
+
+static uint64_t window_of(const hb_profile *p, uint64_t cycle) {
+    return cycle >= p->origin ? (cycle - p->origin) / p->window : 0;
+}
 
 static uint32_t group_sum(const hb_profile *p) {
     uint32_t sum = 0;
@@ -45,7 +52,7 @@ static void charge(hb_avr *board, int category, uint64_t cycles) {
     if (now < p->interval_start) {
         return;
     }
-    uint64_t window = now / p->window;
+    uint64_t window = window_of(p, now);
     if (window != p->window_index) {
         fold_window(p);
         p->window_index = window;
@@ -85,7 +92,7 @@ void hb_avr_profile_reset(hb_avr *board) {
     memset(p->current, 0, sizeof p->current);
     p->group_max = 0;
     p->interval_start = board->avr->cycle;
-    p->window_index = board->avr->cycle / p->window;
+    p->window_index = window_of(p, board->avr->cycle);
     if (p->pc_cycles) {
         memset(p->pc_cycles, 0, p->pc_words * sizeof *p->pc_cycles);
     }
@@ -159,4 +166,11 @@ void hb_avr_profile_set_group(hb_avr *board, uint64_t categories) {
 uint32_t hb_avr_profile_group_worst(const hb_avr *board) {
     uint32_t current = group_sum(&board->profile); /* the window still being filled */
     return current > board->profile.group_max ? current : board->profile.group_max;
+}
+
+void hb_profile_set_origin(hb_avr *board, uint64_t cycle) {
+    hb_profile *p = &board->profile;
+    fold_window(p);
+    p->origin = cycle;
+    p->window_index = window_of(p, board->avr->cycle);
 }
