@@ -7,12 +7,14 @@
 /// Each cost is added to the 16,000-cycle tick window it ends in.
 public struct CycleProfile: Sendable {
     public enum Category: CaseIterable, Sendable, Hashable {
-        /// Interpreter tick and hand-off to the output stage (probe bit 0).
+        /// Device step and hand-off to the output stage (probe bit 0).
         case interpreterTick
         /// Protocol handler: draining the RX ring, framing, message handling (probe bit 1).
         case protocolHandler
         /// Output-stage work in the main loop: DRV2605L I2C writes (probe bit 2).
         case outputMainLoop
+        /// The step's notices, encoded and sent after the hand-off (probe bit 3).
+        case notices
         /// Tick timer interrupt (Timer2 compare A): tick count and PWM synthesis.
         case tickInterrupt
         /// UART receive interrupt.
@@ -25,6 +27,7 @@ public struct CycleProfile: Sendable {
             case .interpreterTick: return 0
             case .protocolHandler: return 1
             case .outputMainLoop: return 2
+            case .notices: return 3
             case .tickInterrupt: return 8 + 7
             case .uartReceiveInterrupt: return 8 + 18
             case .uartTransmitInterrupt: return 8 + 19

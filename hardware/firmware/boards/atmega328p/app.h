@@ -15,7 +15,11 @@ void hb_board_run_due_ticks(void);
 void hb_board_yield(void);
 /* One received byte. */
 void hb_app_byte(uint8_t byte);
-/* One interpreter tick: fills the sample (amplitude, sharpness, flags) for this tick. */
-void hb_app_tick(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags);
+/* One step: fills the sample (amplitude, sharpness, flags) for this tick and nothing else; the
+ * deadline-bound part, handed to the output stage right after. */
+void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags);
+/* What the step left for after the hand-off (the protocol device's notices); called before
+ * the next received byte. */
+void hb_app_flush(void);
 
 #endif

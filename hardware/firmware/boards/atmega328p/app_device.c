@@ -104,9 +104,15 @@ void hb_app_byte(uint8_t byte) {
     hb_device_receive_byte(&device, byte);
 }
 
-void hb_app_tick(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
-    hb_sample s = hb_device_tick(&device);
+/* The step only records its notices (TELEMETRY, CREDIT); they are encoded and sent by
+ * hb_app_flush once the sample is with the output stage (hb_device.h). */
+void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
+    hb_sample s = hb_device_step(&device);
     *amplitude = s.amp;
     *sharpness = s.sharp;
     *flags = s.flags;
+}
+
+void hb_app_flush(void) {
+    hb_device_flush(&device);
 }

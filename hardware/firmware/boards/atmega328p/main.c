@@ -1,7 +1,8 @@
 /* Main loop: no sleep (simavr 1.6 takes interrupts one instruction late after `sei`, so
  * `sei(); sleep_cpu();` can hang there; and the loop is cheap). Each pass:
- *   1. when a tick has begun: let the output stage start it, run one interpreter tick and
- *      latch the sample for the next tick boundary (output.h explains the one-tick lag);
+ *   1. when a tick has begun: let the output stage start it, run one device step and latch
+ *      the sample for the next tick boundary (output.h explains the one-tick lag), and only
+ *      then encode and send the step's notices (hb_app_flush);
  *   2. feed received bytes to the protocol handler until the ring is empty or the next
  *      tick begins, so a burst of bytes never delays a tick.
  * A frame whose handling is long (an UPLOAD's checksums, a COMMIT's validation) calls
@@ -34,9 +35,12 @@ void hb_board_run_due_ticks(void) {
         hb_output_tick_begin();
         HB_PROBE_ON(HB_PROBE_TICK);
         uint8_t amplitude, sharpness, flags;
-        hb_app_tick(&amplitude, &sharpness, &flags);
+        hb_app_step(&amplitude, &sharpness, &flags);
         hb_hal_output(amplitude, sharpness, flags);
         HB_PROBE_OFF(HB_PROBE_TICK);
+        HB_PROBE_ON(HB_PROBE_NOTICES);
+        hb_app_flush();
+        HB_PROBE_OFF(HB_PROBE_NOTICES);
     }
 }
 

@@ -46,11 +46,18 @@ static void put_u32(uint8_t *p, uint32_t v)
 
 /* ---- sending ---- */
 
+static void flush_notices(hb_device *dev);
+
+/* Every frame goes out after the notices a step queued and the board has not flushed yet, so
+ * the order on the wire is the order of events whatever the board does (hb_device.h). */
 static void send(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
 {
     uint8_t wire[HB_DEVICE_TX_MAX];
     hb_frame_header header;
     size_t n;
+    if (dev->queued_count != 0u) {
+        flush_notices(dev);
+    }
     header.version = HB_FRAME_VERSION;
     header.type = type;
     header.sequence = seq;
@@ -68,7 +75,7 @@ static void notice(hb_device *dev, uint8_t type, const uint8_t *payload, uint8_t
     dev->notice_seq++;
 }
 
-static void telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
+static void telemetry_frame(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
 {
     uint8_t p[HB_LEN_TELEMETRY];
     p[0] = event;
@@ -76,6 +83,57 @@ static void telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code,
     p[2] = code;
     put_u32(p + 3, tick);
     notice(dev, HB_MSG_TELEMETRY, p, sizeof p);
+}
+
+/* CREDIT(next, limit): `granted` is the limit, set when the credit was decided. */
+static void credit_frame(hb_device *dev)
+{
+    uint8_t p[HB_LEN_CREDIT];
+    put_u32(p, dev->ring.written);
+    put_u32(p + 4, dev->granted);
+    notice(dev, HB_MSG_CREDIT, p, sizeof p);
+}
+
+/* Sends the notices the last step queued, oldest first, exactly as the step would have sent
+ * them: TELEMETRY's tick is the step's (now - 1 after it, nothing else advances now), CREDIT's
+ * fields are the ring's and the grant's, which nothing changes between the step and this call
+ * (the device flushes before it takes a received byte, hb_device_receive_byte). */
+static void flush_notices(hb_device *dev)
+{
+    uint32_t tick = dev->in_step ? dev->now : dev->now - 1u;
+    uint8_t count = dev->queued_count, i;
+    dev->queued_count = 0; /* sending goes through send(), which must not flush again */
+    for (i = 0; i < count; i++) {
+        const hb_device_notice *q = &dev->queued[i];
+        if (q->event == HB_DEVICE_NOTICE_CREDIT) {
+            credit_frame(dev);
+        } else {
+            telemetry_frame(dev, q->event, q->slot, q->code, tick);
+        }
+    }
+}
+
+/* A step only records its notices; hb_device_flush encodes and sends them. */
+static void queue_notice(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code)
+{
+    hb_device_notice *q;
+    if (dev->queued_count == HB_DEVICE_NOTICE_QUEUE) {
+        flush_notices(dev); /* cannot happen (hb_device.h bounds a step's notices); stays in order */
+    }
+    q = &dev->queued[dev->queued_count++];
+    q->event = event;
+    q->slot = slot;
+    q->code = code;
+}
+
+/* `tick` is `now` outside a step, and the step's own tick inside one. */
+static void telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
+{
+    if (dev->in_step) {
+        queue_notice(dev, event, slot, code);
+    } else {
+        telemetry_frame(dev, event, slot, code, tick);
+    }
 }
 
 static void send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code, uint32_t value)
@@ -108,12 +166,12 @@ static uint32_t stream_limit(const hb_device *dev)
 
 static void send_credit(hb_device *dev)
 {
-    uint8_t p[HB_LEN_CREDIT];
-    uint32_t limit = stream_limit(dev);
-    put_u32(p, dev->ring.written);
-    put_u32(p + 4, limit);
-    dev->granted = limit;
-    notice(dev, HB_MSG_CREDIT, p, sizeof p);
+    dev->granted = stream_limit(dev);
+    if (dev->in_step) {
+        queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
+    } else {
+        credit_frame(dev);
+    }
 }
 
 static void stream_close(hb_device *dev)
@@ -632,6 +690,9 @@ void hb_device_set_yield(hb_device *dev, hb_yield_fn yield)
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
+    if (dev->queued_count != 0u) {
+        flush_notices(dev); /* not flushed by the board: the step's notices come first */
+    }
     if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
         on_frame(dev);
     }
@@ -676,13 +737,17 @@ static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
     dev->active = 0;
 }
 
-hb_sample hb_device_tick(hb_device *dev)
+hb_sample hb_device_step(hb_device *dev)
 {
     const uint32_t n = dev->now;
     hb_interp *it = &dev->interp;
     hb_sample s;
     uint8_t ended = 0, code = 0, was_playing;
 
+    if (dev->queued_count != 0u) {
+        flush_notices(dev); /* the previous step's, if the board did not flush them */
+    }
+    dev->in_step = 1; /* notices are queued until hb_device_flush */
     /* 1. watchdog */
     if (dev->watchdog != 0u && dev->silence >= dev->watchdog && (it->mode == HB_MODE_PLAYING || dev->pending)) {
         uint8_t slot = dev->active ? dev->active_slot : dev->pending_slot;
@@ -773,6 +838,21 @@ hb_sample hb_device_tick(hb_device *dev)
         dev->silence++;
     }
     dev->now++;
+    dev->in_step = 0;
+    return s;
+}
+
+void hb_device_flush(hb_device *dev)
+{
+    if (dev->queued_count != 0u) {
+        flush_notices(dev);
+    }
+}
+
+hb_sample hb_device_tick(hb_device *dev)
+{
+    hb_sample s = hb_device_step(dev);
+    hb_device_flush(dev);
     return s;
 }
 
