@@ -247,19 +247,18 @@ static reply ack(uint32_t value)
     return nack(0, value);
 }
 
-/* The CRC of `n` bytes in pieces of 32 (about 800 cycles on AVR), yielding between them. */
-static uint16_t crc_run(hb_device *dev, uint16_t crc, const uint8_t *bytes, uint8_t n)
+/* Long frame handling runs in pieces with the board's yield hook between them (hb_device.h):
+ * an UPLOAD's data is copied into the slot and run through both CRCs PIECE bytes at a time. 8
+ * bytes keep a piece near 1,100 cycles on the ATmega328P (avr-libc's byte-wise CRC costs about 60
+ * cycles a byte with its call, twice), so a step that comes due waits at most about that long
+ * (it was one 115-byte copy plus 32 bytes of CRC, about 2,900 cycles). */
+#define PIECE 8u
+
+static void yield(hb_device *dev)
 {
-    while (n != 0u) {
-        uint8_t piece = n < 32u ? n : 32u;
-        crc = hb_crc16(crc, bytes, piece);
-        bytes += piece;
-        n = (uint8_t)(n - piece);
-        if (dev->yield != NULL) {
-            dev->yield(dev->ctx);
-        }
+    if (dev->yield != NULL) {
+        dev->yield(dev->ctx);
     }
-    return crc;
 }
 
 static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
@@ -288,16 +287,32 @@ static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
     }
     {
         /* Uploads arrive in order (offset 0 restarts, anything else continues at fill), so two
-         * running CRCs, of the slot and of the body past the header, spare COMMIT both passes. */
+         * running CRCs, of the slot and of the body past the header, spare COMMIT both passes.
+         * Copied and checksummed PIECE bytes at a time, yielding after each piece. */
         uint8_t *dst = slot_bytes(dev, slot) + offset;
+        const uint8_t *src = p + HB_LEN_UPLOAD_FIELDS;
         uint8_t header_part = offset < HB_HEADER_SIZE ? (uint8_t)(HB_HEADER_SIZE - offset) : 0u;
+        uint16_t crc = offset == 0u ? HB_CRC16_INIT : s->crc;
+        uint16_t body_crc = offset == 0u ? HB_CRC16_INIT : s->body_crc;
+        uint8_t done = 0;
         if (header_part > count) {
             header_part = (uint8_t)count;
         }
-        memcpy(dst, p + HB_LEN_UPLOAD_FIELDS, (size_t)count);
-        s->crc = crc_run(dev, offset == 0u ? HB_CRC16_INIT : s->crc, dst, (uint8_t)count);
-        s->body_crc = crc_run(dev, offset == 0u ? HB_CRC16_INIT : s->body_crc, dst + header_part,
-                              (uint8_t)(count - header_part));
+        while (done < (uint8_t)count) {
+            uint8_t left = (uint8_t)((uint8_t)count - done);
+            uint8_t piece = left < (uint8_t)PIECE ? left : (uint8_t)PIECE;
+            uint8_t end = (uint8_t)(done + piece);
+            memcpy(dst + done, src + done, piece);
+            crc = hb_crc16(crc, dst + done, piece);
+            if (end > header_part) {
+                uint8_t from = done > header_part ? done : header_part;
+                body_crc = hb_crc16(body_crc, dst + from, (size_t)(end - from));
+            }
+            done = end;
+            yield(dev);
+        }
+        s->crc = crc;
+        s->body_crc = body_crc;
     }
     s->fill = offset + count;
     s->ready = 0;
