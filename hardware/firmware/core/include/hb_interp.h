@@ -1,7 +1,7 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (191 bytes on AVR, 224 on x86-64) and the
+ * No allocation: the caller owns the hb_interp (162 bytes on AVR, 216 on x86-64) and the
  * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);
@@ -23,6 +23,8 @@
 #define HB_SAMPLE_BRAKE 0x01u
 #define HB_MAX_TICK_EXECUTIONS 32u /* 1.15: instructions one tick can execute */
 
+enum { HB_RAMP_NONE = 0, HB_RAMP_SHORT = 1, HB_RAMP_LONG = 2 };
+
 enum { HB_MODE_IDLE = 0, HB_MODE_PLAYING = 1, HB_MODE_BRAKING = 2 };
 
 typedef struct hb_sample {
@@ -38,15 +40,18 @@ typedef struct hb_status {
 } hb_status;
 
 /* A channel: its value this tick and the state of a running ramp (exact Bresenham form of the
- * ramp rule, 1.9). */
+ * ramp rule, 1.9, in the smallest widths that stay exact; hb_interp.c explains why). */
 typedef struct hb_channel {
-    uint32_t left;   /* advances until the ramp arrives; 0: no ramp */
-    uint32_t den;    /* ramp duration D */
-    uint32_t err;    /* accumulated remainder, 0 <= err < D */
-    uint8_t rem;     /* |v1 - v0| mod D (< 256 because |v1 - v0| < 256) */
-    uint8_t step;    /* |v1 - v0| div D */
-    uint8_t down;    /* ramp direction: 1 toward smaller values */
+    uint32_t err;    /* long ramp (D > 255): accumulated remainder, 0 <= err < D */
+    uint32_t thr;    /* long ramp: D - rem, the err from which the next advance carries */
+    uint8_t ramp;    /* HB_RAMP_*: none, short (D <= 255, 8-bit state) or long */
     uint8_t value;
+    uint8_t target;  /* v1: the ramp ends when the value gets there */
+    uint8_t step;    /* (|v1 - v0| div D) signed toward v1, mod 256 */
+    uint8_t step1;   /* step + 1 toward v1, mod 256: the advance that carries */
+    uint8_t rem;     /* |v1 - v0| mod D */
+    uint8_t err8;    /* short ramp: accumulated remainder, 0 <= err8 < D */
+    uint8_t thr8;    /* short ramp: D - rem */
 } hb_channel;
 
 typedef struct hb_voice {
@@ -58,16 +63,16 @@ typedef struct hb_voice {
 typedef struct hb_interp {
     hb_config cfg;
     hb_header header;
-    hb_source flat;             /* the source of a program loaded with hb_interp_load */
-    hb_source *src;
+    const uint8_t *pc;          /* flat programs: the next byte to fetch */
+    const uint8_t *end;         /* flat programs: just past the body */
+    const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
+    hb_source *src;             /* streamed programs: the ring */
     hb_check check;             /* streamed programs: the validator's rules, applied on fetch */
-    hb_instr next;              /* the fetched, not yet executed instruction */
-    uint32_t next_time;
-    uint32_t last_time;         /* time of the last executed instruction */
-    uint32_t read_offset;       /* body offset of the next fetch */
+    hb_instr next;              /* the fetched, not yet executed instruction; next.delay counts
+                                 * down to 0, the tick it is due */
+    uint32_t read_offset;       /* streamed programs: body offset of the next fetch */
     uint32_t tick;
-    uint32_t full_scale_run;    /* consecutive output samples >= safety_threshold */
-    uint32_t loop_offset[HB_MAX_LOOP_DEPTH];
+    uint32_t safety_left;       /* safety_ticks - c: full-scale samples still allowed (1.12) */
     hb_channel amp;
     hb_channel sharp;
     hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
@@ -80,7 +85,6 @@ typedef struct hb_interp {
     uint8_t mode;
     hb_err error;
     uint8_t streamed;
-    uint8_t have_next;
     uint8_t executed;           /* instructions executed by the last step (for tests) */
     uint8_t scale;              /* master scale m as set */
     int8_t offset;              /* sharpness offset o */

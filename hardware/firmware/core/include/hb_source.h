@@ -35,6 +35,12 @@ uint32_t hb_source_write(hb_source *src, const uint8_t *bytes, uint32_t length);
 /* Reads the byte at body offset `offset` into *out. Returns 1 if it has been written, else 0. */
 uint8_t hb_source_byte(const hb_source *src, uint32_t offset, uint8_t *out);
 
+/* The bytes from body offset `offset` that are written and below `limit`, at most `want` of them,
+ * as one contiguous run: *bytes points into the source when they are contiguous there, else into
+ * `buf` (`want` bytes), where they are copied across a ring's wrap. Returns how many there are. */
+uint8_t hb_source_peek(const hb_source *src, uint32_t offset, uint32_t limit, uint8_t want, uint8_t *buf,
+                       const uint8_t **bytes);
+
 /* The reader will not read below `offset` again: a ring may overwrite those bytes. */
 void hb_source_release(hb_source *src, uint32_t offset);
 

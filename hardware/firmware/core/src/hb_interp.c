@@ -3,78 +3,152 @@
 #include <string.h>
 
 #include "hb_crc16.h"
+#include "hb_decode.h"
 
-/* ---- channels: the ramp rule of 1.9 without per-tick division ---- */
+/* Cost notes: the target with the least headroom is an 8-bit AVR (16,000 cycles per 1 kHz tick),
+ * where every uint32_t operation is four instructions and every uint32_t field four loads and
+ * four stores. So the per-tick state is kept in 8 bits wherever that is exact, and what must be
+ * 32 bits (times, long ramps) is touched once per tick at most. */
+
+/* Internal result of running a tick's instructions: END executed (not a wire error code). */
+#define STEP_END 0xFFu
+
+/* it->next.op when no instruction has been fetched yet (a load): the first step only fetches. */
+#define OP_NONE 8u
+
+/* ---- channels: the ramp rule of 1.9 without per-tick division ----
+ *
+ * 1.9's incremental form: q, r = divmod(|v1 - v0|, D); e = floor(D / 2); per advance
+ * value += sgn * q, e += r, and if e >= D: value += sgn, e -= D. Widths that keep it exact:
+ * - e < D and r < D always. The carry test e + r >= D is written e >= D - r (D - r >= 1), so no
+ *   sum wider than e is ever formed.
+ * - D <= 255 (short ramp, most of them): e, r, D - r all fit 8 bits.
+ * - D > 255 (long ramp): |v1 - v0| <= 255 < D, so q = 0, r = |v1 - v0| (8 bits), and only e and
+ *   D - r need 32 bits (D < 2^28).
+ * - The closed form never passes v1 for k <= D and reaches it at k = D at the latest, and the
+ *   value is v1 for every k > D: so the ramp can stop as soon as the value equals v1, instead of
+ *   counting D advances in 32 bits. A ramp with v1 = v0 changes nothing and keeps no state.
+ * - sgn * q and sgn * (q + 1) are kept as 8-bit steps mod 256: the true value stays in 0..255,
+ *   so adding them mod 256 gives it exactly, with no direction test per advance. */
 
 static void channel_set(hb_channel *c, uint8_t value)
 {
     c->value = value;
-    c->left = 0;
+    c->ramp = HB_RAMP_NONE;
 }
 
 static void channel_ramp(hb_channel *c, uint8_t target, uint32_t dur)
 {
-    uint8_t delta;
-    if (dur == 0) {
+    uint8_t value = c->value;
+    uint8_t down = target < value;
+    uint8_t delta = down ? (uint8_t)(value - target) : (uint8_t)(target - value);
+    uint8_t q = 0, r = delta;
+    if (dur == 0 || delta == 0) {
         channel_set(c, target);
         return;
     }
-    c->down = target < c->value;
-    delta = c->down ? (uint8_t)(c->value - target) : (uint8_t)(target - c->value);
-    if (dur > delta) {
-        c->step = 0;
-        c->rem = delta;
-    } else { /* dur <= 255 here: an 8-bit division */
-        c->step = (uint8_t)(delta / (uint8_t)dur);
-        c->rem = (uint8_t)(delta % (uint8_t)dur);
+    c->target = target;
+    if (dur <= 255u) {
+        uint8_t d = (uint8_t)dur;
+        if (delta >= d) { /* an 8-bit division, and only when the ramp moves >= 1 per tick */
+            q = (uint8_t)(delta / d);
+            r = (uint8_t)(delta % d);
+        }
+        c->err8 = (uint8_t)(d >> 1); /* floor(D / 2): round the exact line half up */
+        c->thr8 = (uint8_t)(d - r);
+        c->ramp = HB_RAMP_SHORT;
+    } else {
+        c->err = dur >> 1;
+        c->thr = dur - delta;
+        c->ramp = HB_RAMP_LONG;
     }
-    c->den = dur;
-    c->err = dur >> 1;   /* floor(D / 2): round the exact line half up */
-    c->left = dur;
+    c->rem = r;
+    c->step = down ? (uint8_t)(0u - q) : q;
+    c->step1 = down ? (uint8_t)(0xFFu - q) : (uint8_t)(q + 1u);
 }
 
-static void channel_advance(hb_channel *c)
+/* A long ramp's advance: out of line, the short one is the common case. */
+static HB_NOINLINE void channel_advance_long(hb_channel *c)
 {
-    uint8_t inc;
-    if (c->left == 0) {
-        return;
+    uint32_t err = c->err;
+    if (err >= c->thr) {
+        c->err = err - c->thr;
+        c->value = (uint8_t)(c->value + c->step1);
+        if (c->value == c->target) {
+            c->ramp = HB_RAMP_NONE;
+        }
+    } else {
+        c->err = err + c->rem;
     }
-    inc = c->step;
-    c->err += c->rem;
-    if (c->err >= c->den) {
-        c->err -= c->den;
-        inc++;
+}
+
+/* 1.8 step 8 for one channel: an idle channel costs a load and a branch. */
+static HB_ALWAYS_INLINE void channel_advance(hb_channel *c)
+{
+    if (c->ramp == HB_RAMP_SHORT) {
+        uint8_t err = c->err8;
+        uint8_t value;
+        if (err >= c->thr8) {
+            c->err8 = (uint8_t)(err - c->thr8);
+            value = (uint8_t)(c->value + c->step1);
+        } else {
+            c->err8 = (uint8_t)(err + c->rem);
+            value = (uint8_t)(c->value + c->step);
+        }
+        c->value = value;
+        if (value == c->target) {
+            c->ramp = HB_RAMP_NONE;
+        }
+    } else if (c->ramp != HB_RAMP_NONE) {
+        channel_advance_long(c);
     }
-    c->value = c->down ? (uint8_t)(c->value - inc) : (uint8_t)(c->value + inc);
-    c->left--;
 }
 
 /* ---- pulse voices (1.10) ---- */
 
 static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
 {
-    uint8_t i;
-    if (it->voice_count == HB_PULSE_VOICES) { /* all busy: the oldest gives way */
+    hb_voice *v;
+    uint8_t n = it->voice_count;
+    if (n == HB_PULSE_VOICES) { /* all busy: the oldest gives way */
+        uint8_t i;
         for (i = 1; i < HB_PULSE_VOICES; i++) {
-            it->voices[i - 1u] = it->voices[i];
+            it->voices[i - 1u].amp = it->voices[i].amp;
+            it->voices[i - 1u].sharp = it->voices[i].sharp;
+            it->voices[i - 1u].left = it->voices[i].left;
         }
-        it->voice_count--;
+        n--;
     }
-    it->voices[it->voice_count].amp = amp;
-    it->voices[it->voice_count].sharp = sharp;
-    it->voices[it->voice_count].left = hb_pulse_length(sharp);
-    it->voice_count++;
+    v = &it->voices[n];
+    v->amp = amp;
+    v->sharp = sharp;
+    v->left = hb_pulse_length(sharp);
+    it->voice_count = (uint8_t)(n + 1u);
 }
 
+/* Only called with voices (the caller tests voice_count). Voices are moved only on the tick one
+ * of them ends. */
 static void voices_advance(hb_interp *it)
 {
-    uint8_t i, kept = 0;
-    for (i = 0; i < it->voice_count; i++) {
-        if (--it->voices[i].left != 0) {
-            it->voices[kept++] = it->voices[i];
+    hb_voice *v = it->voices;
+    uint8_t i, n = it->voice_count, ended = 0;
+    for (i = 0; i < n; i++) {
+        if (--v[i].left == 0) {
+            ended = 1;
         }
     }
-    it->voice_count = kept;
+    if (ended) {
+        uint8_t kept = 0;
+        for (i = 0; i < n; i++) {
+            if (v[i].left != 0) {
+                v[kept].amp = v[i].amp;
+                v[kept].sharp = v[i].sharp;
+                v[kept].left = v[i].left;
+                kept++;
+            }
+        }
+        it->voice_count = kept;
+    }
 }
 
 /* ---- modes ---- */
@@ -109,26 +183,36 @@ static hb_sample fault(hb_interp *it, hb_err err)
 
 /* ---- loading ---- */
 
-static void start_playing(hb_interp *it, hb_source *src, uint8_t streamed)
+static void start_playing(hb_interp *it, uint8_t streamed)
 {
-    it->src = src;
     it->streamed = streamed;
-    hb_check_init(&it->check, &it->header, streamed);
-    it->have_next = 0;
-    it->next_time = 0;
-    it->last_time = 0;
+    if (streamed) {
+        hb_check_init(&it->check, &it->header, 1);
+    }
+    it->next.op = OP_NONE;
+    it->next.delay = 0; /* due at once: the first step fetches */
     it->read_offset = 0;
     it->tick = 0;
-    it->full_scale_run = 0;
+    it->safety_left = it->cfg.safety_ticks;
     it->loop_depth = 0;
-    memset(&it->amp, 0, sizeof it->amp);
-    memset(&it->sharp, 0, sizeof it->sharp);
+    it->amp.value = 0;
+    it->amp.ramp = HB_RAMP_NONE;
+    it->sharp.value = 0;
+    it->sharp.ramp = HB_RAMP_NONE;
     it->voice_count = 0;
     it->crc = HB_CRC16_INIT;
     it->brake_left = 0;
     it->error = HB_OK;
     it->executed = 0;
     it->mode = HB_MODE_PLAYING;
+}
+
+static void start_flat(hb_interp *it, const uint8_t *program)
+{
+    it->pc = program + HB_HEADER_SIZE;
+    it->end = it->pc + it->header.body_length;
+    it->src = NULL;
+    start_playing(it, 0);
 }
 
 static hb_err reject(hb_interp *it, hb_err err)
@@ -154,8 +238,7 @@ hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length)
     if (err != HB_OK) {
         return reject(it, err);
     }
-    hb_source_flat(&it->flat, program + HB_HEADER_SIZE, it->header.body_length);
-    start_playing(it, &it->flat, 0);
+    start_flat(it, program);
     return HB_OK;
 }
 
@@ -165,8 +248,7 @@ hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program)
     if (err != HB_OK) {
         return reject(it, err);
     }
-    hb_source_flat(&it->flat, program + HB_HEADER_SIZE, it->header.body_length);
-    start_playing(it, &it->flat, 0);
+    start_flat(it, program);
     return HB_OK;
 }
 
@@ -176,158 +258,226 @@ hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *sr
     if (err != HB_OK) {
         return reject(it, err);
     }
-    start_playing(it, src, 1);
+    it->src = src;
+    it->pc = NULL;
+    it->end = NULL;
+    start_playing(it, 1);
     return HB_OK;
 }
 
 /* ---- playing ---- */
 
-/* Reads the next instruction into it->next (1.8 step 3). Streamed programs get the validator's
- * rules here, and their CRC at END; flat programs were validated as a whole, so only the checks
- * that keep this code memory-safe on any bytes remain. */
-static hb_err fetch(hb_interp *it)
+/* Streamed fetch (1.14): decode, the validator's rules, the CRC (checked at END), and release of
+ * the bytes read. The instruction's bytes come as one run (hb_source_peek): straight from the
+ * ring storage, or copied out across its wrap.
+ * The interpreter's own time-overflow test is the checker's: in a stream (no loops) the checker's
+ * time is the time of the last executed instruction, and hb_check_instr tests the overflow first. */
+static hb_err fetch_stream(hb_interp *it)
 {
-    uint32_t offset = it->read_offset;
-    hb_err err = hb_instr_decode(it->src, it->header.body_length, &offset, &it->next);
+    hb_source *src = it->src;
+    uint32_t at = it->read_offset;
+    uint8_t buf[HB_MAX_INSTR_BYTES];
+    const uint8_t *bytes;
+    uint8_t count = hb_source_peek(src, at, it->header.body_length, HB_MAX_INSTR_BYTES, buf, &bytes);
+    uint8_t n = hb_instr_decode_bytes(bytes, bytes + count, &it->next);
+    uint16_t crc;
+    hb_err err;
+    if (n > HB_MAX_INSTR_BYTES) {
+        return hb_decode_missing(n, at, count, it->header.body_length);
+    }
+    at += n;
+    err = hb_check_instr(&it->check, &it->next, at);
     if (err != HB_OK) {
         return err;
     }
-    if (it->streamed) {
-        uint32_t at;
-        uint8_t byte;
-        err = hb_check_instr(&it->check, &it->next, offset);
-        if (err != HB_OK) {
-            return err;
-        }
-        for (at = it->read_offset; at < offset; at++) {
-            (void)hb_source_byte(it->src, at, &byte); /* decoded just now: present */
-            it->crc = hb_crc16_update(it->crc, byte);
-        }
-        hb_source_release(it->src, offset);
-        if (it->next.op == HB_OP_END && it->crc != it->header.crc) {
-            return HB_ERR_BAD_CRC;
-        }
+    crc = it->crc;
+    do {
+        crc = hb_crc16_update(crc, *bytes++);
+    } while (--n != 0);
+    it->crc = crc;
+    hb_source_release(src, at);
+    it->read_offset = at;
+    if (it->next.op == HB_OP_END && crc != it->header.crc) {
+        return HB_ERR_BAD_CRC;
     }
-    if (it->next.delay > 0xFFFFFFFFu - it->last_time) {
-        return HB_ERR_TICKS_OVERFLOW;
-    }
-    it->read_offset = offset;
-    it->next_time = it->last_time + it->next.delay;
-    it->have_next = 1;
     return HB_OK;
 }
 
-/* Executes it->next; sets *ended when it was END. The loop checks only matter for bytes that
- * skipped validation. */
-static hb_err execute(hb_interp *it, uint8_t *ended)
+/* SET_x and RAMP_x (op 0..3: bit 1 the sharpness channel, bit 0 a ramp). */
+static void channel_op(hb_interp *it, uint8_t op, uint8_t value, uint32_t dur)
 {
-    const hb_instr *in = &it->next;
-    switch (in->op) {
-    case HB_OP_SET_A:
-        channel_set(&it->amp, in->value);
-        break;
-    case HB_OP_RAMP_A:
-        channel_ramp(&it->amp, in->value, in->dur);
-        break;
-    case HB_OP_SET_S:
-        channel_set(&it->sharp, in->value);
-        break;
-    case HB_OP_RAMP_S:
-        channel_ramp(&it->sharp, in->value, in->dur);
-        break;
-    case HB_OP_PULSE:
-        voice_start(it, in->value, in->sharp);
-        break;
-    case HB_OP_LOOP:
-        if (in->value == 0) {
-            return HB_ERR_LOOP_COUNT_ZERO;
-        }
-        if (it->loop_depth >= HB_MAX_LOOP_DEPTH) {
-            return HB_ERR_LOOP_TOO_DEEP;
-        }
-        it->loop_offset[it->loop_depth] = it->read_offset;
-        it->loop_left[it->loop_depth] = (uint8_t)(in->value - 1u);
-        it->loop_depth++;
-        break;
-    case HB_OP_ENDLOOP:
-        if (it->loop_depth == 0) {
-            return HB_ERR_ENDLOOP_WITHOUT_LOOP;
-        }
-        if (it->loop_left[it->loop_depth - 1u] != 0) {
-            it->loop_left[it->loop_depth - 1u]--;
-            it->read_offset = it->loop_offset[it->loop_depth - 1u];
-        } else {
-            it->loop_depth--;
-        }
-        break;
-    default: /* HB_OP_END */
-        *ended = 1;
-        break;
+    hb_channel *c = (op & 2u) ? &it->sharp : &it->amp;
+    if (op & 1u) {
+        channel_ramp(c, value, dur);
+    } else {
+        channel_set(c, value);
     }
-    return HB_OK;
+}
+
+/* 1.8 step 3 for a flat program, on a tick where it->next is due: executes it and every
+ * instruction after it with delay 0, fetching each right after the one before executes, and
+ * leaves it->next.delay counting the ticks after this one until the next is due. The byte
+ * pointer and each delay stay in registers.
+ * Flat programs were validated as a whole, so none of the fetch and loop errors can happen to
+ * them (nor can an instruction time overflow); the checks that keep this code memory-safe on any
+ * bytes remain, with the streamed path's error codes. */
+static HB_NOINLINE hb_err run_flat(hb_interp *it)
+{
+    const uint8_t *pc = it->pc;
+    hb_instr *in = &it->next;
+    uint8_t executed = 0;
+    hb_err err = HB_OK;
+    for (;;) {
+        uint8_t op = in->op;
+        uint32_t delay;
+        if (op <= HB_OP_RAMP_S) {
+            executed++;
+            channel_op(it, op, in->value, in->dur);
+        } else if (op == HB_OP_PULSE) {
+            executed++;
+            voice_start(it, in->value, in->sharp);
+        } else if (op == HB_OP_LOOP) {
+            uint8_t depth = it->loop_depth;
+            executed++;
+            if (in->value == 0) {
+                err = HB_ERR_LOOP_COUNT_ZERO;
+                break;
+            }
+            if (depth >= HB_MAX_LOOP_DEPTH) {
+                err = HB_ERR_LOOP_TOO_DEEP;
+                break;
+            }
+            it->loop_pc[depth] = pc;
+            it->loop_left[depth] = (uint8_t)(in->value - 1u);
+            it->loop_depth = (uint8_t)(depth + 1u);
+        } else if (op == HB_OP_ENDLOOP) {
+            uint8_t top = (uint8_t)(it->loop_depth - 1u);
+            executed++;
+            if (it->loop_depth == 0) {
+                err = HB_ERR_ENDLOOP_WITHOUT_LOOP;
+                break;
+            }
+            if (it->loop_left[top] != 0) {
+                it->loop_left[top]--;
+                pc = it->loop_pc[top];
+            } else {
+                it->loop_depth = top;
+            }
+        } else if (op == HB_OP_END) {
+            executed++;
+            err = STEP_END;
+            break;
+        } /* else OP_NONE: only the fetch */
+        delay = hb_decode(&pc, it->end, in);
+        if (delay & HB_VARINT_ERROR) {
+            err = (hb_err)delay;
+            if (err == HB_ERR_TRUNCATED && pc == it->end) {
+                err = HB_ERR_END_MISSING;
+            }
+            break;
+        }
+        if (delay != 0) {
+            in->delay = delay - 1u;
+            break;
+        }
+    }
+    it->pc = pc;
+    it->executed = executed;
+    return err;
+}
+
+/* The same for a streamed program: each fetch checks, and LOOP and ENDLOOP never get here
+ * (error 23 at fetch). */
+static HB_NOINLINE hb_err run_stream(hb_interp *it)
+{
+    hb_instr *in = &it->next;
+    uint8_t executed = 0;
+    hb_err err;
+    for (;;) {
+        uint8_t op = in->op;
+        if (op <= HB_OP_RAMP_S) {
+            executed++;
+            channel_op(it, op, in->value, in->dur);
+        } else if (op == HB_OP_PULSE) {
+            executed++;
+            voice_start(it, in->value, in->sharp);
+        } else if (op == HB_OP_END) {
+            executed++;
+            err = STEP_END;
+            break;
+        }
+        err = fetch_stream(it);
+        if (err != HB_OK) {
+            break;
+        }
+        if (in->delay != 0) {
+            in->delay--;
+            break;
+        }
+    }
+    it->executed = executed;
+    return err;
 }
 
 hb_sample hb_interp_step(hb_interp *it)
 {
     hb_sample out;
-    uint8_t amp, sharp, i, ended = 0;
+    uint8_t amp, sharp, n;
     if (it->mode != HB_MODE_PLAYING) {
         return brake_tick(it);
     }
-    /* 3. execute every instruction due at this tick */
+    /* 3. execute every instruction due at this tick: a countdown, so a tick with nothing due
+     * costs one 32-bit decrement instead of a 32-bit time compare */
     it->executed = 0;
-    for (;;) {
-        hb_err err;
-        if (!it->have_next) {
-            err = fetch(it);
-            if (err != HB_OK) {
-                return fault(it, err);
-            }
-        }
-        if (it->next_time > it->tick) {
-            break;
-        }
-        it->have_next = 0;
-        it->last_time = it->next_time;
-        it->executed++;
-        err = execute(it, &ended);
+    if (it->next.delay != 0) {
+        it->next.delay--;
+    } else {
+        hb_err err = it->streamed ? run_stream(it) : run_flat(it);
         if (err != HB_OK) {
+            if (err == STEP_END) {
+                enter_brake(it);
+                return brake_tick(it);
+            }
             return fault(it, err);
-        }
-        if (ended) {
-            enter_brake(it);
-            return brake_tick(it);
         }
     }
     /* 4. combine: max amplitude; ties go to pulses, then to the newest pulse */
     amp = it->amp.value;
     sharp = it->sharp.value;
-    for (i = 0; i < it->voice_count; i++) {
-        if (it->voices[i].amp >= amp) {
-            amp = it->voices[i].amp;
-            sharp = it->voices[i].sharp;
-        }
+    n = it->voice_count;
+    if (n != 0) {
+        const hb_voice *v = it->voices;
+        do {
+            if (v->amp >= amp) {
+                amp = v->amp;
+                sharp = v->sharp;
+            }
+            v++;
+        } while (--n != 0);
     }
     /* 5. live controls */
     amp = (uint8_t)(((uint16_t)((uint16_t)amp * it->scale_internal) + 128u) >> 8);
-    if (it->offset < 0) {
-        uint8_t down = (uint8_t)(-(int16_t)it->offset);
-        sharp = sharp > down ? (uint8_t)(sharp - down) : 0u;
-    } else {
-        uint8_t up = (uint8_t)it->offset;
-        sharp = sharp < 255u - up ? (uint8_t)(sharp + up) : 255u;
+    if (it->offset != 0) {
+        if (it->offset < 0) {
+            uint8_t down = (uint8_t)(-(int16_t)it->offset);
+            sharp = sharp > down ? (uint8_t)(sharp - down) : 0u;
+        } else {
+            uint8_t up = (uint8_t)it->offset;
+            sharp = sharp < 255u - up ? (uint8_t)(sharp + up) : 255u;
+        }
     }
     if ((it->header.flags & HB_FLAG_SHARP) == 0 || amp == 0) {
         sharp = 0;
     }
-    /* 6. safety limiter */
+    /* 6. safety limiter, as a countdown of the full-scale samples still allowed
+     * (safety_ticks - c): one 32-bit decrement per loud tick, no 32-bit compare */
     if (amp >= it->cfg.safety_threshold) {
-        it->full_scale_run++;
-        if (it->full_scale_run > it->cfg.safety_ticks) {
+        if (it->safety_left == 0) {
             return fault(it, HB_ERR_SAFETY_LIMIT);
         }
+        it->safety_left--;
     } else {
-        it->full_scale_run = 0;
+        it->safety_left = it->cfg.safety_ticks;
     }
     /* 7. output, 8. advance */
     out.amp = amp;
@@ -335,7 +485,9 @@ hb_sample hb_interp_step(hb_interp *it)
     out.flags = 0;
     channel_advance(&it->amp);
     channel_advance(&it->sharp);
-    voices_advance(it);
+    if (it->voice_count != 0) {
+        voices_advance(it);
+    }
     it->tick++;
     return out;
 }

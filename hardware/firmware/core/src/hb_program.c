@@ -2,6 +2,8 @@
 
 #include <stddef.h>
 
+#include "hb_decode.h"
+
 static uint16_t read_u16(const uint8_t *p)
 {
     return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
@@ -38,174 +40,74 @@ hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *c
     return HB_OK;
 }
 
-/* One byte at `offset`, telling apart "past the body" from "not written yet". */
-static hb_err next_byte(const hb_source *src, uint32_t body_length, uint32_t offset, uint8_t *out)
+uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
 {
-    if (offset >= body_length) {
-        return HB_ERR_TRUNCATED;
-    }
-    return hb_source_byte(src, offset, out) ? HB_OK : HB_ERR_UNDERRUN;
-}
-
-static hb_err read_varint(const hb_source *src, uint32_t body_length, uint32_t *offset, uint32_t *out)
-{
-    uint32_t value = 0;
-    uint8_t count;
-    for (count = 0; count < HB_VARINT_MAX_BYTES; count++) {
-        uint8_t byte;
-        hb_err err = next_byte(src, body_length, *offset + count, &byte);
-        if (err != HB_OK) {
-            return err;
+    uint8_t last = 2, byte;
+    uint16_t low, high;
+    for (;;) { /* bytes 0 and 1 are there with bit 7 set */
+        if (limit - p <= last) {
+            return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
         }
-        value |= (uint32_t)(byte & 0x7Fu) << (7u * count);
+        byte = p[last];
         if ((byte & 0x80u) == 0) {
-            if (count > 0 && byte == 0) {
-                return HB_ERR_VARINT_NONCANONICAL;
-            }
-            *offset += (uint32_t)count + 1u;
-            *out = value;
-            return HB_OK;
+            break;
         }
+        if (last == HB_VARINT_MAX_BYTES - 1u) {
+            return HB_VARINT_ERROR | HB_ERR_VARINT_TOO_LONG;
+        }
+        last++;
     }
-    return HB_ERR_VARINT_TOO_LONG;
+    if (byte == 0) {
+        return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
+    }
+    /* low | high << 14 without a 32-bit shift by a large constant (an 8-bit CPU compiles those
+     * into loops of one-bit shifts): high's top 12 bits go to the upper half, its low 2 bits to
+     * the top of the lower half */
+    low = (uint16_t)((p[0] & 0x7Fu) | (uint16_t)((p[1] & 0x7Fu) << 7)); /* bits 0..13 */
+    high = (uint16_t)(p[2] & 0x7Fu);                                   /* bits 14..27 */
+    if (last == 3u) {
+        high = (uint16_t)(high | (uint16_t)((p[3] & 0x7Fu) << 7));
+    }
+    return ((uint32_t)(uint16_t)(high >> 2) << 16) | (uint16_t)(low | (uint16_t)(high << 14));
 }
 
-/* The varint at *p (all of its bytes readable): the rules of read_varint without the per-byte
- * bounds checks. Shifts by 0, 7, 14, 21 as byte-wise steps: an 8-bit CPU has no barrel shifter. */
-static hb_err fast_varint(const uint8_t **p, uint32_t *out)
+uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out)
 {
-    const uint8_t *q = *p;
-    uint32_t value = 0;
-    uint8_t count;
-    for (count = 0; count < HB_VARINT_MAX_BYTES; count++) {
-        uint8_t byte = q[count];
-        uint32_t part = byte & 0x7Fu;
-        switch (count) {
-        case 0: break;
-        case 1: part <<= 7; break;
-        case 2: part <<= 14; break;
-        default: part <<= 21; break;
-        }
-        value |= part;
-        if ((byte & 0x80u) == 0) {
-            if (count > 0 && byte == 0) {
-                return HB_ERR_VARINT_NONCANONICAL;
-            }
-            *p = q + count + 1u;
-            *out = value;
-            return HB_OK;
-        }
+    const uint8_t *q = p;
+    uint32_t delay = hb_decode(&q, limit, out);
+    if (delay & HB_VARINT_ERROR) {
+        return (uint8_t)delay;
     }
-    return HB_ERR_VARINT_TOO_LONG;
+    out->delay = delay;
+    return (uint8_t)(q - p);
 }
 
-/* Fast path of hb_instr_decode: when HB_MAX_INSTR_BYTES bytes from `at` are readable and
- * contiguous, no byte can be missing, so the instruction decodes straight from memory with the
- * same results (the device's slots and the stream ring away from its wrap). Returns 0 if the
- * bytes are not all there (the caller takes the checked path). */
-static uint8_t decode_contiguous(const hb_source *src, uint32_t body_length, uint32_t *offset,
-                                 hb_instr *out, hb_err *err)
+hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length)
 {
-    uint32_t at = *offset;
-    uint32_t limit = body_length < src->written ? body_length : src->written;
-    const uint8_t *start;
-    const uint8_t *p;
-    uint8_t first;
-    if (at >= limit || limit - at < HB_MAX_INSTR_BYTES) {
-        return 0;
+    if (n != HB_ERR_TRUNCATED) {
+        return n;
     }
-    if (src->ring == NULL) {
-        start = src->data + at;
-    } else {
-        uint32_t index = at & (src->capacity - 1u);
-        if (src->capacity - index < HB_MAX_INSTR_BYTES) {
-            return 0;
-        }
-        start = src->data + index;
+    if (at + count < body_length) {
+        return HB_ERR_UNDERRUN;
     }
-    p = start;
-    first = *p++;
-    out->op = (uint8_t)(first >> 5);
-    out->delay = first & 0x1Fu;
-    out->dur = 0;
-    out->value = 0;
-    out->sharp = 0;
-    *err = HB_OK;
-    if (out->delay == HB_DELAY_EXTENDED) {
-        uint32_t extra;
-        *err = fast_varint(&p, &extra);
-        if (*err != HB_OK) {
-            return 1;
-        }
-        out->delay = HB_DELAY_EXTENDED + extra;
-    }
-    if (out->op <= HB_OP_LOOP) {
-        out->value = *p++;
-    }
-    if (out->op == HB_OP_RAMP_A || out->op == HB_OP_RAMP_S) {
-        *err = fast_varint(&p, &out->dur);
-        if (*err != HB_OK) {
-            return 1;
-        }
-    } else if (out->op == HB_OP_PULSE) {
-        out->sharp = *p++;
-    }
-    *offset = at + (uint32_t)(p - start);
-    return 1;
+    return count == 0 ? HB_ERR_END_MISSING : HB_ERR_TRUNCATED;
 }
 
 hb_err hb_instr_decode(const hb_source *src, uint32_t body_length, uint32_t *offset, hb_instr *out)
 {
-    uint32_t at = *offset;
-    {
-        hb_err fast;
-        if (decode_contiguous(src, body_length, offset, out, &fast)) {
-            return fast;
-        }
-    }
-    uint8_t first;
-    hb_err err;
-    if (at >= body_length) {
-        return HB_ERR_END_MISSING;
-    }
-    if (!hb_source_byte(src, at, &first)) {
-        return HB_ERR_UNDERRUN;
-    }
-    at++;
-    out->op = (uint8_t)(first >> 5);
-    out->delay = first & 0x1Fu;
+    uint8_t buf[HB_MAX_INSTR_BYTES];
+    const uint8_t *bytes;
+    uint8_t count = hb_source_peek(src, *offset, body_length, HB_MAX_INSTR_BYTES, buf, &bytes);
+    uint8_t n;
     out->dur = 0;
     out->value = 0;
     out->sharp = 0;
-    if (out->delay == HB_DELAY_EXTENDED) {
-        uint32_t extra;
-        err = read_varint(src, body_length, &at, &extra);
-        if (err != HB_OK) {
-            return err;
-        }
-        out->delay = HB_DELAY_EXTENDED + extra;
+    n = hb_instr_decode_bytes(bytes, bytes + count, out);
+    if (n <= HB_MAX_INSTR_BYTES) {
+        *offset += n;
+        return HB_OK;
     }
-    if (out->op <= HB_OP_LOOP) { /* every opcode but ENDLOOP and END has a first u8 operand */
-        err = next_byte(src, body_length, at, &out->value);
-        if (err != HB_OK) {
-            return err;
-        }
-        at++;
-    }
-    if (out->op == HB_OP_RAMP_A || out->op == HB_OP_RAMP_S) {
-        err = read_varint(src, body_length, &at, &out->dur);
-        if (err != HB_OK) {
-            return err;
-        }
-    } else if (out->op == HB_OP_PULSE) {
-        err = next_byte(src, body_length, at, &out->sharp);
-        if (err != HB_OK) {
-            return err;
-        }
-        at++;
-    }
-    *offset = at;
-    return HB_OK;
+    return hb_decode_missing(n, *offset, count, body_length);
 }
 
 uint8_t hb_pulse_length(uint8_t sharp)

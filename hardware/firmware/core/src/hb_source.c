@@ -62,6 +62,35 @@ uint8_t hb_source_byte(const hb_source *src, uint32_t offset, uint8_t *out)
     return 1;
 }
 
+uint8_t hb_source_peek(const hb_source *src, uint32_t offset, uint32_t limit, uint8_t want, uint8_t *buf,
+                       const uint8_t **bytes)
+{
+    uint32_t index, mask;
+    uint8_t count, i;
+    if (src->written < limit) {
+        limit = src->written;
+    }
+    *bytes = buf;
+    if (offset >= limit) {
+        return 0;
+    }
+    count = limit - offset < want ? (uint8_t)(limit - offset) : want;
+    if (src->ring == NULL) {
+        *bytes = src->data + offset;
+        return count;
+    }
+    mask = src->capacity - 1u;
+    index = offset & mask;
+    if (src->capacity - index >= count) {
+        *bytes = src->data + index;
+        return count;
+    }
+    for (i = 0; i < count; i++) { /* across the wrap */
+        buf[i] = src->data[(offset + i) & mask];
+    }
+    return count;
+}
+
 void hb_source_release(hb_source *src, uint32_t offset)
 {
     if (offset > src->released && offset <= src->written) {

@@ -3,8 +3,7 @@
 #include <stddef.h>
 
 #include "hb_crc16.h"
-
-#define TIME_MAX 0xFFFFFFFFu
+#include "hb_inline.h"
 
 void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
 {
@@ -17,78 +16,125 @@ void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
     chk->streamed = streamed;
 }
 
-static hb_err instruction_rules(const hb_check *chk, const hb_instr *in)
+/* start + period * count (count 1..255), or 0 with *overflow set if it exceeds 2^32 - 1. The
+ * product is formed from 16-bit halves of period (16 x 8-bit multiplies) rather than checked with
+ * a 32-bit division as 1.6 suggests: the same verdict, which an 8-bit CPU gets far cheaper. */
+static uint32_t loop_end(uint32_t start, uint32_t period, uint8_t count, uint8_t *overflow)
 {
-    if ((in->op == HB_OP_SET_S || in->op == HB_OP_RAMP_S) && (chk->flags & HB_FLAG_SHARP) == 0) {
-        return HB_ERR_NO_SHARP_CHANNEL;
+    uint32_t low = (uint32_t)(uint16_t)period * count;           /* < 2^24 */
+    uint32_t high = (uint32_t)(uint16_t)(period >> 16) * count;  /* < 2^24 */
+    uint32_t product, end;
+    *overflow = 1;
+    if (high > 0xFFFFu) {
+        return 0;
     }
-    if (chk->streamed && (in->op == HB_OP_LOOP || in->op == HB_OP_ENDLOOP)) {
+    product = (high << 16) + low;
+    if (product < low) {
+        return 0;
+    }
+    end = start + product;
+    if (end < start) {
+        return 0;
+    }
+    *overflow = 0;
+    return end;
+}
+
+/* hb_check_instr for LOOP, ENDLOOP and END: every rule, in 1.6's order. Out of line, so that the
+ * common case (SET, RAMP, PULSE, once per streamed fetch) keeps few registers. */
+static HB_NOINLINE hb_err check_control(hb_check *chk, const hb_instr *in, uint32_t end_offset)
+{
+    uint8_t op = in->op;
+    uint32_t time;
+    /* (b) */
+    if (chk->streamed && op != HB_OP_END) {
         return HB_ERR_LOOP_IN_STREAM;
     }
-    if (in->op == HB_OP_LOOP) {
+    if (op == HB_OP_LOOP) {
         if (in->value == 0) {
             return HB_ERR_LOOP_COUNT_ZERO;
         }
         if (chk->depth >= HB_MAX_LOOP_DEPTH) {
             return HB_ERR_LOOP_TOO_DEEP;
         }
-    }
-    if (in->op == HB_OP_ENDLOOP && chk->depth == 0) {
+    } else if (op == HB_OP_ENDLOOP && chk->depth == 0) {
         return HB_ERR_ENDLOOP_WITHOUT_LOOP;
     }
-    return HB_OK;
-}
-
-hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
-{
-    hb_err err = instruction_rules(chk, in);
-    if (err != HB_OK) {
-        return err;
-    }
-    if (in->delay > TIME_MAX - chk->time) {
+    /* (c) */
+    time = chk->time + in->delay;
+    if (time < in->delay) {
         return HB_ERR_TICKS_OVERFLOW;
     }
-    chk->time += in->delay;
-    if (chk->time > chk->total_ticks) {
+    if (time > chk->total_ticks) {
         return HB_ERR_TICKS_MISMATCH;
     }
-    if (in->op == HB_OP_ENDLOOP) {
+    if (op == HB_OP_ENDLOOP) {
         /* the loop lasts `count` iterations of `period` ticks after its LOOP's time */
         uint8_t top = (uint8_t)(chk->depth - 1u);
         uint32_t start = chk->loop_start[top];
-        uint32_t period = chk->time - start;
-        uint8_t count = chk->loop_count[top];
+        uint32_t period = time - start;
+        uint8_t overflow;
         chk->depth = top;
         if (period == 0) {
             return HB_ERR_LOOP_EMPTY;
         }
-        if (period > (TIME_MAX - start) / count) {
+        time = loop_end(start, period, chk->loop_count[top], &overflow);
+        if (overflow) {
             return HB_ERR_TICKS_OVERFLOW;
         }
-        chk->time = start + period * count;
-        if (chk->time > chk->total_ticks) {
+        if (time > chk->total_ticks) {
             return HB_ERR_TICKS_MISMATCH;
         }
     }
+    chk->time = time;
+    /* (d) */
     chk->run = in->delay == 0 ? (uint8_t)(chk->run + 1u) : 1u;
     if (chk->run > HB_MAX_RUN) {
         return HB_ERR_RUN_TOO_LONG;
     }
-    if (in->op == HB_OP_END) {
+    if (op == HB_OP_END) {
         if (chk->depth != 0) {
             return HB_ERR_LOOP_UNTERMINATED;
         }
         if (end_offset != chk->body_length) {
             return HB_ERR_END_NOT_LAST;
         }
-        if (chk->time != chk->total_ticks) {
+        if (time != chk->total_ticks) {
             return HB_ERR_TICKS_MISMATCH;
         }
-    }
-    if (in->op == HB_OP_LOOP) {
-        chk->loop_start[chk->depth] = chk->time;
+    } else if (op == HB_OP_LOOP) {
+        chk->loop_start[chk->depth] = time;
         chk->loop_count[chk->depth] = in->value;
         chk->depth++;
+    }
+    return HB_OK;
+}
+
+hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
+{
+    uint8_t op = in->op;
+    uint32_t delay, time;
+    if (op >= HB_OP_LOOP) {
+        return check_control(chk, in, end_offset);
+    }
+    /* (b) */
+    if ((op == HB_OP_SET_S || op == HB_OP_RAMP_S) && (chk->flags & HB_FLAG_SHARP) == 0) {
+        return HB_ERR_NO_SHARP_CHANNEL;
+    }
+    /* (c): t + delay with a carry test (the 33rd bit) */
+    delay = in->delay;
+    time = chk->time + delay;
+    if (time < delay) {
+        return HB_ERR_TICKS_OVERFLOW;
+    }
+    if (time > chk->total_ticks) {
+        return HB_ERR_TICKS_MISMATCH;
+    }
+    chk->time = time;
+    /* (d) */
+    chk->run = delay == 0 ? (uint8_t)(chk->run + 1u) : 1u;
+    if (chk->run > HB_MAX_RUN) {
+        return HB_ERR_RUN_TOO_LONG;
     }
     return HB_OK;
 }
@@ -98,7 +144,7 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
 static hb_err validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header,
                        const uint16_t *body_crc, hb_yield_fn yield, void *ctx)
 {
-    hb_source body;
+    const uint8_t *body, *end;
     hb_check chk;
     uint32_t offset = 0;
     uint16_t crc;
@@ -116,14 +162,19 @@ static hb_err validate(const uint8_t *program, uint32_t length, const hb_config 
     if (crc != header->crc) {
         return HB_ERR_BAD_CRC;
     }
-    hb_source_flat(&body, program + HB_HEADER_SIZE, header->body_length);
+    body = program + HB_HEADER_SIZE;
+    end = body + header->body_length;
     hb_check_init(&chk, header, 0);
     for (;;) {
         hb_instr in;
-        err = hb_instr_decode(&body, header->body_length, &offset, &in);
-        if (err == HB_OK) {
-            err = hb_check_instr(&chk, &in, offset);
+        /* straight from the buffer: hb_instr_decode's results on a flat source, without its
+         * per-byte source calls */
+        uint8_t n = hb_instr_decode_bytes(body + offset, end, &in);
+        if (n > HB_MAX_INSTR_BYTES) {
+            return n == HB_ERR_TRUNCATED && offset == header->body_length ? HB_ERR_END_MISSING : n;
         }
+        offset += n;
+        err = hb_check_instr(&chk, &in, offset);
         if (err != HB_OK || in.op == HB_OP_END) {
             return err;
         }
