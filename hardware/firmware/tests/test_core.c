@@ -148,6 +148,12 @@ static void ramp_tests(void)
             }
         }
     }
+    /* every steep short ramp from 0 (the 8-bit division: each delta >= D) */
+    for (i = 1; i < 256; i++) {
+        for (v1 = i; v1 < 256; v1 += (i < 40u ? 1u : 13u)) {
+            check_ramp(0, (uint8_t)v1, i, i + 2u);
+        }
+    }
     /* full-swing long ramps end exactly at D */
     check_ramp(0, 255, 70000u, 70003u);
     check_ramp(255, 0, 70000u, 70003u);

@@ -68,14 +68,15 @@ typedef struct hb_interp {
     const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
     hb_source *src;             /* streamed programs: the ring */
     hb_check check;             /* streamed programs: the validator's rules, applied on fetch */
-    hb_instr next;              /* the fetched, not yet executed instruction; next.delay counts
-                                 * down to 0, the tick it is due */
+    hb_instr next;              /* the fetched, not yet executed instruction */
     uint32_t read_offset;       /* streamed programs: body offset of the next fetch */
     uint32_t tick;
     uint32_t safety_left;       /* safety_ticks - c: full-scale samples still allowed (1.12) */
     hb_channel amp;
     hb_channel sharp;
     hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
+    uint16_t wait;              /* ticks after this one until `next` is due: wait_high * 65536 + */
+    uint16_t wait_high;         /* wait, counted down once per tick */
     uint16_t crc;               /* streamed programs: CRC of the body read so far */
     uint16_t brake_left;
     uint16_t scale_internal;    /* m' = m + (m >> 7), 0..256 */
@@ -83,6 +84,7 @@ typedef struct hb_interp {
     uint8_t loop_depth;
     uint8_t voice_count;
     uint8_t mode;
+    uint8_t loud;               /* the last sample was full-scale: safety_left is counting */
     hb_err error;
     uint8_t streamed;
     uint8_t executed;           /* instructions executed by the last step (for tests) */

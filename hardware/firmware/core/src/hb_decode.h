@@ -94,11 +94,15 @@ static HB_ALWAYS_INLINE uint32_t hb_decode(const uint8_t **pp, const uint8_t *li
         }
         out->value = *q++;
         if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
-            uint32_t v = hb_varint(&q, limit);
-            if (v & HB_VARINT_ERROR) {
-                return v;
+            if (q < limit && (*q & 0x80u) == 0) { /* the common one-byte duration, directly */
+                out->dur = *q++;
+            } else {
+                uint32_t v = hb_varint(&q, limit);
+                if (v & HB_VARINT_ERROR) {
+                    return v;
+                }
+                out->dur = v;
             }
-            out->dur = v;
         } else if (op == HB_OP_PULSE) {
             if (q >= limit) {
                 return HB_VARINT_ERROR | HB_ERR_TRUNCATED;

@@ -37,12 +37,65 @@ static void channel_set(hb_channel *c, uint8_t value)
     c->ramp = HB_RAMP_NONE;
 }
 
+/* floor(256 / d) rounded up, d = 2..31: a reciprocal for 8-bit division by multiplication. */
+#define RECIPROCAL_LIMIT 32u
+#if defined(__AVR__)
+#include <avr/pgmspace.h>
+#define RECIPROCAL(d) pgm_read_byte(&reciprocal[(d) - 2u])
+static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] PROGMEM = {
+#else
+#define RECIPROCAL(d) reciprocal[(d) - 2u]
+static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] = {
+#endif
+    128, 86, 64, 52, 43, 37, 32, 29, 26, 24, 22, 20, 19, 18, 16,
+    16, 15, 14, 13, 13, 12, 12, 11, 11, 10, 10, 10, 9, 9, 9,
+};
+
+/* delta div d (low byte) and delta mod d (high byte), for 1 <= d <= delta <= 255, without the
+ * library's bit-at-a-time division (~75 cycles on AVR). d = 1 is trivial; for d >= 32 the
+ * quotient is at most 7 subtractions; else q' = (delta * ceil(256 / d)) >> 8 is q or q + 1 (it
+ * exceeds delta / d by less than delta / 256 < 1): delta - q' * d mod 256 is the remainder if it is
+ * below d, else q' is one too many (then it is r - d + 256 >= 256 - d > d, as d < 32).
+ * Returned in registers: the quotient in the low byte, the remainder in the high byte. */
+static HB_ALWAYS_INLINE uint16_t divmod8(uint8_t delta, uint8_t d)
+{
+    uint8_t q, r;
+    if (d == 1u) {
+        return delta;
+    }
+    if (d >= RECIPROCAL_LIMIT) {
+        q = 0;
+        while (delta >= d) {
+            delta = (uint8_t)(delta - d);
+            q++;
+        }
+        return (uint16_t)(q | (uint16_t)((uint16_t)delta << 8));
+    }
+    q = (uint8_t)(((uint16_t)delta * RECIPROCAL(d)) >> 8);
+    r = (uint8_t)(delta - (uint8_t)(q * d)); /* mod 256: r, or r - d + 256 >= 256 - d > d */
+    if (r >= d) {
+        q--;
+        r = (uint8_t)(r + d);
+    }
+    return (uint16_t)(q | (uint16_t)((uint16_t)r << 8));
+}
+
+/* The 32-bit part of a long ramp's start (D > 255, so q = 0 and r = |v1 - v0|): out of line,
+ * so that the common short ramp does not hold D in four registers. */
+static HB_NOINLINE void channel_ramp_long(hb_channel *c, uint32_t dur, uint8_t delta)
+{
+    c->err = dur >> 1; /* floor(D / 2): round the exact line half up */
+    c->thr = dur - delta;
+    c->rem = delta;
+    c->ramp = HB_RAMP_LONG;
+}
+
 static void channel_ramp(hb_channel *c, uint8_t target, uint32_t dur)
 {
     uint8_t value = c->value;
     uint8_t down = target < value;
     uint8_t delta = down ? (uint8_t)(value - target) : (uint8_t)(target - value);
-    uint8_t q = 0, r = delta;
+    uint8_t q = 0;
     if (dur == 0 || delta == 0) {
         channel_set(c, target);
         return;
@@ -50,19 +103,19 @@ static void channel_ramp(hb_channel *c, uint8_t target, uint32_t dur)
     c->target = target;
     if (dur <= 255u) {
         uint8_t d = (uint8_t)dur;
-        if (delta >= d) { /* an 8-bit division, and only when the ramp moves >= 1 per tick */
-            q = (uint8_t)(delta / d);
-            r = (uint8_t)(delta % d);
+        uint8_t r = delta;
+        if (delta >= d) { /* only when the ramp moves >= 1 per tick */
+            uint16_t qr = divmod8(delta, d);
+            q = (uint8_t)qr;
+            r = (uint8_t)(qr >> 8);
         }
         c->err8 = (uint8_t)(d >> 1); /* floor(D / 2): round the exact line half up */
         c->thr8 = (uint8_t)(d - r);
+        c->rem = r;
         c->ramp = HB_RAMP_SHORT;
     } else {
-        c->err = dur >> 1;
-        c->thr = dur - delta;
-        c->ramp = HB_RAMP_LONG;
+        channel_ramp_long(c, dur, delta);
     }
-    c->rem = r;
     c->step = down ? (uint8_t)(0u - q) : q;
     c->step1 = down ? (uint8_t)(0xFFu - q) : (uint8_t)(q + 1u);
 }
@@ -126,29 +179,20 @@ static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
     it->voice_count = (uint8_t)(n + 1u);
 }
 
-/* Only called with voices (the caller tests voice_count). Voices are moved only on the tick one
- * of them ends. */
-static void voices_advance(hb_interp *it)
+/* Step 8 for voices whose `left` reached 0 this tick: out of line, it happens once per pulse. */
+static HB_NOINLINE void voices_remove_ended(hb_interp *it)
 {
     hb_voice *v = it->voices;
-    uint8_t i, n = it->voice_count, ended = 0;
+    uint8_t i, n = it->voice_count, kept = 0;
     for (i = 0; i < n; i++) {
-        if (--v[i].left == 0) {
-            ended = 1;
+        if (v[i].left != 0) {
+            v[kept].amp = v[i].amp;
+            v[kept].sharp = v[i].sharp;
+            v[kept].left = v[i].left;
+            kept++;
         }
     }
-    if (ended) {
-        uint8_t kept = 0;
-        for (i = 0; i < n; i++) {
-            if (v[i].left != 0) {
-                v[kept].amp = v[i].amp;
-                v[kept].sharp = v[i].sharp;
-                v[kept].left = v[i].left;
-                kept++;
-            }
-        }
-        it->voice_count = kept;
-    }
+    it->voice_count = kept;
 }
 
 /* ---- modes ---- */
@@ -190,10 +234,12 @@ static void start_playing(hb_interp *it, uint8_t streamed)
         hb_check_init(&it->check, &it->header, 1);
     }
     it->next.op = OP_NONE;
-    it->next.delay = 0; /* due at once: the first step fetches */
+    it->wait = 0; /* due at once: the first step fetches */
+    it->wait_high = 0;
     it->read_offset = 0;
     it->tick = 0;
     it->safety_left = it->cfg.safety_ticks;
+    it->loud = 0;
     it->loop_depth = 0;
     it->amp.value = 0;
     it->amp.ramp = HB_RAMP_NONE;
@@ -303,6 +349,14 @@ static hb_err fetch_stream(hb_interp *it)
     return HB_OK;
 }
 
+/* it->wait, it->wait_high = ticks, as a 16-bit countdown and its carries: a tick with nothing
+ * due decrements 16 bits (delays below 65,536 are nearly all of them). */
+static void set_wait(hb_interp *it, uint32_t ticks)
+{
+    it->wait = (uint16_t)ticks;
+    it->wait_high = (uint16_t)(ticks >> 16);
+}
+
 /* SET_x and RAMP_x (op 0..3: bit 1 the sharpness channel, bit 0 a ramp). */
 static void channel_op(hb_interp *it, uint8_t op, uint8_t value, uint32_t dur)
 {
@@ -316,7 +370,7 @@ static void channel_op(hb_interp *it, uint8_t op, uint8_t value, uint32_t dur)
 
 /* 1.8 step 3 for a flat program, on a tick where it->next is due: executes it and every
  * instruction after it with delay 0, fetching each right after the one before executes, and
- * leaves it->next.delay counting the ticks after this one until the next is due. The byte
+ * leaves it->wait counting the ticks after this one until the next is due. The byte
  * pointer and each delay stay in registers.
  * Flat programs were validated as a whole, so none of the fetch and loop errors can happen to
  * them (nor can an instruction time overflow); the checks that keep this code memory-safe on any
@@ -377,7 +431,7 @@ static HB_NOINLINE hb_err run_flat(hb_interp *it)
             break;
         }
         if (delay != 0) {
-            in->delay = delay - 1u;
+            set_wait(it, delay - 1u);
             break;
         }
     }
@@ -411,7 +465,7 @@ static HB_NOINLINE hb_err run_stream(hb_interp *it)
             break;
         }
         if (in->delay != 0) {
-            in->delay--;
+            set_wait(it, in->delay - 1u);
             break;
         }
     }
@@ -427,10 +481,13 @@ hb_sample hb_interp_step(hb_interp *it)
         return brake_tick(it);
     }
     /* 3. execute every instruction due at this tick: a countdown, so a tick with nothing due
-     * costs one 32-bit decrement instead of a 32-bit time compare */
+     * costs one 16-bit decrement instead of a 32-bit time compare */
     it->executed = 0;
-    if (it->next.delay != 0) {
-        it->next.delay--;
+    if (it->wait != 0) {
+        it->wait--;
+    } else if (it->wait_high != 0) {
+        it->wait_high--;
+        it->wait = 0xFFFFu;
     } else {
         hb_err err = it->streamed ? run_stream(it) : run_flat(it);
         if (err != HB_OK) {
@@ -446,17 +503,28 @@ hb_sample hb_interp_step(hb_interp *it)
     sharp = it->sharp.value;
     n = it->voice_count;
     if (n != 0) {
-        const hb_voice *v = it->voices;
+        /* the voices' part of step 8 in the same pass: nothing reads `left` before the next
+         * tick, and a fault later in this tick drops the voices anyway (1.13) */
+        hb_voice *v = it->voices;
+        uint8_t ended = 0;
         do {
             if (v->amp >= amp) {
                 amp = v->amp;
                 sharp = v->sharp;
             }
+            if (--v->left == 0) {
+                ended = 1;
+            }
             v++;
         } while (--n != 0);
+        if (ended) {
+            voices_remove_ended(it);
+        }
     }
-    /* 5. live controls */
-    amp = (uint8_t)(((uint16_t)((uint16_t)amp * it->scale_internal) + 128u) >> 8);
+    /* 5. live controls (m' = 256, the power-up scale, is the identity) */
+    if (it->scale_internal != 256u) {
+        amp = (uint8_t)(((uint16_t)((uint16_t)amp * it->scale_internal) + 128u) >> 8);
+    }
     if (it->offset != 0) {
         if (it->offset < 0) {
             uint8_t down = (uint8_t)(-(int16_t)it->offset);
@@ -470,14 +538,17 @@ hb_sample hb_interp_step(hb_interp *it)
         sharp = 0;
     }
     /* 6. safety limiter, as a countdown of the full-scale samples still allowed
-     * (safety_ticks - c): one 32-bit decrement per loud tick, no 32-bit compare */
+     * (safety_ticks - c): one 32-bit decrement per loud tick, no 32-bit compare, and a reload
+     * only on the first quiet tick after loud ones */
     if (amp >= it->cfg.safety_threshold) {
         if (it->safety_left == 0) {
             return fault(it, HB_ERR_SAFETY_LIMIT);
         }
         it->safety_left--;
-    } else {
+        it->loud = 1;
+    } else if (it->loud) {
         it->safety_left = it->cfg.safety_ticks;
+        it->loud = 0;
     }
     /* 7. output, 8. advance */
     out.amp = amp;
@@ -485,9 +556,6 @@ hb_sample hb_interp_step(hb_interp *it)
     out.flags = 0;
     channel_advance(&it->amp);
     channel_advance(&it->sharp);
-    if (it->voice_count != 0) {
-        voices_advance(it);
-    }
     it->tick++;
     return out;
 }
