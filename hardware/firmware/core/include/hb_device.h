@@ -141,6 +141,13 @@ typedef struct hb_device {
     uint8_t notice_seq;
     uint8_t in_step;                   /* hb_device_step is running: notices are queued */
     uint8_t queued_count;              /* notices queued by the last step, not yet sent */
+    uint8_t sending;                   /* a frame goes out in pieces (INFO): flushes wait for it */
+    uint8_t defer_replies;             /* hb_device_set_deferred_replies */
+    uint8_t reply_held;                /* a reply waits for hb_device_flush */
+    uint8_t reply_type;
+    uint8_t reply_seq;
+    uint8_t reply_length;
+    uint8_t reply_payload[HB_LEN_PONG]; /* the longest held reply: PONG (ACK 5, NACK 6) */
     hb_device_notice queued[HB_DEVICE_NOTICE_QUEUE];
 } hb_device;
 
@@ -157,15 +164,24 @@ uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *pro
 /* PONG's subtick source (2.11); without one the subtick is 0. */
 void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick);
 
-/* A hook the device calls between bounded pieces of a long frame's handling (an UPLOAD's
- * checksums, 32 bytes at a time; COMMIT's validation, one instruction at a time), with the
- * context passed to hb_device_init. A board whose tick must never wait may run the device steps
- * that came due from it (hb_device_tick, or hb_device_step and hb_device_flush; never
- * hb_device_receive_byte): the frame then takes
- * effect after those steps, exactly as if its last byte had been processed after them (2.3).
- * Only frames that touch no state a step reads yield: UPLOAD and COMMIT of a slot that is
- * neither playing nor pending. */
+/* A hook the device calls between bounded pieces of a long frame's handling (an UPLOAD's copy and
+ * checksums, 8 bytes at a time; COMMIT's validation, one instruction at a time; HELLO's INFO
+ * reply, its checksum and its wire bytes 16 at a time), with the context passed to
+ * hb_device_init. A board whose tick must never wait may run the device steps that came due from
+ * it (hb_device_tick, or hb_device_step and hb_device_flush; never hb_device_receive_byte).
+ * Only frames that touch no state a step reads yield: UPLOAD and COMMIT of a slot that is neither
+ * playing nor pending, which then take effect after those steps, exactly as if their last byte
+ * had been processed after them (2.3); and HELLO, which takes effect before them: the steps'
+ * notices wait until INFO is out (hb_device_flush does nothing meanwhile). */
 void hb_device_set_yield(hb_device *dev, hb_yield_fn yield);
+
+/* Off by default. On: ACK, NACK and PONG are held (payload built, not encoded) until
+ * hb_device_flush, instead of being encoded and sent while the frame is handled, so that a board
+ * whose step has come due can run it first (the reply goes out before that step's notices, as
+ * it would have). Anything the device receives or sends first flushes them, so the bytes on the
+ * wire and their order are the same. The board then calls hb_device_flush when it has nothing
+ * more urgent to do (and after each step). Turning it off flushes. */
+void hb_device_set_deferred_replies(hb_device *dev, uint8_t on);
 
 /* One received byte, processed at once (2.3): a completed frame takes effect before the next tick. */
 void hb_device_receive_byte(hb_device *dev, uint8_t byte);
@@ -181,6 +197,9 @@ hb_sample hb_device_step(hb_device *dev);
 /* Encodes and sends the notices of the last step, in the order the step produced them, with
  * the sequence numbers they would have had if sent from inside it. Nothing to do if none. */
 void hb_device_flush(hb_device *dev);
+
+/* 1 when hb_device_flush has something to send (a held reply, queued notices). */
+uint8_t hb_device_pending(const hb_device *dev);
 
 /* hb_device_step then hb_device_flush: one device step (2.14), notices through the callback. */
 hb_sample hb_device_tick(hb_device *dev);

@@ -48,23 +48,96 @@ static void put_u32(uint8_t *p, uint32_t v)
 
 static void flush_notices(hb_device *dev);
 
-/* Every frame goes out after the notices a step queued and the board has not flushed yet, so
- * the order on the wire is the order of events whatever the board does (hb_device.h). */
-static void send(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+static void yield_unless_queued(void *ctx);
+
+/* Encodes one frame and hands it to the transmit callback.
+ *
+ * With `pieces`, a long reply (INFO: 68 bytes on the wire, about 6,500 cycles to encode and hand
+ * to the UART on the ATmega328P) from a frame that touches nothing a step reads (HELLO) goes out
+ * in pieces with the board's yield hook between them: the checksum 16 bytes at a time, then the
+ * wire bytes 16 at a time. A step that runs meanwhile keeps its notices queued until the frame is
+ * out (`sending` holds hb_device_flush back), so the frame is never split on the wire and the
+ * bytes are the same; and once a step has queued notices no further piece yields, so no second
+ * step runs (its start would have to flush them). */
+#define TX_PIECE 16u
+
+static void transmit(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
+                     uint8_t pieces)
 {
     uint8_t wire[HB_DEVICE_TX_MAX];
     hb_frame_header header;
-    size_t n;
-    if (dev->queued_count != 0u) {
-        flush_notices(dev);
-    }
+    size_t n, done;
+    pieces = (uint8_t)(pieces && dev->yield != NULL);
+    dev->sending = pieces;
     header.version = HB_FRAME_VERSION;
     header.type = type;
     header.sequence = seq;
     header.flags = 0;
-    n = hb_frame_encode(&header, payload, length, wire, sizeof wire);
-    if (n != 0u && dev->tx != NULL) {
-        dev->tx(dev->ctx, wire, (uint16_t)n);
+    n = hb_frame_encode_yielding(&header, payload, length, wire, sizeof wire,
+                                 pieces ? yield_unless_queued : NULL, dev);
+    for (done = 0; n != 0u && dev->tx != NULL && done < n;) {
+        size_t piece = pieces && n - done > TX_PIECE ? TX_PIECE : n - done;
+        dev->tx(dev->ctx, wire + done, (uint16_t)piece);
+        done += piece;
+        if (done < n) {
+            yield_unless_queued(dev);
+        }
+    }
+    dev->sending = 0;
+}
+
+/* What is held back goes out oldest first: a held reply (hb_device_set_deferred_replies) is
+ * always older than queued notices, since the frame that made it flushed any before it. */
+static void flush_pending(hb_device *dev)
+{
+    if (dev->reply_held) {
+        dev->reply_held = 0;
+        transmit(dev, dev->reply_type, dev->reply_seq, dev->reply_payload, dev->reply_length, 0);
+    }
+    if (dev->queued_count != 0u) {
+        flush_notices(dev);
+    }
+}
+
+/* Every frame goes out after what is held back, so the order on the wire is the order of events
+ * whatever the board does (hb_device.h). */
+static void send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
+                       uint8_t pieces)
+{
+    flush_pending(dev);
+    transmit(dev, type, seq, payload, length, pieces);
+    if (pieces && dev->queued_count != 0u) {
+        flush_notices(dev); /* the notices of a step that ran between the pieces */
+    }
+}
+
+static void send(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+{
+    send_frame(dev, type, seq, payload, length, 0);
+}
+
+/* A reply to a frame (ACK, NACK, PONG): held until hb_device_flush when the board asked for it, so
+ * that a step that is due runs before the reply is encoded; its notices then follow the reply,
+ * as they would have. */
+static void send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+{
+    if (dev->defer_replies && length <= sizeof dev->reply_payload) {
+        flush_pending(dev);
+        memcpy(dev->reply_payload, payload, length);
+        dev->reply_type = type;
+        dev->reply_seq = seq;
+        dev->reply_length = length;
+        dev->reply_held = 1;
+    } else {
+        send(dev, type, seq, payload, length);
+    }
+}
+
+static void yield_unless_queued(void *ctx)
+{
+    hb_device *dev = (hb_device *)ctx;
+    if (dev->queued_count == 0u) {
+        dev->yield(dev->ctx);
     }
 }
 
@@ -142,11 +215,11 @@ static void send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t typ
     p[0] = type;
     if (kind == REPLY_ACK) {
         put_u32(p + 1, value);
-        send(dev, HB_MSG_ACK, seq, p, HB_LEN_ACK);
+        send_reply(dev, HB_MSG_ACK, seq, p, HB_LEN_ACK);
     } else {
         p[1] = code;
         put_u32(p + 2, value);
-        send(dev, HB_MSG_NACK, seq, p, HB_LEN_NACK);
+        send_reply(dev, HB_MSG_NACK, seq, p, HB_LEN_NACK);
     }
 }
 
@@ -524,7 +597,7 @@ static void send_info(hb_device *dev, uint8_t seq)
             name++;
         }
     }
-    send(dev, HB_MSG_INFO, seq, p, (uint8_t)(HB_LEN_INFO + name));
+    send_frame(dev, HB_MSG_INFO, seq, p, (uint8_t)(HB_LEN_INFO + name), 1);
 }
 
 static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
@@ -546,7 +619,7 @@ static void on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
     memcpy(out, p, 4);
     put_u32(out + 4, dev->now);
     put_u16(out + 8, dev->subtick != NULL ? dev->subtick(dev->ctx) : 0u);
-    send(dev, HB_MSG_PONG, seq, out, sizeof out);
+    send_reply(dev, HB_MSG_PONG, seq, out, sizeof out);
 }
 
 static void on_set_param(hb_device *dev, const uint8_t *p)
@@ -635,8 +708,11 @@ static void on_frame(hb_device *dev)
         }
         break;
     case HB_MSG_HELLO:
+        /* HELLO takes effect before any step its INFO lets run (send_frame): its reply goes out
+         * before their notices (send_frame), so the silence it ends is ended before them too. */
+        dev->silence = 0;
         on_hello(dev, h.sequence, p, n);
-        break;
+        return;
     default:
         on_command(dev, &h, p, n, crc);
         break;
@@ -705,8 +781,8 @@ void hb_device_set_yield(hb_device *dev, hb_yield_fn yield)
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
-    if (dev->queued_count != 0u) {
-        flush_notices(dev); /* not flushed by the board: the step's notices come first */
+    if (dev->reply_held || dev->queued_count != 0u) {
+        flush_pending(dev); /* not flushed by the board: what is held back comes first */
     }
     if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
         on_frame(dev);
@@ -760,7 +836,8 @@ hb_sample hb_device_step(hb_device *dev)
     uint8_t ended = 0, code = 0, was_playing;
 
     if (dev->queued_count != 0u) {
-        flush_notices(dev); /* the previous step's, if the board did not flush them */
+        flush_pending(dev); /* the previous step's notices, if the board did not flush them; a
+                             * held reply alone waits for this step's notices */
     }
     dev->in_step = 1; /* notices are queued until hb_device_flush */
     /* 1. watchdog */
@@ -839,13 +916,18 @@ hb_sample hb_device_step(hb_device *dev)
     stage_step(dev);
     /* 8. credit */
     if (dev->stream_state != STREAM_CLOSED) {
-        uint32_t limit = stream_limit(dev);
-        uint32_t step = dev->cfg->stream_capacity / 4u;
+        /* stream_limit and send_credit, with the body length read once */
+        uint32_t body = stream_body_length(dev);
+        uint32_t released = dev->ring.released;
+        uint32_t capacity = dev->cfg->stream_capacity;
+        uint32_t limit = body - released <= capacity ? body : released + capacity;
+        uint32_t step = capacity / 4u;
         if (step == 0u) {
             step = 1u;
         }
-        if (limit - dev->granted >= step || (limit == stream_body_length(dev) && dev->granted < limit)) {
-            send_credit(dev);
+        if (limit - dev->granted >= step || (limit == body && dev->granted < limit)) {
+            dev->granted = limit;
+            queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
         }
     }
     /* 9. */
@@ -859,9 +941,22 @@ hb_sample hb_device_step(hb_device *dev)
 
 void hb_device_flush(hb_device *dev)
 {
-    if (dev->queued_count != 0u) {
-        flush_notices(dev);
+    if ((dev->reply_held || dev->queued_count != 0u) && !dev->sending) { /* else send_frame does */
+        flush_pending(dev);
     }
+}
+
+uint8_t hb_device_pending(const hb_device *dev)
+{
+    return (uint8_t)(dev->reply_held || dev->queued_count != 0u);
+}
+
+void hb_device_set_deferred_replies(hb_device *dev, uint8_t on)
+{
+    if (!on) {
+        hb_device_flush(dev);
+    }
+    dev->defer_replies = on;
 }
 
 hb_sample hb_device_tick(hb_device *dev)
