@@ -7,7 +7,8 @@
 /// Each cost is added to the 16,000-cycle tick window it ends in.
 public struct CycleProfile: Sendable {
     public enum Category: CaseIterable, Sendable, Hashable {
-        /// Device step and hand-off to the output stage (probe bit 0).
+        /// Device step and hand-off to the output stage (probe bit 0): what must finish within
+        /// the step lead.
         case interpreterTick
         /// Protocol handler: draining the RX ring, framing, message handling (probe bit 1).
         case protocolHandler
@@ -15,8 +16,11 @@ public struct CycleProfile: Sendable {
         case outputMainLoop
         /// The step's notices, encoded and sent after the hand-off (probe bit 3).
         case notices
-        /// Tick timer interrupt (Timer2 compare A): tick count and PWM synthesis.
+        /// Tick timer interrupt (Timer2 compare A): step trigger (8-update builds), boundary,
+        /// PWM synthesis.
         case tickInterrupt
+        /// Step trigger interrupt of the 1-update builds (Timer2 compare B).
+        case stepTriggerInterrupt
         /// UART receive interrupt.
         case uartReceiveInterrupt
         /// UART data-register-empty interrupt (transmit).
@@ -29,6 +33,7 @@ public struct CycleProfile: Sendable {
             case .outputMainLoop: return 2
             case .notices: return 3
             case .tickInterrupt: return 8 + 7
+            case .stepTriggerInterrupt: return 8 + 8
             case .uartReceiveInterrupt: return 8 + 18
             case .uartTransmitInterrupt: return 8 + 19
             }

@@ -47,3 +47,7 @@ void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
 
 void hb_app_flush(void) {
 }
+
+uint8_t hb_app_pending(void) {
+    return 0;
+}

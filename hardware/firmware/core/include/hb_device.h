@@ -17,11 +17,15 @@
  *     hb_device_flush(&dev);                     // the step's notices encoded and sent
  *
  * with nothing received in between. The bytes sent, their order and the tick they belong to
- * (2.3) are the same either way; only the time the encoding takes moves out of the step.
+ * (2.3) are the same either way; only the time the encoding takes moves out of the step. Such a
+ * board may also hold replies back (hb_device_set_deferred_replies) so that a step that comes
+ * due while a frame is handled runs before the reply is encoded; it then calls hb_device_flush
+ * when idle too.
  *
  * Replies and notices go out through the transmit callback, one whole frame per call (at most
- * HB_DEVICE_TX_MAX bytes, encoded in a stack buffer of that size). The callback may block until
- * the UART has room; it must not call back into the device. */
+ * HB_DEVICE_TX_MAX bytes, encoded in a stack buffer of that size), except INFO when a yield hook
+ * is set: 16 bytes per call, with the hook between (hb_device_set_yield). The callback may block
+ * until the UART has room; it must not call back into the device. */
 #ifndef HB_DEVICE_H
 #define HB_DEVICE_H
 
