@@ -58,13 +58,15 @@ hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *c
  * unchanged. */
 hb_err hb_instr_decode(const hb_source *src, uint32_t body_length, uint32_t *offset, hb_instr *out);
 
-/* Decodes the instruction at `p` from contiguous bytes, all readable below `limit` (p <= limit):
- * the fast path of the interpreter (a flat body, or a ring away from its wrap) and the validator.
+/* Decodes the instruction at `p` from contiguous bytes, all readable below `limit` (p <= limit),
+ * for the validator, streamed fetches and hb_instr_decode (the interpreter's loop over a flat
+ * body inlines the same decoder).
  * Returns the instruction's length in bytes (1..HB_MAX_INSTR_BYTES), or an error code, which is
  * always greater than HB_MAX_INSTR_BYTES: HB_ERR_VARINT_TOO_LONG / _NONCANONICAL as
  * hb_instr_decode, or HB_ERR_TRUNCATED if a byte the instruction needs is at or past `limit`
  * (whether that is the body's end, the end of what is written or the ring's wrap is the caller's
- * to tell). Fields the opcode does not have (dur, value, sharp) are left as they were. */
+ * to tell). Fields the opcode does not have (dur, value, sharp) are left as they were; after an
+ * error, *out may be partly written. */
 uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out);
 
 /* Pulse length in ticks from its sharpness: 20 - ((sharp * 10 + 128) >> 8), 20 down to 10. */

@@ -14,7 +14,7 @@
 
 
 /* A varint's value (below 2^28), or HB_VARINT_ERROR plus an error code: one uint32_t, so that it
- * is returned in registers. hb_decode returns delays (below 2^31) the same way. */
+ * is returned in registers. */
 #define HB_VARINT_ERROR 0x80000000u
 
 /* What hb_instr_decode_bytes' result `n` means for an instruction at body offset `at` when it was
@@ -63,34 +63,38 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
     return value;
 }
 
-/* Decodes the instruction at *pp (bytes readable below limit), advancing *pp past it. Returns its
- * delay (below 2^31), or HB_VARINT_ERROR plus an error code with *pp unchanged: HB_ERR_TRUNCATED
- * (a byte at or past limit was needed), HB_ERR_VARINT_TOO_LONG or _NONCANONICAL. The delay comes
- * back in registers rather than in out->delay, because the caller's first question is whether
- * it is 0. Sets out->op and the operands the opcode has (value, dur, sharp); leaves the others
- * and out->delay as they were. */
-static HB_ALWAYS_INLINE uint32_t hb_decode(const uint8_t **pp, const uint8_t *limit, hb_instr *out)
+/* hb_decode's result: the 5-bit delay field, so that the common question "is it due now?" is an
+ * 8-bit test. HB_DECODED_EXTENDED: the delay is 31 + a varint, in out->delay. HB_DECODED_ERROR
+ * plus an error code: the instruction did not decode. */
+#define HB_DECODED_EXTENDED 31u
+#define HB_DECODED_ERROR 0x80u
+
+/* Decodes the instruction at *pp (bytes readable below limit), advancing *pp past it. Returns the
+ * delay field as above; errors (*pp unchanged): HB_ERR_TRUNCATED (a byte at or past limit was
+ * needed), HB_ERR_VARINT_TOO_LONG or _NONCANONICAL. Sets out->op, the operands the opcode has
+ * (value, dur, sharp) and, for an extended delay only, out->delay; leaves the rest as it was
+ * (after an error, any of them may have been written). */
+static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *limit, hb_instr *out)
 {
     const uint8_t *q = *pp;
-    uint8_t first, op;
-    uint32_t delay;
+    uint8_t first, op, delay;
     if (q >= limit) {
-        return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+        return HB_DECODED_ERROR | HB_ERR_TRUNCATED;
     }
     first = *q++;
     op = (uint8_t)(first >> 5);
     out->op = op;
-    delay = first & 0x1Fu;
+    delay = (uint8_t)(first & 0x1Fu);
     if (delay == HB_DELAY_EXTENDED) {
         uint32_t v = hb_varint(&q, limit);
         if (v & HB_VARINT_ERROR) {
-            return v;
+            return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
         }
-        delay = HB_DELAY_EXTENDED + v;
+        out->delay = HB_DELAY_EXTENDED + v;
     }
     if (op <= HB_OP_LOOP) { /* every opcode but ENDLOOP and END has a first u8 operand */
         if (q >= limit) {
-            return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+            return HB_DECODED_ERROR | HB_ERR_TRUNCATED;
         }
         out->value = *q++;
         if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
@@ -99,13 +103,13 @@ static HB_ALWAYS_INLINE uint32_t hb_decode(const uint8_t **pp, const uint8_t *li
             } else {
                 uint32_t v = hb_varint(&q, limit);
                 if (v & HB_VARINT_ERROR) {
-                    return v;
+                    return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
                 }
                 out->dur = v;
             }
         } else if (op == HB_OP_PULSE) {
             if (q >= limit) {
-                return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+                return HB_DECODED_ERROR | HB_ERR_TRUNCATED;
             }
             out->sharp = *q++;
         }

@@ -5,10 +5,15 @@
 #include "hb_crc16.h"
 #include "hb_decode.h"
 
+#if defined(__AVR__)
+#include <avr/pgmspace.h> /* the division table stays in flash */
+#endif
+
 /* Cost notes: the target with the least headroom is an 8-bit AVR (16,000 cycles per 1 kHz tick),
  * where every uint32_t operation is four instructions and every uint32_t field four loads and
- * four stores. So the per-tick state is kept in 8 bits wherever that is exact, and what must be
- * 32 bits (times, long ramps) is touched once per tick at most. */
+ * four stores. So the per-tick state is kept in 8 and 16 bits wherever that is exact, what must
+ * be 32 bits (long waits, long ramps, the tick count) is touched once per tick at most, and the
+ * rare paths are out of line so that the common ones keep few registers to save. */
 
 /* Internal result of running a tick's instructions: END executed (not a wire error code). */
 #define STEP_END 0xFFu
@@ -37,10 +42,9 @@ static void channel_set(hb_channel *c, uint8_t value)
     c->ramp = HB_RAMP_NONE;
 }
 
-/* floor(256 / d) rounded up, d = 2..31: a reciprocal for 8-bit division by multiplication. */
+/* ceil(256 / d) for d = 2..31: reciprocals for 8-bit division by multiplication. */
 #define RECIPROCAL_LIMIT 32u
 #if defined(__AVR__)
-#include <avr/pgmspace.h>
 #define RECIPROCAL(d) pgm_read_byte(&reciprocal[(d) - 2u])
 static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] PROGMEM = {
 #else
@@ -161,22 +165,26 @@ static HB_ALWAYS_INLINE void channel_advance(hb_channel *c)
 
 static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
 {
-    hb_voice *v;
+    hb_voice *v = it->voices;
     uint8_t n = it->voice_count;
-    if (n == HB_PULSE_VOICES) { /* all busy: the oldest gives way */
-        uint8_t i;
-        for (i = 1; i < HB_PULSE_VOICES; i++) {
-            it->voices[i - 1u].amp = it->voices[i].amp;
-            it->voices[i - 1u].sharp = it->voices[i].sharp;
-            it->voices[i - 1u].left = it->voices[i].left;
-        }
-        n--;
+    if (n == HB_PULSE_VOICES) { /* all busy: the oldest gives way (fixed offsets, no loop) */
+        v[0].amp = v[1].amp;
+        v[0].sharp = v[1].sharp;
+        v[0].left = v[1].left;
+        v[1].amp = v[2].amp;
+        v[1].sharp = v[2].sharp;
+        v[1].left = v[2].left;
+        v[2].amp = v[3].amp;
+        v[2].sharp = v[3].sharp;
+        v[2].left = v[3].left;
+        v += HB_PULSE_VOICES - 1u;
+    } else {
+        v += n;
+        it->voice_count = (uint8_t)(n + 1u);
     }
-    v = &it->voices[n];
     v->amp = amp;
     v->sharp = sharp;
     v->left = hb_pulse_length(sharp);
-    it->voice_count = (uint8_t)(n + 1u);
 }
 
 /* Step 8 for voices whose `left` reached 0 this tick: out of line, it happens once per pulse. */
@@ -383,7 +391,7 @@ static HB_NOINLINE hb_err run_flat(hb_interp *it)
     hb_err err = HB_OK;
     for (;;) {
         uint8_t op = in->op;
-        uint32_t delay;
+        uint8_t delay;
         if (op <= HB_OP_RAMP_S) {
             executed++;
             channel_op(it, op, in->value, in->dur);
@@ -423,15 +431,15 @@ static HB_NOINLINE hb_err run_flat(hb_interp *it)
             break;
         } /* else OP_NONE: only the fetch */
         delay = hb_decode(&pc, it->end, in);
-        if (delay & HB_VARINT_ERROR) {
-            err = (hb_err)delay;
+        if (delay & HB_DECODED_ERROR) {
+            err = (hb_err)(delay & (uint8_t)~HB_DECODED_ERROR);
             if (err == HB_ERR_TRUNCATED && pc == it->end) {
                 err = HB_ERR_END_MISSING;
             }
             break;
         }
         if (delay != 0) {
-            set_wait(it, delay - 1u);
+            set_wait(it, (delay == HB_DECODED_EXTENDED ? in->delay : delay) - 1u);
             break;
         }
     }

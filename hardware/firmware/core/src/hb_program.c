@@ -74,11 +74,13 @@ uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
 uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out)
 {
     const uint8_t *q = p;
-    uint32_t delay = hb_decode(&q, limit, out);
-    if (delay & HB_VARINT_ERROR) {
-        return (uint8_t)delay;
+    uint8_t delay = hb_decode(&q, limit, out);
+    if (delay & HB_DECODED_ERROR) {
+        return (uint8_t)(delay & (uint8_t)~HB_DECODED_ERROR);
     }
-    out->delay = delay;
+    if (delay != HB_DECODED_EXTENDED) {
+        out->delay = delay;
+    }
     return (uint8_t)(q - p);
 }
 
