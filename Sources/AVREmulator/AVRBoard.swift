@@ -27,6 +27,8 @@ public final class AVRBoard {
     // MARK: Time
 
     public var cycle: UInt64 { hb_avr_cycle(handle) }
+    /// Program counter, a byte address in flash.
+    public var programCounter: UInt32 { hb_avr_pc(handle) }
     public var frequency: UInt32 { hb_avr_frequency(handle) }
     /// Cycles in one 1 kHz tick (16,000 at 16 MHz).
     public var cyclesPerTick: UInt64 { UInt64(frequency) / 1000 }
@@ -46,6 +48,23 @@ public final class AVRBoard {
 
     public func run(ticks: Int) throws(AVRBoardError) {
         try run(cycles: UInt64(ticks) * cyclesPerTick)
+    }
+
+    /// The firmware's step lead (`hb_tick_step_lead`, tick.h): the step of device tick k is
+    /// triggered this many cycles before the boundary of timer tick k + 1, from which its sample
+    /// is output. Read from RAM, so valid once the firmware's start-up code has run (any time
+    /// after the first few hundred cycles); nil for an image without the symbol (one built
+    /// before the lead existed).
+    public var stepLeadCycles: UInt64? {
+        readGlobal("hb_tick_step_lead", size: 2).map(UInt64.init)
+    }
+
+    /// The device tick before whose step a byte completing at `cycle` is processed, when the
+    /// main loop is idle (PROTOCOL.md 2.3): the step of tick k is triggered at
+    /// t0 + (k + 1) x T - lead, t0 being the cycle the tick timer started.
+    public func deviceTick(ofByteAt cycle: UInt64, timerStart: UInt64) -> Int {
+        let lead = stepLeadCycles ?? 0
+        return Int((cycle + lead - timerStart) / cyclesPerTick)
     }
 
     // MARK: UART
@@ -200,6 +219,8 @@ public struct OutputEvent: Sendable, Hashable {
         case ocr1a, ocr1b
         case drv2605lWrite(register: UInt8)
         case tickTimerStart
+        /// A write to GPIOR0: `value` holds the firmware's probe bits (probe.h).
+        case probe
     }
 
     public var cycle: UInt64
@@ -213,6 +234,7 @@ public struct OutputEvent: Sendable, Hashable {
         case Int32(HB_AVR_EVENT_OCR1A): kind = .ocr1a
         case Int32(HB_AVR_EVENT_OCR1B): kind = .ocr1b
         case Int32(HB_AVR_EVENT_DRV_WRITE): kind = .drv2605lWrite(register: e.reg)
+        case Int32(HB_AVR_EVENT_PROBE): kind = .probe
         default: kind = .tickTimerStart
         }
     }

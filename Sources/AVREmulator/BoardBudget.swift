@@ -5,7 +5,10 @@ import HapticProtocol
 ///
 /// Latency is measured from the cycle the PLAY frame's last byte completes on the line to the
 /// first non-zero output (PWM compare write); its bound is one tick (the wait for the next tick
-/// boundary) plus the frame's own transfer time at the board's line rate.
+/// boundary) plus the frame's own transfer time at the board's line rate. It depends on where in
+/// the tick the frame ends (a frame ending just after a step trigger waits a whole tick more), so
+/// the warm figure is the worst of frames ending at 16 phases spread over a tick and 3 just
+/// after the step trigger (`playLatencySweep`).
 public struct BoardBudgetReport: Sendable {
     public var mcu: String
     public var frequency: UInt32
@@ -14,8 +17,13 @@ public struct BoardBudgetReport: Sendable {
     /// Line rate the board's UART runs at (frequency / cycles per 10-bit byte).
     public var baud: Int { Int(frequency) * 10 / uartCyclesPerByte }
     public var playFrameBytes: Int
-    /// PLAY's last byte to the first output change, output stage warm (after PREPARE).
-    public var playLatencyWarmCycles: Int
+    /// PLAY's last byte to the first output change, output stage warm (after PREPARE): the worst
+    /// over the phases of the tick at which the frame ends (`playLatencySweep`).
+    public var playLatencyWarmCycles: Int { playLatencyWarm.maxCycles }
+    /// The same, best case over the phases.
+    public var playLatencyWarmMinCycles: Int { playLatencyWarm.minCycles }
+    /// Every phase measured.
+    public var playLatencyWarm: BoardBudget.LatencySweep
     /// The same with the output stage cold (its wake ticks included).
     public var playLatencyColdCycles: Int
     /// One tick plus the PLAY frame's transfer time.
@@ -107,6 +115,64 @@ public enum BoardBudget {
         public var ackTick: UInt32
     }
 
+    /// PLAY latencies, stage warm, for frames ending at phases spread over a timer tick.
+    public struct LatencySweep: Sendable {
+        /// Cycle of the tick (0..<cycles per tick, from the timer's boundary) at which each
+        /// frame's last byte completed, and its latency to the first output change.
+        public var points: [(phase: Int, cycles: Int)]
+        public var playFrameBytes: Int
+        /// The firmware's step lead (`AVRBoard.stepLeadCycles`; 0 for an image without one): the
+        /// worst phase is just after the step trigger, cycles per tick - lead into the tick.
+        public var stepLead: Int
+        public var minCycles: Int { points.map(\.cycles).min() ?? 0 }
+        public var maxCycles: Int { points.map(\.cycles).max() ?? 0 }
+        /// Phase of the worst point.
+        public var worstPhase: Int { points.max { $0.cycles < $1.cycles }?.phase ?? 0 }
+    }
+
+    /// PLAY latency with the stage warm for a frame ending at each of `phases` phases spread evenly
+    /// over a timer tick (phase i: i x T / phases cycles after a boundary), then at 16, 128 and
+    /// 512 cycles after the step trigger, where a frame just misses a step and waits a whole tick
+    /// (the worst case, one tick plus the lead), on one board: the tap program plays, ends and
+    /// brakes (60 ticks) between two PLAYs, well inside the stage's idle time, so every PLAY
+    /// finds it warm and silent.
+    public static func playLatencySweep(firmware path: String, phases: Int = 16) throws -> LatencySweep {
+        var link = try boot(firmware: path)
+        try upload(tap, slot: 0, link: &link)
+        let prepare = try link.send(.prepare(.init()))
+        guard try link.response(to: prepare.sequence)?.ackValue != nil else { throw BoardBudgetError.noResponse("PREPARE") }
+        let board = link.board
+        try board.run(ticks: 25) // W = 20 ticks
+        guard let timerStart = board.events().first(where: { $0.kind == .tickTimerStart })?.cycle else {
+            throw BoardBudgetError.noOutput
+        }
+        let T = board.cyclesPerTick
+        // An image from before the step lead has no hb_tick_step_lead: the even phases only.
+        let lead = board.stepLeadCycles.flatMap { $0 > 0 && $0 < T ? $0 : nil }
+        let message = Message.play(.init(slot: 0))
+        var points: [(phase: Int, cycles: Int)] = []
+        var frameBytes = 0
+        let even = (0..<phases).map { UInt64($0) * T / UInt64(phases) }
+        let afterTrigger = lead.map { lead in [16, 128, 512].map { (T - lead + UInt64($0)) % T } } ?? []
+        for phase in even + afterTrigger {
+            let length = UInt64(try message.encoded(sequence: 0).count) * UInt64(board.uartCyclesPerByte)
+            // The next boundary at least two ticks ahead, plus the phase: the frame's last byte.
+            let boundary = timerStart + ((board.cycle + length - timerStart) / T + 2) * T
+            try board.run(until: boundary + phase - length)
+            let firstEvent = board.eventCount
+            let play = try link.send(message)
+            guard try link.response(to: play.sequence)?.ackValue != nil else { throw BoardBudgetError.noResponse("PLAY") }
+            try board.run(until: max(board.cycle, play.lastByteCycle + 3 * T))
+            guard let output = board.events(from: firstEvent).first(where: {
+                ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0 && $0.cycle > play.lastByteCycle
+            }) else { throw BoardBudgetError.noOutput }
+            points.append((Int((play.lastByteCycle - timerStart) % T), Int(output.cycle - play.lastByteCycle)))
+            frameBytes = try message.encoded(sequence: play.sequence).count
+            try board.run(ticks: 60) // tap (30 ticks) and its brake (20) end
+        }
+        return LatencySweep(points: points, playFrameBytes: frameBytes, stepLead: Int(lead ?? 0))
+    }
+
     /// Cycles from the completion of a PLAY frame's last byte to the first non-zero PWM write.
     public static func playLatency(firmware path: String, prepare: Bool) throws -> Latency {
         var link = try boot(firmware: path)
@@ -169,7 +235,7 @@ public enum BoardBudget {
         guard case .info(let info)? = try link.response(to: hello.sequence)?.message else {
             throw BoardBudgetError.noResponse("HELLO with INFO")
         }
-        let warm = try playLatency(firmware: path, prepare: true)
+        let warm = try playLatencySweep(firmware: path)
         let cold = try playLatency(firmware: path, prepare: false)
         let playing = try playingProfile(firmware: path)
         let lineRate = try lineRateProfile(firmware: path)
@@ -177,7 +243,7 @@ public enum BoardBudget {
         return BoardBudgetReport(
             mcu: mcu, frequency: board.frequency, cyclesPerTick: Int(board.cyclesPerTick),
             uartCyclesPerByte: Int(board.uartCyclesPerByte), playFrameBytes: warm.playFrameBytes,
-            playLatencyWarmCycles: warm.cycles, playLatencyColdCycles: cold.cycles,
+            playLatencyWarm: warm, playLatencyColdCycles: cold.cycles,
             playing: playing.profile, lineRate: lineRate.profile, lineRateBytes: lineRate.bytes,
             lateTicks: playing.late + lineRate.late,
             slotCount: Int(info.slotCount), slotCapacity: Int(info.slotCapacity),

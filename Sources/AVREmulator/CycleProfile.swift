@@ -7,17 +7,23 @@
 /// Each cost is added to the 16,000-cycle tick window it ends in.
 public struct CycleProfile: Sendable {
     public enum Category: CaseIterable, Sendable, Hashable {
-        /// Interpreter tick and hand-off to the output stage (probe bit 0).
+        /// Device step and hand-off to the output stage (probe bit 0): what must finish within
+        /// the step lead.
         case interpreterTick
         /// Protocol handler: draining the RX ring, framing, message handling (probe bit 1).
         case protocolHandler
         /// Output-stage work in the main loop: DRV2605L I2C writes (probe bit 2).
         case outputMainLoop
-        /// Polled receive in the idle main loop: masking the RX interrupt, reading a byte
-        /// (probe bit 3).
+        /// The step's notices, encoded and sent after the hand-off (probe bit 3).
+        case notices
+        /// Polled receive in the main loop: masking the RX interrupt, reading a byte
+        /// (probe bit 4).
         case uartPolledReceive
-        /// Tick timer interrupt (Timer2 compare A): tick count and PWM synthesis.
+        /// Tick timer interrupt (Timer2 compare A): step trigger (8-update builds), boundary,
+        /// PWM synthesis.
         case tickInterrupt
+        /// Step trigger interrupt of the 1-update builds (Timer2 compare B).
+        case stepTriggerInterrupt
         /// UART receive interrupt.
         case uartReceiveInterrupt
         /// UART data-register-empty interrupt (transmit).
@@ -28,8 +34,10 @@ public struct CycleProfile: Sendable {
             case .interpreterTick: return 0
             case .protocolHandler: return 1
             case .outputMainLoop: return 2
-            case .uartPolledReceive: return 3
+            case .notices: return 3
+            case .uartPolledReceive: return 4
             case .tickInterrupt: return 8 + 7
+            case .stepTriggerInterrupt: return 8 + 8
             case .uartReceiveInterrupt: return 8 + 18
             case .uartTransmitInterrupt: return 8 + 19
             }

@@ -54,11 +54,12 @@ public struct PWMTrace: Sendable {
         return updates[first..<first + updatesPerTick]
     }
 
-    /// The updates that played device tick k's sample: the firmware computes it right after
-    /// timer tick k + 1 begins and its output stage latches it at the next boundary, so it
-    /// fills timer tick k + 2 (hardware/firmware/boards/atmega328p/output.h).
+    /// The updates that played device tick k's sample: the firmware computes it from the step
+    /// trigger of timer tick k, the step lead (`AVRBoard.stepLeadCycles`, 5,000 cycles) before
+    /// the next boundary, and its output stage latches it at that boundary, so it
+    /// fills timer tick k + 1 (hardware/firmware/boards/atmega328p/output.h, tick.h).
     public func updates(ofDeviceTick k: Int) -> ArraySlice<PWMSynthesis.Update> {
-        updates(inTimerTick: k + 2)
+        updates(inTimerTick: k + 1)
     }
 
     /// Cycle at which timer tick n begins.

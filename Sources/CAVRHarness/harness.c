@@ -59,6 +59,7 @@ static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param) {
         break;
     case 2:
         hb_profile_probe_write(board, (uint8_t)value);
+        hb_event_append(board, HB_AVR_EVENT_PROBE, 0, (uint8_t)value);
         break;
     case 3:
         if ((value & 7u) != 0u) {
@@ -131,6 +132,10 @@ void hb_avr_destroy(hb_avr *board) {
     free(board->tx_log.items);
     free(board->events.items);
     free(board);
+}
+
+uint32_t hb_avr_pc(const hb_avr *board) {
+    return board->avr->pc;
 }
 
 uint64_t hb_avr_cycle(const hb_avr *board) {

@@ -35,8 +35,9 @@ enum ProfiledMCU {
         var lines = [
             "\(r.mcu) at \(r.frequency / 1_000_000) MHz (simavr, cycle-accurate), \(r.baud) baud, running \(firmware)",
             "",
-            String(format: "PLAY (%d-byte frame) last byte -> first output change: %d cycles = %.1f µs (output stage warm)",
-                   r.playFrameBytes, r.playLatencyWarmCycles, microseconds(r.playLatencyWarmCycles, r)),
+            String(format: "PLAY (%d-byte frame) last byte -> first output change: %d cycles = %.1f µs (output stage warm, worst of %d phases of the tick at which the frame ends; best %d cycles)",
+                   r.playFrameBytes, r.playLatencyWarmCycles, microseconds(r.playLatencyWarmCycles, r),
+                   r.playLatencyWarm.points.count, r.playLatencyWarmMinCycles),
             String(format: "  bound: one tick + the frame's transfer time = %d cycles = %.1f µs: %@",
                    bound, microseconds(bound, r), r.meetsLatencyBound ? "met" : "missed"),
             String(format: "  output stage cold (wake ticks included): %d cycles = %.1f µs",
@@ -45,6 +46,7 @@ enum ProfiledMCU {
             "per tick of \(r.cyclesPerTick) cycles:",
             row("interpreter (busy looped program)", r.playing, .interpreterTick),
             row("tick interrupt (PWM synthesis)", r.playing, .tickInterrupt),
+            row("step notices (after the hand-off)", r.playing, .notices),
             row("UART RX interrupt (line rate)", r.lineRate, .uartReceiveInterrupt),
             row("protocol handler (line rate)", r.lineRate, .protocolHandler),
             String(format: "UART RX interrupt: %.1f cycles per byte = %.1f %% of a tick with bytes back to back",
@@ -73,6 +75,8 @@ enum ProfiledMCU {
             "play_frame_bytes": r.playFrameBytes,
             "play_latency": [
                 "warm_cycles": r.playLatencyWarmCycles, "warm_us": microseconds(r.playLatencyWarmCycles, r),
+                "warm_min_cycles": r.playLatencyWarmMinCycles,
+                "warm_phases": r.playLatencyWarm.points.map { ["end_cycle_in_tick": $0.phase, "cycles": $0.cycles] },
                 "cold_cycles": r.playLatencyColdCycles, "cold_us": microseconds(r.playLatencyColdCycles, r),
                 "bound_cycles": r.playLatencyBoundCycles, "bound_us": microseconds(r.playLatencyBoundCycles, r),
                 "meets_bound": r.meetsLatencyBound,

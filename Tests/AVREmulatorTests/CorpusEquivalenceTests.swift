@@ -33,6 +33,13 @@ import Testing
         /// Worst tick window of the interpreter and all UART handling together (the 10 % budget).
         var budgetWorst = 0
         var handlerLongest = 0
+        /// The play's slowest step: trigger to hand-off (must stay under the step lead), and
+        /// how long it waited for the main loop to start it.
+        var stepWorst = 0
+        var stepWorstWait = 0
+        var stepWorstTick = 0
+        /// The play's first step (program load, first instructions), trigger to hand-off.
+        var firstStep = 0
     }
 
     /// Plays `program` on a fresh board; returns the ticks compared.
@@ -91,6 +98,16 @@ import Testing
             + profile[.uartPolledReceive].maxCyclesPerTick
         outcome.budgetWorst = profile.tickBudgetWorstCycles
         outcome.handlerLongest = profile[.protocolHandler].maxCyclesPerCall
+        // Every step of the play, brake included, handed its sample over before its boundary.
+        let timing = try #require(StepTiming(board: board), "\(name): step timing")
+        let steps = timing.steps(in: Int(start)..<(Int(start) + total))
+        outcome.firstStep = steps.first?.cycles ?? 0
+        if let worst = steps.max(by: { $0.cycles < $1.cycles }) {
+            outcome.stepWorst = worst.cycles
+            outcome.stepWorstWait = worst.wait
+            outcome.stepWorstTick = worst.tick - Int(start)
+        }
+        #expect(steps.count == total && !steps.contains(where: \.late), "\(name): late steps \(steps.filter(\.late).prefix(3))")
         if board.readGlobal("hb_output_late_ticks", size: 2) != 0 {
             print("REPORT late in \(name): interpreter longest \(profile[.interpreterTick].maxCyclesPerCall), handler longest \(outcome.handlerLongest)")
             for (function, cycles) in try board.cyclesByFunction().prefix(10) { print("REPORT   \(name) cycles in \(function): \(cycles)") }
@@ -130,6 +147,8 @@ import Testing
         let profile = try #require(ActuatorProfile.builtIns.first { $0.name == "lra-170hz-10mm" })
         var ticks = 0, streamed = 0, played = 0
         var worst = (interpreter: 0, receive: 0, handler: 0, file: "", budget: 0, budgetFile: "")
+        var slowest = (step: 0, wait: 0, tick: 0, file: "")
+        var firstStep = (slot: 0, stream: 0)
         for file in files {
             let pattern = try AHAPDecoder().decode(contentsOfFile: Self.corpus.appendingPathComponent(file).path).pattern
             let compiled = try PatternCompiler.compile(pattern, profile: profile)
@@ -141,10 +160,22 @@ import Testing
             worst.receive = max(worst.receive, outcome.receiveWorst)
             if outcome.budgetWorst > worst.budget { worst.budget = outcome.budgetWorst; worst.budgetFile = file }
             worst.handler = max(worst.handler, outcome.handlerLongest)
+            if outcome.streamed {
+                firstStep.stream = max(firstStep.stream, outcome.firstStep)
+            } else {
+                firstStep.slot = max(firstStep.slot, outcome.firstStep)
+            }
+            if outcome.stepWorst > slowest.step {
+                slowest = (outcome.stepWorst, outcome.stepWorstWait, outcome.stepWorstTick, file)
+            }
         }
         print("REPORT corpus on the simulated ATmega328P: \(played) files, \(ticks) ticks equal to the model (brake included), \(streamed) streamed")
         print("REPORT corpus worst tick: interpreter \(worst.interpreter) cycles (\(Double(worst.interpreter) / 160) %, \(worst.file)), UART receive (interrupt + polled, each at its worst) \(worst.receive) cycles (\(Double(worst.receive) / 160) %), longest protocol handler piece \(worst.handler) cycles")
         print("REPORT corpus worst tick of interpreter + UART together: \(worst.budget) cycles (\(Double(worst.budget) / 160) %, \(worst.budgetFile))")
+        let lead = Int(DeviceFirmwareTests.stepLead)
+        print("REPORT corpus slowest step, trigger to hand-off: \(slowest.step) cycles (waited \(slowest.wait) for the main loop; play tick \(slowest.tick) of \(slowest.file)); step lead \(lead) cycles")
+        print("REPORT corpus first step of a play, trigger to hand-off, worst: from a slot \(firstStep.slot) cycles, streamed \(firstStep.stream) cycles")
+        #expect(slowest.step < lead)
         #expect(played == files.count)
         #expect(streamed > 0)
     }

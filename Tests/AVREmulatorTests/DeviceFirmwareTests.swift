@@ -10,6 +10,13 @@ import Testing
 @Suite struct DeviceFirmwareTests {
     static let root = AVRFirmwareBuild.repositoryRoot()
 
+    /// The default image's step lead (tick.h), read once the firmware has started.
+    static var stepLead: UInt64 {
+        guard let board = try? AVRBoard(firmware: AVRFirmwareBuild().build(repositoryRoot: root)),
+              (try? board.run(ticks: 1)) != nil else { return 0 }
+        return board.stepLeadCycles ?? 0
+    }
+
     /// 320 ticks: ramps on both channels, pulses, a loop (the self-test's program).
     static let program: [UInt8] = [
         0x48, 0x50, 0x01, 0x01, 0xE8, 0x03, 0x1C, 0x00, 0x00, 0x00, 0x40, 0x01,

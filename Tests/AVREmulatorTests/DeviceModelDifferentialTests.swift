@@ -6,11 +6,12 @@ import Testing
 /// A whole session on the simulated ATmega328P replayed through the Swift device model
 /// (FirmwareModel.DeviceModel): every byte the board sends and every PWM update must match.
 ///
-/// Each frame is timed so that its last byte completes in the middle of a tick; the board then
-/// handles it before its next device step, so frame i takes effect at device tick
-/// floor((completion cycle - t0) / 16,000), t0 being the cycle the tick timer started (device tick
-/// k runs in timer tick k + 1 and is output from its update 2 on, PWMTrace.updates(ofDeviceTick:)). The model receives each frame
-/// before that step.
+/// Each frame is timed so that its last byte completes in the middle of a tick, 3,000 cycles
+/// before the step trigger; the board then handles it before that step, so frame i takes effect
+/// at device tick floor((completion cycle + lead - t0) / 16,000), t0 being the cycle the tick
+/// timer started and lead the step lead (device tick k's step is triggered in timer tick k, the
+/// lead before the boundary from which its sample is output, PWMTrace.updates(ofDeviceTick:);
+/// `AVRBoard.deviceTick(ofByteAt:timerStart:)`). The model receives each frame before that step.
 @Suite struct DeviceModelDifferentialTests {
     static let configuration = DeviceModel.Configuration(
         core: DeviceConfiguration(maxBody: 240), slotCount: 2, slotCapacity: 256, streamCapacity: 128,

@@ -2,8 +2,9 @@ import AVREmulator
 import FirmwareModel
 
 /// What the Swift model does with the bytes the simulated board received: each byte is fed to
-/// `DeviceModel` before the device step of the tick in which the board received it (PROTOCOL.md
-/// 2.3), so the model's bytes out and samples are what the board must have produced.
+/// `DeviceModel` before the first device step triggered after the board received it
+/// (`AVRBoard.deviceTick(ofByteAt:timerStart:)`, PROTOCOL.md 2.3), so the model's bytes out and
+/// samples are what the board must have produced.
 struct ModelReplay {
     var bytes: [UInt8]
     var samples: [OutputSample]
@@ -21,7 +22,7 @@ struct ModelReplay {
         var next = 0
         for tick in 0..<max(0, ticks) {
             var arrived: [UInt8] = []
-            while next < input.count && Int((input[next].cycle - timerStart) / cyclesPerTick) <= tick {
+            while next < input.count && board.deviceTick(ofByteAt: input[next].cycle, timerStart: timerStart) <= tick {
                 arrived.append(input[next].value)
                 next += 1
             }

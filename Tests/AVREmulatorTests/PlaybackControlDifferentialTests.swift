@@ -26,7 +26,7 @@ import Testing
         @discardableResult
         mutating func command(_ message: Message, wait: Int = 0) throws -> (reply: HostLink.Received?, tick: Int) {
             let sent = try DeviceModelDifferentialTests.sendMidTick(message, link: &link, timerStart: timerStart)
-            let tick = Int((sent.lastByteCycle - timerStart) / board.cyclesPerTick)
+            let tick = board.deviceTick(ofByteAt: sent.lastByteCycle, timerStart: timerStart)
             let reply = try link.response(to: sent.sequence)
             try board.run(ticks: wait)
             return (reply, tick)

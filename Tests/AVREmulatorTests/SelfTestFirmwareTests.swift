@@ -25,9 +25,10 @@ import Testing
         return result
     }
 
-    /// The self-test computes program tick j in timer tick j + 1; the DRV2605L stage writes it at
-    /// the start of timer tick j + 2 (output.h; PWMTrace.updates(ofDeviceTick:) for the PWM stage).
-    static let playbackOffset = 2
+    /// The self-test computes program tick j at the step trigger of timer tick j (the step lead
+    /// before its end); the DRV2605L stage writes it at the start of timer tick j + 1 (output.h;
+    /// PWMTrace.updates(ofDeviceTick:) for the PWM stage).
+    static let playbackOffset = 1
 
     @Test func bootBannerThenLosslessEchoAt500kbaud() throws {
         let board = try Self.board(AVRFirmwareBuild(application: .selftest))
@@ -129,7 +130,7 @@ import Testing
         #expect(writes.contains { $0.1 == 0x0C && $0.2 == 1 })
 
         // RTP writes after entering RTP mode: one per change of the program's amplitude
-        // (brake ticks write 0), each at the start of timer tick j + 2.
+        // (brake ticks write 0), each at the start of timer tick j + 1.
         let timerStart = try #require(events.first { $0.kind == .tickTimerStart }).cycle
         let rtp = writes.drop { !($0.1 == 0x01 && $0.2 == 0x05) }.filter { $0.1 == 0x02 }
         var expected: [(tick: Int, value: UInt8)] = []

@@ -31,6 +31,8 @@ hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency,
 void hb_avr_destroy(hb_avr *board);
 
 uint64_t hb_avr_cycle(const hb_avr *board);
+/* Program counter (byte address in flash). */
+uint32_t hb_avr_pc(const hb_avr *board);
 uint32_t hb_avr_frequency(const hb_avr *board);
 
 enum { HB_AVR_RUNNING = 0, HB_AVR_STOPPED = 1, HB_AVR_CRASHED = 2 };
@@ -65,7 +67,8 @@ enum {
     HB_AVR_EVENT_OCR1A = 0,  /* value = new OCR1A low byte */
     HB_AVR_EVENT_OCR1B = 1,
     HB_AVR_EVENT_DRV_WRITE = 2, /* reg = DRV2605L register, value = byte written */
-    HB_AVR_EVENT_TIMER2_START = 3 /* the tick timer's clock was started (TCCR2B written non-zero) */
+    HB_AVR_EVENT_TIMER2_START = 3, /* the tick timer's clock was started (TCCR2B written non-zero) */
+    HB_AVR_EVENT_PROBE = 4 /* value = GPIOR0 as written: the firmware's probe bits (probe.h) */
 };
 typedef struct {
     uint64_t cycle;
@@ -90,7 +93,7 @@ uint8_t hb_avr_read_data(const hb_avr *board, uint16_t address);
 int32_t hb_avr_symbol_address(const hb_avr *board, const char *name);
 
 /* Profiling. Categories 0..7 are GPIOR0 probe bits (firmware/boards/atmega328p/probe.h);
- * category 8 + n is interrupt vector n (328P: 7 = TIMER2_COMPA, 18 = USART_RX,
+ * category 8 + n is interrupt vector n (328P: 7 = TIMER2_COMPA, 8 = TIMER2_COMPB, 18 = USART_RX,
  * 19 = USART_UDRE, 24 = TWI). */
 #define HB_AVR_PROFILE_CATEGORIES 40
 #define HB_AVR_PROFILE_VECTOR(n) (8 + (n))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hb_crc16.h"
 #include "hb_device.h"
 
 #include "vector_files.h"
@@ -191,7 +192,17 @@ static int parse(const char *path)
     return ok && have_config;
 }
 
-static int run(const char *name)
+/* Most notices one step queued, over every vector run split (hb_device_step + hb_device_flush). */
+static unsigned max_queued;
+
+/* split = 0: hb_device_tick; 1: hb_device_step, which must send nothing, then hb_device_flush
+ * (the board's deadline-first order). Both must give the vector's bytes at the vector's ticks.
+ * split = 2: hb_device_step and never hb_device_flush (but once at the end): the device sends
+ * the queued notices before anything else, so the bytes are the same, one tick later.
+ * split = 3: as 1 with deferred replies (hb_device_set_deferred_replies): the replies to the
+ * tick's frames are held through the step (which still sends nothing) and go out first at the
+ * flush: the vector's bytes at the vector's ticks again. */
+static int run(const char *name, int split)
 {
     static hb_device dev;
     uint32_t t, next_input = 0, i;
@@ -202,6 +213,7 @@ static int run(const char *name)
         printf("FAIL %s: configuration\n", name);
         return 0;
     }
+    hb_device_set_deferred_replies(&dev, (uint8_t)(split == 3));
     for (t = 0; t < ticks; t++) {
         hb_sample s;
         current_tick = t;
@@ -209,15 +221,27 @@ static int run(const char *name)
             hb_device_receive(&dev, in_bytes + inputs[next_input].start, (uint16_t)inputs[next_input].length);
             next_input++;
         }
-        s = hb_device_tick(&dev);
+        if (split) {
+            uint32_t before = got_used;
+            s = hb_device_step(&dev);
+            if ((split == 1 || split == 3) && got_used != before) {
+                printf("FAIL %s: tick %u: hb_device_step sent %u bytes\n", name, (unsigned)t, (unsigned)(got_used - before));
+                return 0;
+            }
+            if (dev.queued_count > max_queued) max_queued = dev.queued_count;
+            if (split != 2) hb_device_flush(&dev);
+        } else {
+            s = hb_device_tick(&dev);
+        }
         if (s.amp != samples[t].amp || s.sharp != samples[t].sharp || s.flags != samples[t].flags) {
             printf("FAIL %s: tick %u: sample %u %u %u, expected %u %u %u\n", name, (unsigned)t, s.amp, s.sharp,
                    s.flags, samples[t].amp, samples[t].sharp, samples[t].flags);
             return 0;
         }
     }
+    hb_device_flush(&dev);
     for (i = 0; i < got_used && i < out_used; i++) {
-        if (got_bytes[i] != out_bytes[i] || got_ticks[i] != out_ticks[i]) {
+        if (got_bytes[i] != out_bytes[i] || (split != 2 && got_ticks[i] != out_ticks[i])) {
             printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name, (unsigned)i,
                    got_bytes[i], (unsigned)got_ticks[i], out_bytes[i], (unsigned)out_ticks[i]);
             return 0;
@@ -237,6 +261,105 @@ static void check(int condition, const char *what)
         printf("FAIL api: %s\n", what);
         api_failures++;
     }
+}
+
+/* A 320-tick program (ramps, pulses, a loop: the ATmega328P self-test's). */
+static const uint8_t program[] = {
+    0x48, 0x50, 0x01, 0x01, 0xE8, 0x03, 0x1C, 0x00, 0x00, 0x00, 0x40, 0x01,
+    0x00, 0x00, 0xCB, 0xEB, 0x40, 0x28, 0x25, 0xC8, 0x32, 0x9F, 0x18, 0xFF,
+    0xFF, 0x74, 0xDC, 0x28, 0xAA, 0x03, 0x0A, 0x50, 0x85, 0xB4, 0x00, 0x39,
+    0xA0, 0x0A, 0xCA, 0x2A, 0x00, 0x3C, 0xFF, 0x27,
+};
+
+static void send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+{
+    hb_frame_header h;
+    uint8_t wire[HB_FRAME_MAX_WIRE];
+    size_t n;
+    h.version = 1;
+    h.type = type;
+    h.sequence = seq;
+    h.flags = 0;
+    n = hb_frame_encode(&h, payload, length, wire, sizeof wire);
+    hb_device_receive(dev, wire, (uint16_t)n);
+}
+
+/* The board's yield hook: runs one step (and its flush) the first time it is called. */
+static hb_device *yield_device;
+static int yield_calls, yield_steps;
+
+static void step_on_first_yield(void *ctx)
+{
+    (void)ctx;
+    yield_calls++;
+    if (yield_steps == 0) {
+        (void)hb_device_step(yield_device);
+        hb_device_flush(yield_device);
+        yield_steps++;
+    }
+}
+
+/* HELLO sends INFO in pieces with the yield hook between them; a step that runs there (a pending
+ * PLAY starting: TELEMETRY STARTED) keeps its notice until INFO is out. The bytes, and the device
+ * state after one more step, are those of a device that handled HELLO first and stepped after. */
+static void hello_yields(void)
+{
+    static hb_device a, b;
+    hb_device_config c;
+    uint8_t upload[5 + sizeof program], commit[7], play[10] = {0, 0, 0, 0, 0, 0, 255, 0, 1, 0}, hello[2] = {1, 0};
+    uint8_t first[MAX_BYTES];
+    uint32_t first_used = 0;
+    uint16_t crc = hb_crc16(HB_CRC16_INIT, program, sizeof program);
+    int pass;
+    hb_device_config_default(&c);
+    c.wake_ticks = 0;
+    upload[0] = 0;
+    upload[1] = upload[2] = upload[3] = upload[4] = 0;
+    memcpy(upload + 5, program, sizeof program);
+    commit[0] = 0;
+    commit[1] = (uint8_t)sizeof program;
+    commit[2] = commit[3] = commit[4] = 0;
+    commit[5] = (uint8_t)(crc & 0xFFu);
+    commit[6] = (uint8_t)(crc >> 8);
+    for (pass = 0; pass < 2; pass++) {
+        hb_device *dev = pass == 0 ? &a : &b;
+        got_used = 0;
+        hb_device_init(dev, &c, memory, ring, tx, NULL);
+        send_frame(dev, HB_MSG_UPLOAD, 1, upload, sizeof upload);
+        send_frame(dev, HB_MSG_COMMIT, 2, commit, sizeof commit);
+        send_frame(dev, HB_MSG_PLAY, 3, play, sizeof play);
+        if (pass == 0) { /* reference: HELLO handled in one go, then step 0 */
+            send_frame(dev, HB_MSG_HELLO, 4, hello, sizeof hello);
+            (void)hb_device_tick(dev);
+        } else { /* step 0 runs from the yield hook while INFO goes out */
+            yield_device = dev;
+            yield_calls = yield_steps = 0;
+            hb_device_set_yield(dev, step_on_first_yield);
+            send_frame(dev, HB_MSG_HELLO, 4, hello, sizeof hello);
+            hb_device_set_yield(dev, NULL);
+            /* once the step has queued STARTED, INFO's remaining pieces no longer yield */
+            check(yield_steps == 1 && yield_calls == 1, "HELLO's INFO yields until a step queues a notice");
+        }
+        (void)hb_device_tick(dev); /* steps 1 and 2 */
+        (void)hb_device_tick(dev);
+        if (pass == 0) {
+            memcpy(first, got_bytes, got_used);
+            first_used = got_used;
+        }
+    }
+    check(got_used == first_used && memcmp(first, got_bytes, got_used) == 0,
+          "INFO sent in pieces: same bytes, STARTED after INFO");
+    check(a.now == 3u && b.now == 3u && a.silence == b.silence && a.active && b.active,
+          "same tick, silence and play after HELLO and three steps");
+    /* With no step to run, INFO (50 raw bytes, 52 on the wire) yields after each 16-byte piece
+     * of its checksum (3) and between its 4 wire pieces (3). */
+    yield_device = &b;
+    yield_calls = 0;
+    yield_steps = 1;
+    hb_device_set_yield(&b, step_on_first_yield);
+    send_frame(&b, HB_MSG_HELLO, 5, hello, sizeof hello);
+    hb_device_set_yield(&b, NULL);
+    check(yield_calls == 6, "INFO goes out in 6 pieces");
 }
 
 /* Direct checks of what the vectors cannot show. */
@@ -284,6 +407,7 @@ static void api_tests(void)
         hb_device_receive(&dev, wire, (uint16_t)n);
         check(dev.now == 300 && got_used > 0, "PONG sent, now = 300");
     }
+    hello_yields();
     printf("sizeof(hb_device) = %u bytes on this host (interpreter %u, frame decoder %u)\n",
            (unsigned)sizeof(hb_device), (unsigned)sizeof(hb_interp), (unsigned)sizeof(hb_frame_decoder));
 }
@@ -307,7 +431,7 @@ int main(int argc, char **argv)
         if (!parse(path)) {
             printf("FAIL %s: cannot parse\n", sorted[i]);
             failed++;
-        } else if (run(sorted[i])) {
+        } else if (run(sorted[i], 0) && run(sorted[i], 1) && run(sorted[i], 2) && run(sorted[i], 3)) {
             passed++;
         } else {
             failed++;
@@ -317,6 +441,8 @@ int main(int argc, char **argv)
         printf("no vectors in %s\n", argv[1]);
         failed++;
     }
+    printf("device: every vector also run as hb_device_step + hb_device_flush, without the flush, and with deferred replies; at most %u notices queued by a step (queue %u)\n",
+           max_queued, (unsigned)HB_DEVICE_NOTICE_QUEUE);
     printf("device: api %d checks, %d failed; vectors %d passed, %d failed\n", api_checks, api_failures, passed,
            failed);
     return failed == 0 && api_failures == 0 ? 0 : 1;

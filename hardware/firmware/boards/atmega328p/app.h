@@ -9,13 +9,20 @@
 extern uint8_t hb_board_reset_flags;
 
 void hb_app_init(void);
-/* main.c: runs the ticks that have come due; hb_board_yield does so from inside the protocol
- * handler (the device's yield hook calls it between pieces of a long frame). */
+/* main.c: runs the steps that have come due (and the output stage's main-loop work);
+ * hb_board_yield does so from inside the protocol handler (the device's yield hook calls it
+ * between pieces of a long frame). */
 void hb_board_run_due_ticks(void);
 void hb_board_yield(void);
 /* One received byte. */
 void hb_app_byte(uint8_t byte);
-/* One interpreter tick: fills the sample (amplitude, sharpness, flags) for this tick. */
-void hb_app_tick(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags);
+/* One step: fills the sample (amplitude, sharpness, flags) for this tick and nothing else; the
+ * deadline-bound part, handed to the output stage right after. */
+void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags);
+/* What the step left for after the hand-off (the protocol device's notices), and the replies
+ * to frames held while a step was due: encoded and sent. Called after each step and whenever
+ * the main loop is idle with something pending. */
+void hb_app_flush(void);
+uint8_t hb_app_pending(void);
 
 #endif

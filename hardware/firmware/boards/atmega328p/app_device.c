@@ -98,15 +98,27 @@ void hb_app_init(void) {
     hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
     hb_device_set_subtick(&device, subtick);
     hb_device_set_yield(&device, yield_to_ticks);
+    /* ACK, NACK and PONG are encoded at hb_app_flush, after a step that came due meanwhile */
+    hb_device_set_deferred_replies(&device, 1);
 }
 
 void hb_app_byte(uint8_t byte) {
     hb_device_receive_byte(&device, byte);
 }
 
-void hb_app_tick(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
-    hb_sample s = hb_device_tick(&device);
+/* The step only records its notices (TELEMETRY, CREDIT); they are encoded and sent by
+ * hb_app_flush once the sample is with the output stage (hb_device.h). */
+void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
+    hb_sample s = hb_device_step(&device);
     *amplitude = s.amp;
     *sharpness = s.sharp;
     *flags = s.flags;
+}
+
+void hb_app_flush(void) {
+    hb_device_flush(&device);
+}
+
+uint8_t hb_app_pending(void) {
+    return hb_device_pending(&device);
 }

@@ -38,9 +38,16 @@ void hb_app_byte(uint8_t byte) {
     hb_uart_write(&byte, 1);
 }
 
-void hb_app_tick(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
+void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
     hb_sample s = hb_interp_step(&interp);
     *amplitude = s.amp;
     *sharpness = s.sharp;
     *flags = s.flags;
+}
+
+void hb_app_flush(void) {
+}
+
+uint8_t hb_app_pending(void) {
+    return 0;
 }

@@ -37,4 +37,30 @@
 #define HB_TICK_HZ 1000u
 #define HB_CYCLES_PER_TICK (F_CPU / HB_TICK_HZ)
 
+/* Step lead D: the device step of tick k is triggered D cycles before the tick boundary from
+ * which its sample is output, and must hand the sample over within D (else the stage plays the
+ * newest sample it has, a tick stale: a late tick). A PLAY frame that ends just after a trigger
+ * waits for the next one: at most 16,000 + D cycles (plus the boundary interrupt's 74) from its
+ * last byte to the output, under the bound of one tick plus the 18-byte frame's 5,760 line
+ * cycles when D < 5,686. D = 5,000 keeps 686 cycles (2 bytes on the line) of that bound in hand
+ * and gives the step, with what interrupts take inside D (the UART's 66 cycles per byte at up
+ * to 50 bytes a tick, the 8 kHz synthesis, the UART's transmit) and the one bounded piece of
+ * frame handling it may wait for, 1,000 cycles more than two whole PWM updates (4,000) would:
+ * the slowest step of the emulator tests, a streamed corpus tick, needs about 4,450.
+ * hardware/README.md ("Timers, serial line, flow control") gives the measured margins. The
+ * 1-update builds trigger on 64-cycle timer counts: 4,992 there (tick.h). */
+#ifndef HB_STEP_LEAD_REQUESTED
+#define HB_STEP_LEAD_REQUESTED 5000UL
+#endif
+
+/* Flush guard: replies held by the device (ACK, NACK, PONG; hb_device_set_deferred_replies) are
+ * encoded and sent when the main loop is idle, unless the next step trigger is nearer than
+ * this, in which case they wait for the flush after that step (and received bytes wait in the
+ * ring, since the device would flush a held reply before taking the next one). 2,500 cycles
+ * covers encoding and queuing the longest held reply (PONG, 16 bytes on the wire: about 1,500
+ * cycles, more with the interrupts meanwhile), so a step never waits for one. */
+#ifndef HB_FLUSH_GUARD_CYCLES
+#define HB_FLUSH_GUARD_CYCLES 2500UL
+#endif
+
 #endif

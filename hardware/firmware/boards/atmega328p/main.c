@@ -1,13 +1,19 @@
 /* Main loop: no sleep (simavr 1.6 takes interrupts one instruction late after `sei`, so
  * `sei(); sleep_cpu();` can hang there; and the loop is cheap). Each pass:
- *   1. when a tick has begun: let the output stage start it, run one interpreter tick and
- *      latch the sample for the next tick boundary (output.h explains the one-tick lag);
- *   2. feed received bytes to the protocol handler until the ring is empty or the next
- *      tick begins, so a burst of bytes never delays a tick.
+ *   1. the output stage's work left from the last tick boundary (the DRV2605L's I2C write);
+ *   2. when a step trigger has come (HB_STEP_LEAD_CYCLES before the next tick boundary, tick.h):
+ *      run the device step, hand its sample to the output stage, which outputs it from that
+ *      boundary, and only then encode and send the step's notices (hb_app_flush);
+ *   3. receive(): send a held reply, then feed received bytes to the protocol handler until a
+ *      step or the stage's work is due or a frame ends, so a burst of bytes never delays them by
+ *      more than one byte; the replies to frames are held (hb_device_set_deferred_replies) and
+ *      encoded and sent on the next pass, unless the next step is nearer than
+ *      HB_FLUSH_GUARD_CYCLES (board.h): then they, and the bytes behind them, wait for the
+ *      flush after that step.
  * A frame whose handling is long (an UPLOAD's checksums, a COMMIT's validation) calls
- * hb_board_run_due_ticks() between bounded pieces (hb_device_set_yield), so a tick never waits
- * for more than one piece. If the loop ever falls behind by whole ticks it runs the missed
- * ticks back to back, and the output stage counts the late ones (hb_output_late_ticks). */
+ * hb_board_yield() between bounded pieces (hb_device_set_yield), so a step never waits for more
+ * than one piece. If the loop ever falls behind it runs the missed steps back to back, and the
+ * output stage counts the late ones (hb_output_late_ticks). */
 #include <avr/interrupt.h>
 #include <avr/io.h>
 
@@ -25,38 +31,68 @@ void hb_board_save_r2(void) {
     __asm__ __volatile__("sts %0, r2" : "=m"(bootloader_flags));
 }
 
-/* Ticks run so far, modulo 256, against the timer's hb_tick_count(). */
+/* Steps run so far, modulo 256, against the timer's hb_tick_count(). */
 static uint8_t done;
 
 void hb_board_run_due_ticks(void) {
+    if (hb_output_work_due()) {
+        hb_output_work();
+    }
     while (hb_tick_count() != done) {
         done++;
-        hb_output_tick_begin();
         HB_PROBE_ON(HB_PROBE_TICK);
         uint8_t amplitude, sharpness, flags;
-        hb_app_tick(&amplitude, &sharpness, &flags);
+        hb_app_step(&amplitude, &sharpness, &flags);
         hb_hal_output(amplitude, sharpness, flags);
         HB_PROBE_OFF(HB_PROBE_TICK);
+        HB_PROBE_ON(HB_PROBE_NOTICES);
+        hb_app_flush();
+        HB_PROBE_OFF(HB_PROBE_NOTICES);
     }
 }
 
+static uint8_t work_due(void) {
+    return (uint8_t)(hb_tick_count() != done || hb_output_work_due());
+}
+
+/* A held reply is encoded and sent now only if that cannot delay the next step (board.h,
+ * HB_FLUSH_GUARD_CYCLES); the device sends it before it takes another byte, so bytes wait too. */
+static uint8_t flush_may_wait(void) {
+    return (uint8_t)(hb_app_pending() && hb_tick_trigger_near());
+}
+
 void hb_board_yield(void) {
-    if (hb_tick_count() != done) {
-        /* the tick's probe region must not also count as protocol handling */
+    if (work_due()) {
+        /* the step's probe region must not also count as protocol handling */
         HB_PROBE_OFF(HB_PROBE_PROTO);
         hb_board_run_due_ticks();
         HB_PROBE_ON(HB_PROBE_PROTO);
     }
 }
 
-/* Between ticks: hands received bytes to the protocol handler in order, with the receive
- * interrupt masked: first those in the ring (the interrupt's, and those that arrive meanwhile),
- * then straight from the UART (uart.h), until a tick comes due or a frame ends. A byte inside a frame costs the decoder a
- * few dozen cycles (hb_frame_decoder_push), well within the chip's two-byte buffer; a frame's
- * final 0x00 is handled with the interrupt back on, since what a frame does can take longer. */
+/* Between steps: first a held reply (or notices), then received bytes to the protocol handler,
+ * in order, with the receive interrupt masked: those in the ring (the interrupt's, and those
+ * that arrive meanwhile), then straight from the UART (uart.h), until a step or the stage's work
+ * comes due or a frame ends. A byte inside a frame costs the decoder a few dozen cycles
+ * (hb_frame_decoder_push), well within the chip's two-byte buffer; anything longer (encoding a
+ * reply, a frame's final 0x00 and what the frame does) runs with the interrupt on. */
 static void receive(void) {
+    /* A held reply that must wait for the step, or a trigger that came after the check in
+     * hb_board_run_due_ticks: round again. The guard first, then the trigger: a trigger that
+     * comes between the two checks is seen by the second, and one that comes after both was
+     * near at the first. */
+    if (flush_may_wait() || work_due()) {
+        return;
+    }
+    if (hb_app_pending()) {
+        /* the reply to the last frame, held in case a step came due (hb_device.h) */
+        HB_PROBE_ON(HB_PROBE_PROTO);
+        hb_app_flush();
+        HB_PROBE_OFF(HB_PROBE_PROTO);
+        return;
+    }
     hb_uart_rx_mask();
-    while (hb_tick_count() == done) {
+    while (!work_due()) {
         uint8_t byte;
         if (hb_uart_rx_count() != 0u) {
             hb_uart_rx_pump(); /* behind the bytes the interrupt stored */

@@ -1,9 +1,12 @@
 /* The board's output stage, chosen at build time (make OUTPUT=pwm or OUTPUT=drv2605l).
  *
- * Timing contract, identical for both stages: the main loop computes tick k's sample right
- * after tick k begins and hands it over with hb_hal_output(); the stage makes it effective
- * at the start of tick k + 1. Every output therefore lags the interpreter by exactly one
- * tick, and changes happen on tick boundaries, not whenever the main loop gets there. */
+ * Timing contract, identical for both stages: the main loop computes device tick k's sample
+ * when the step trigger of timer tick k comes (HB_STEP_LEAD_CYCLES before the boundary of timer
+ * tick k + 1, tick.h) and hands it over with hb_hal_output(); the stage makes it effective at
+ * that boundary. Every output therefore lags its step's trigger by exactly the lead, and changes
+ * happen on tick boundaries, not whenever the main loop gets there. A step that has not handed
+ * its sample over by the boundary is late: the stage plays the newest sample it has (a tick
+ * stale) and counts it, knowing from the step count tagged on each hand-off. */
 #ifndef HB_OUTPUT_H
 #define HB_OUTPUT_H
 
@@ -23,15 +26,24 @@
  * tick boundary. */
 
 /* Called from the tick timer interrupt on every update; `boundary` is 1 on the first
- * update of a tick. */
+ * update of a tick: the stage takes the latched sample (or counts a late tick). */
 void hb_output_timer_update(uint8_t boundary);
 
-/* Called from the main loop once per tick, as soon as the tick has begun (the DRV2605L
- * stage writes the latched sample over I2C here). */
-void hb_output_tick_begin(void);
+/* Work the stage leaves to the main loop after a boundary (the DRV2605L stage's I2C write of
+ * the sample it took there): hb_output_work_due() says whether there is some, hb_output_work()
+ * does it. The main loop runs it as soon as it can, before a due step, and from the yield hook
+ * during long frames. The PWM stage has none. */
+#if defined(HB_BOARD_DRV2605L)
+extern volatile uint8_t hb_output_write_due;
+#define hb_output_work_due() (hb_output_write_due != 0u)
+void hb_output_work(void);
+#else
+#define hb_output_work_due() 0
+#define hb_output_work() ((void)0)
+#endif
 
-/* Ticks whose boundary found no fresh sample (the main loop was late); the stage then
- * repeats the previous sample. Stays 0 while the tick work fits in a tick. */
+/* Boundaries that found no sample from the step due there (the main loop was late); the stage
+ * then plays the newest it has. Stays 0 while every step finishes within the lead. */
 extern volatile uint16_t hb_output_late_ticks;
 
 #endif

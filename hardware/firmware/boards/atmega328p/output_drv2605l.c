@@ -10,6 +10,7 @@
 
 #include "drv2605l.h"
 #include "output.h"
+#include "tick.h"
 #include "probe.h"
 #include "twi.h"
 
@@ -62,10 +63,14 @@
 
 hb_drv2605l_state hb_drv2605l;
 volatile uint16_t hb_output_late_ticks;
+volatile uint8_t hb_output_write_due;
 
-static uint8_t latch;
-static uint8_t latch_fresh;
-static uint8_t written = 0xFFu; /* forces the first write */
+/* Latched by the main loop (hb_hal_output), taken by the timer interrupt at the boundary. */
+static volatile uint8_t latch;
+static volatile uint8_t latch_tag; /* hb_tick_count() at the hand-off (output_pwm.c) */
+/* The value taken at the last boundary, for the main loop to write (hb_output_work). */
+static volatile uint8_t taken;
+static volatile uint8_t written = 0xFFu; /* forces the first write; read by the interrupt */
 
 static void write_reg(uint8_t reg, uint8_t value) {
     if (hb_twi_write_register(HB_DRV_ADDRESS, reg, value) != HB_TWI_OK) {
@@ -133,28 +138,35 @@ void hb_hal_output_init(void) {
 #else
     hb_drv2605l_autocalibrate();
 #endif
-    latch_fresh = 1;
 }
 
 void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
     (void)sharpness;
     latch = (flags & 1u) ? 0u : amplitude;
-    latch_fresh = 1;
+    latch_tag = hb_tick_count();
 }
 
+/* The boundary (1 update per tick): take the sample the last step latched, and leave the bus
+ * write to the main loop (hb_output_work), which runs it before anything else it has to do. */
 void hb_output_timer_update(uint8_t boundary) {
     (void)boundary;
-}
-
-void hb_output_tick_begin(void) {
-    if (!latch_fresh) {
+    if (latch_tag != hb_tick_count()) {
         hb_output_late_ticks++;
     }
-    latch_fresh = 0;
-    if (latch != written) {
+    uint8_t value = latch;
+    taken = value;
+    if (value != written) {
+        hb_output_write_due = 1;
+    }
+}
+
+void hb_output_work(void) {
+    hb_output_write_due = 0;
+    uint8_t value = taken;
+    if (value != written) {
         HB_PROBE_ON(HB_PROBE_OUTPUT);
-        write_reg(HB_DRV_REG_RTP, latch);
-        written = latch;
+        write_reg(HB_DRV_REG_RTP, value);
+        written = value;
         HB_PROBE_OFF(HB_PROBE_OUTPUT);
     }
 }

@@ -19,6 +19,7 @@
 #include <util/atomic.h>
 
 #include "output.h"
+#include "tick.h"
 
 #if defined(HB_BOARD_LRA)
 #ifndef HB_LRA_F_MIN_HZ
@@ -28,12 +29,15 @@
 #define HB_LRA_F_MAX_HZ HB_LRA_F_MIN_HZ
 #endif
 #define UPDATES_PER_SECOND (1000UL * HB_OUTPUT_UPDATES_PER_TICK)
-#define PHASE_INCREMENT(f) ((uint16_t)(((f) * 65536UL + UPDATES_PER_SECOND / 2UL) / UPDATES_PER_SECOND))
+#define PHASE_INCREMENT_RAW(f) (((f) * 65536UL + UPDATES_PER_SECOND / 2UL) / UPDATES_PER_SECOND)
+#define PHASE_INCREMENT(f) ((uint16_t)PHASE_INCREMENT_RAW(f))
 #define INC_MIN PHASE_INCREMENT(HB_LRA_F_MIN_HZ)
 #define INC_MAX PHASE_INCREMENT(HB_LRA_F_MAX_HZ)
+#define INC_SPAN_RAW (PHASE_INCREMENT_RAW(HB_LRA_F_MAX_HZ) - PHASE_INCREMENT_RAW(HB_LRA_F_MIN_HZ))
 #elif defined(HB_BOARD_ERM)
 #define INC_MIN 0u
 #define INC_MAX 0u
+#define INC_SPAN_RAW 0UL
 #else
 #error "define HB_BOARD_LRA or HB_BOARD_ERM"
 #endif
@@ -44,7 +48,9 @@ volatile uint16_t hb_output_late_ticks;
 static volatile uint8_t latch_drive;
 static volatile uint16_t latch_increment;
 static volatile uint8_t latch_invert;
-static volatile uint8_t latch_fresh;
+/* The step count (hb_tick_count) when the sample was handed over: the boundary that follows
+ * step k's trigger expects k + 1; an older tag means the step due there was late. */
+static volatile uint8_t latch_tag;
 static uint8_t brake_level; /* main loop only */
 
 /* Interrupt-only synthesis state. */
@@ -59,7 +65,6 @@ void hb_hal_output_init(void) {
     DDRB |= _BV(DDB1) | _BV(DDB2);               /* D9, D10 outputs */
     TCCR1A = _BV(COM1A1) | _BV(COM1B1) | _BV(WGM10); /* non-inverting, phase-correct 8-bit */
     TCCR1B = _BV(CS10);                          /* no prescaler */
-    latch_fresh = 1;
 }
 
 void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
@@ -71,21 +76,25 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
         d = amplitude;
         brake_level = amplitude;
     }
+#if INC_SPAN_RAW * 255UL + 128UL <= 0xFFFFUL
+    /* the band's span times 255 fits 16 bits (164 x 255 for 160..180 Hz): no 32-bit multiply */
+    uint16_t inc = (uint16_t)(INC_MIN + (uint16_t)(((uint16_t)(INC_MAX - INC_MIN) * (uint16_t)sharpness + 128u) >> 8));
+#else
     uint16_t inc = (uint16_t)(INC_MIN + (uint16_t)((((uint32_t)(INC_MAX - INC_MIN)) * sharpness + 128u) >> 8));
+#endif
     ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
         latch_drive = d;
         latch_increment = inc;
         latch_invert = braking;
-        latch_fresh = 1;
+        latch_tag = hb_tick_count();
     }
 }
 
 void hb_output_timer_update(uint8_t boundary) {
     if (boundary) {
-        if (!latch_fresh) {
-            hb_output_late_ticks++;
+        if (latch_tag != hb_tick_count()) {
+            hb_output_late_ticks++; /* the newest sample there is plays on, a tick stale */
         }
-        latch_fresh = 0;
         uint8_t d = latch_drive;
         if (d != 0u && drive == 0u) {
             phase = 0;
@@ -103,8 +112,4 @@ void hb_output_timer_update(uint8_t boundary) {
         OCR1B = 0;
     }
     phase = (uint16_t)(phase + increment);
-}
-
-void hb_output_tick_begin(void) {
-    /* PWM changes happen in the timer interrupt; nothing to do in the main loop. */
 }

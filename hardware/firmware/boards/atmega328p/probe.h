@@ -9,10 +9,11 @@
 
 #include <avr/io.h>
 
-#define HB_PROBE_TICK 0   /* interpreter tick and hand-off to the output stage */
+#define HB_PROBE_TICK 0   /* device step and hand-off to the output stage (the deadline-bound part) */
 #define HB_PROBE_PROTO 1  /* protocol handler: draining the RX ring, handling frames */
 #define HB_PROBE_OUTPUT 2 /* output stage work in the main loop (DRV2605L bus writes) */
-#define HB_PROBE_UART 3   /* polled receive: masking the RX interrupt, reading a byte */
+#define HB_PROBE_NOTICES 3 /* after the hand-off: encoding and sending the step's notices */
+#define HB_PROBE_UART 4    /* polled receive: masking the RX interrupt, reading a byte */
 
 #define HB_PROBE_ON(bit)                          \
     do {                                          \

@@ -9,9 +9,23 @@
  *     between ticks:  hb_device_receive_byte(&dev, byte) for every received byte
  *     every tick:     s = hb_device_tick(&dev); hb_hal_output(s.amp, s.sharp, s.flags);
  *
+ * or, for a board whose sample has a deadline (the step must finish before the output stage
+ * latches it), the tick split in two:
+ *
+ *     s = hb_device_step(&dev);                  // the sample; notices only recorded
+ *     hb_hal_output(s.amp, s.sharp, s.flags);    // the deadline is met here
+ *     hb_device_flush(&dev);                     // the step's notices encoded and sent
+ *
+ * with nothing received in between. The bytes sent, their order and the tick they belong to
+ * (2.3) are the same either way; only the time the encoding takes moves out of the step. Such a
+ * board may also hold replies back (hb_device_set_deferred_replies) so that a step that comes
+ * due while a frame is handled runs before the reply is encoded; it then calls hb_device_flush
+ * when idle too.
+ *
  * Replies and notices go out through the transmit callback, one whole frame per call (at most
- * HB_DEVICE_TX_MAX bytes, encoded in a stack buffer of that size). The callback may block until
- * the UART has room; it must not call back into the device. */
+ * HB_DEVICE_TX_MAX bytes, encoded in a stack buffer of that size), except INFO when a yield hook
+ * is set: 16 bytes per call, with the hook between (hb_device_set_yield). The callback may block
+ * until the UART has room; it must not call back into the device. */
 #ifndef HB_DEVICE_H
 #define HB_DEVICE_H
 
@@ -38,6 +52,20 @@
 #define HB_DEVICE_DEFAULT_WAKE_TICKS 20u
 #define HB_DEVICE_DEFAULT_IDLE_TICKS 2000u
 #define HB_DEVICE_DEFAULT_WATCHDOG 1000u
+
+/* Notices one step can produce, at most: TELEMETRY STOPPED (a PLAY replaces a running play),
+ * STARTED or FAULT (the load), FIRST_OUTPUT, FINISHED or FAULT (the end), and CREDIT (2.14:
+ * the watchdog's FAULT excludes a start). hb_device_step records them in a queue of this size. */
+#define HB_DEVICE_NOTICE_QUEUE 5u
+/* A recorded notice: TELEMETRY(event, slot, code) of the step's tick, or CREDIT (event
+ * HB_DEVICE_NOTICE_CREDIT), whose fields are read when it is sent (nothing changes them between
+ * the step and the flush). */
+#define HB_DEVICE_NOTICE_CREDIT 0xFFu
+typedef struct hb_device_notice {
+    uint8_t event;
+    uint8_t slot;
+    uint8_t code;
+} hb_device_notice;
 
 /* Output-stage states (2.9). */
 enum { HB_STAGE_COLD = 0, HB_STAGE_WAKING = 1, HB_STAGE_WARM = 2 };
@@ -115,6 +143,16 @@ typedef struct hb_device {
     uint8_t last_type;
     uint8_t last_code;
     uint8_t notice_seq;
+    uint8_t in_step;                   /* hb_device_step is running: notices are queued */
+    uint8_t queued_count;              /* notices queued by the last step, not yet sent */
+    uint8_t sending;                   /* a frame goes out in pieces (INFO): flushes wait for it */
+    uint8_t defer_replies;             /* hb_device_set_deferred_replies */
+    uint8_t reply_held;                /* a reply waits for hb_device_flush */
+    uint8_t reply_type;
+    uint8_t reply_seq;
+    uint8_t reply_length;
+    uint8_t reply_payload[HB_LEN_PONG]; /* the longest held reply: PONG (ACK 5, NACK 6) */
+    hb_device_notice queued[HB_DEVICE_NOTICE_QUEUE];
 } hb_device;
 
 /* Fills `cfg` with the defaults of 1.2 and 2.16 (identity zero, no name). */
@@ -130,20 +168,44 @@ uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *pro
 /* PONG's subtick source (2.11); without one the subtick is 0. */
 void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick);
 
-/* A hook the device calls between bounded pieces of a long frame's handling (an UPLOAD's
- * checksums, 32 bytes at a time; COMMIT's validation, one instruction at a time), with the
- * context passed to hb_device_init. A board whose tick must never wait may run the device steps
- * that came due from it (hb_device_tick, never hb_device_receive_byte): the frame then takes
- * effect after those steps, exactly as if its last byte had been processed after them (2.3).
- * Only frames that touch no state a step reads yield: UPLOAD and COMMIT of a slot that is
- * neither playing nor pending. */
+/* A hook the device calls between bounded pieces of a long frame's handling (an UPLOAD's copy and
+ * checksums, 8 bytes at a time; COMMIT's validation, one instruction at a time; HELLO's INFO
+ * reply, its checksum and its wire bytes 16 at a time), with the context passed to
+ * hb_device_init. A board whose tick must never wait may run the device steps that came due from
+ * it (hb_device_tick, or hb_device_step and hb_device_flush; never hb_device_receive_byte).
+ * Only frames that touch no state a step reads yield: UPLOAD and COMMIT of a slot that is neither
+ * playing nor pending, which then take effect after those steps, exactly as if their last byte
+ * had been processed after them (2.3); and HELLO, which takes effect before them: the steps'
+ * notices wait until INFO is out (hb_device_flush does nothing meanwhile). */
 void hb_device_set_yield(hb_device *dev, hb_yield_fn yield);
+
+/* Off by default. On: ACK, NACK and PONG are held (payload built, not encoded) until
+ * hb_device_flush, instead of being encoded and sent while the frame is handled, so that a board
+ * whose step has come due can run it first (the reply goes out before that step's notices, as
+ * it would have). Anything the device receives or sends first flushes them, so the bytes on the
+ * wire and their order are the same. The board then calls hb_device_flush when it has nothing
+ * more urgent to do (and after each step). Turning it off flushes. */
+void hb_device_set_deferred_replies(hb_device *dev, uint8_t on);
 
 /* One received byte, processed at once (2.3): a completed frame takes effect before the next tick. */
 void hb_device_receive_byte(hb_device *dev, uint8_t byte);
 void hb_device_receive(hb_device *dev, const uint8_t *bytes, uint16_t length);
 
-/* One device step (2.14): the sample of tick `now`, notices through the callback. */
+/* One device step (2.14): the sample of tick `now`. The step's notices (TELEMETRY, CREDIT) are
+ * recorded but not encoded or sent: call hb_device_flush after handing the sample to the output
+ * stage and before the next received byte. (hb_device_receive_byte, the next step and any
+ * other frame the device sends flush them first anyway, so the bytes on the wire never
+ * change; only the time their encoding takes can land in the wrong place.) */
+hb_sample hb_device_step(hb_device *dev);
+
+/* Encodes and sends the notices of the last step, in the order the step produced them, with
+ * the sequence numbers they would have had if sent from inside it. Nothing to do if none. */
+void hb_device_flush(hb_device *dev);
+
+/* 1 when hb_device_flush has something to send (a held reply, queued notices). */
+uint8_t hb_device_pending(const hb_device *dev);
+
+/* hb_device_step then hb_device_flush: one device step (2.14), notices through the callback. */
 hb_sample hb_device_tick(hb_device *dev);
 
 /* The output stage's state (HB_STAGE_*): a board may power its driver down while COLD. */

@@ -40,6 +40,14 @@ typedef struct {
  * `payload` may be NULL when `payload_length` is 0. */
 size_t hb_frame_encode(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
                        uint8_t *out, size_t capacity);
+/* The same, calling `yield(ctx)` (if not NULL) between pieces of the checksum, 16 bytes each:
+ * for a long frame sent from where a board may run its ticks (hb_device's INFO). */
+size_t hb_frame_encode_yielding(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
+                                uint8_t *out, size_t capacity, void (*yield)(void *ctx), void *ctx);
+/* The same through the general incremental COBS encoder only (hb_frame_encode takes a faster
+ * in-place path for frames of at most 253 raw bytes): for tests that compare the two. */
+size_t hb_frame_encode_general(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
+                               uint8_t *out, size_t capacity);
 
 typedef enum {
     HB_FRAME_NONE = 0,                 /* byte consumed, no frame ended */

@@ -46,18 +46,98 @@ static void put_u32(uint8_t *p, uint32_t v)
 
 /* ---- sending ---- */
 
-static void send(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+static void flush_notices(hb_device *dev);
+
+static void yield_unless_queued(void *ctx);
+
+/* Encodes one frame and hands it to the transmit callback.
+ *
+ * With `pieces`, a long reply (INFO: 68 bytes on the wire, about 6,500 cycles to encode and hand
+ * to the UART on the ATmega328P) from a frame that touches nothing a step reads (HELLO) goes out
+ * in pieces with the board's yield hook between them: the checksum 16 bytes at a time, then the
+ * wire bytes 16 at a time. A step that runs meanwhile keeps its notices queued until the frame is
+ * out (`sending` holds hb_device_flush back), so the frame is never split on the wire and the
+ * bytes are the same; and once a step has queued notices no further piece yields, so no second
+ * step runs (its start would have to flush them). */
+#define TX_PIECE 16u
+
+static void transmit(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
+                     uint8_t pieces)
 {
     uint8_t wire[HB_DEVICE_TX_MAX];
     hb_frame_header header;
-    size_t n;
+    size_t n, done;
+    pieces = (uint8_t)(pieces && dev->yield != NULL);
+    dev->sending = pieces;
     header.version = HB_FRAME_VERSION;
     header.type = type;
     header.sequence = seq;
     header.flags = 0;
-    n = hb_frame_encode(&header, payload, length, wire, sizeof wire);
-    if (n != 0u && dev->tx != NULL) {
-        dev->tx(dev->ctx, wire, (uint16_t)n);
+    n = hb_frame_encode_yielding(&header, payload, length, wire, sizeof wire,
+                                 pieces ? yield_unless_queued : NULL, dev);
+    for (done = 0; n != 0u && dev->tx != NULL && done < n;) {
+        size_t piece = pieces && n - done > TX_PIECE ? TX_PIECE : n - done;
+        dev->tx(dev->ctx, wire + done, (uint16_t)piece);
+        done += piece;
+        if (done < n) {
+            yield_unless_queued(dev);
+        }
+    }
+    dev->sending = 0;
+}
+
+/* What is held back goes out oldest first: a held reply (hb_device_set_deferred_replies) is
+ * always older than queued notices, since the frame that made it flushed any before it. */
+static void flush_pending(hb_device *dev)
+{
+    if (dev->reply_held) {
+        dev->reply_held = 0;
+        transmit(dev, dev->reply_type, dev->reply_seq, dev->reply_payload, dev->reply_length, 0);
+    }
+    if (dev->queued_count != 0u) {
+        flush_notices(dev);
+    }
+}
+
+/* Every frame goes out after what is held back, so the order on the wire is the order of events
+ * whatever the board does (hb_device.h). */
+static void send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
+                       uint8_t pieces)
+{
+    flush_pending(dev);
+    transmit(dev, type, seq, payload, length, pieces);
+    if (pieces && dev->queued_count != 0u) {
+        flush_notices(dev); /* the notices of a step that ran between the pieces */
+    }
+}
+
+static void send(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+{
+    send_frame(dev, type, seq, payload, length, 0);
+}
+
+/* A reply to a frame (ACK, NACK, PONG): held until hb_device_flush when the board asked for it, so
+ * that a step that is due runs before the reply is encoded; its notices then follow the reply,
+ * as they would have. */
+static void send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+{
+    if (dev->defer_replies && length <= sizeof dev->reply_payload) {
+        flush_pending(dev);
+        memcpy(dev->reply_payload, payload, length);
+        dev->reply_type = type;
+        dev->reply_seq = seq;
+        dev->reply_length = length;
+        dev->reply_held = 1;
+    } else {
+        send(dev, type, seq, payload, length);
+    }
+}
+
+static void yield_unless_queued(void *ctx)
+{
+    hb_device *dev = (hb_device *)ctx;
+    if (dev->queued_count == 0u) {
+        dev->yield(dev->ctx);
     }
 }
 
@@ -68,7 +148,7 @@ static void notice(hb_device *dev, uint8_t type, const uint8_t *payload, uint8_t
     dev->notice_seq++;
 }
 
-static void telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
+static void telemetry_frame(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
 {
     uint8_t p[HB_LEN_TELEMETRY];
     p[0] = event;
@@ -78,17 +158,68 @@ static void telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code,
     notice(dev, HB_MSG_TELEMETRY, p, sizeof p);
 }
 
+/* CREDIT(next, limit): `granted` is the limit, set when the credit was decided. */
+static void credit_frame(hb_device *dev)
+{
+    uint8_t p[HB_LEN_CREDIT];
+    put_u32(p, dev->ring.written);
+    put_u32(p + 4, dev->granted);
+    notice(dev, HB_MSG_CREDIT, p, sizeof p);
+}
+
+/* Sends the notices the last step queued, oldest first, exactly as the step would have sent
+ * them: TELEMETRY's tick is the step's (now - 1 after it, nothing else advances now), CREDIT's
+ * fields are the ring's and the grant's, which nothing changes between the step and this call
+ * (the device flushes before it takes a received byte, hb_device_receive_byte). */
+static void flush_notices(hb_device *dev)
+{
+    uint32_t tick = dev->in_step ? dev->now : dev->now - 1u;
+    uint8_t count = dev->queued_count, i;
+    dev->queued_count = 0; /* sending goes through send(), which must not flush again */
+    for (i = 0; i < count; i++) {
+        const hb_device_notice *q = &dev->queued[i];
+        if (q->event == HB_DEVICE_NOTICE_CREDIT) {
+            credit_frame(dev);
+        } else {
+            telemetry_frame(dev, q->event, q->slot, q->code, tick);
+        }
+    }
+}
+
+/* A step only records its notices; hb_device_flush encodes and sends them. */
+static void queue_notice(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code)
+{
+    hb_device_notice *q;
+    if (dev->queued_count == HB_DEVICE_NOTICE_QUEUE) {
+        flush_notices(dev); /* cannot happen (hb_device.h bounds a step's notices); stays in order */
+    }
+    q = &dev->queued[dev->queued_count++];
+    q->event = event;
+    q->slot = slot;
+    q->code = code;
+}
+
+/* `tick` is `now` outside a step, and the step's own tick inside one. */
+static void telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
+{
+    if (dev->in_step) {
+        queue_notice(dev, event, slot, code);
+    } else {
+        telemetry_frame(dev, event, slot, code, tick);
+    }
+}
+
 static void send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code, uint32_t value)
 {
     uint8_t p[HB_LEN_NACK];
     p[0] = type;
     if (kind == REPLY_ACK) {
         put_u32(p + 1, value);
-        send(dev, HB_MSG_ACK, seq, p, HB_LEN_ACK);
+        send_reply(dev, HB_MSG_ACK, seq, p, HB_LEN_ACK);
     } else {
         p[1] = code;
         put_u32(p + 2, value);
-        send(dev, HB_MSG_NACK, seq, p, HB_LEN_NACK);
+        send_reply(dev, HB_MSG_NACK, seq, p, HB_LEN_NACK);
     }
 }
 
@@ -108,12 +239,12 @@ static uint32_t stream_limit(const hb_device *dev)
 
 static void send_credit(hb_device *dev)
 {
-    uint8_t p[HB_LEN_CREDIT];
-    uint32_t limit = stream_limit(dev);
-    put_u32(p, dev->ring.written);
-    put_u32(p + 4, limit);
-    dev->granted = limit;
-    notice(dev, HB_MSG_CREDIT, p, sizeof p);
+    dev->granted = stream_limit(dev);
+    if (dev->in_step) {
+        queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
+    } else {
+        credit_frame(dev);
+    }
 }
 
 static void stream_close(hb_device *dev)
@@ -189,19 +320,18 @@ static reply ack(uint32_t value)
     return nack(0, value);
 }
 
-/* The CRC of `n` bytes in pieces of 32 (about 800 cycles on AVR), yielding between them. */
-static uint16_t crc_run(hb_device *dev, uint16_t crc, const uint8_t *bytes, uint8_t n)
+/* Long frame handling runs in pieces with the board's yield hook between them (hb_device.h):
+ * an UPLOAD's data is copied into the slot and run through both CRCs PIECE bytes at a time. 8
+ * bytes keep a piece near 1,100 cycles on the ATmega328P (avr-libc's byte-wise CRC costs about 60
+ * cycles a byte with its call, twice), so a step that comes due waits at most about that long
+ * (it was one 115-byte copy plus 32 bytes of CRC, about 2,900 cycles). */
+#define PIECE 8u
+
+static void yield(hb_device *dev)
 {
-    while (n != 0u) {
-        uint8_t piece = n < 32u ? n : 32u;
-        crc = hb_crc16(crc, bytes, piece);
-        bytes += piece;
-        n = (uint8_t)(n - piece);
-        if (dev->yield != NULL) {
-            dev->yield(dev->ctx);
-        }
+    if (dev->yield != NULL) {
+        dev->yield(dev->ctx);
     }
-    return crc;
 }
 
 static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
@@ -230,16 +360,32 @@ static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
     }
     {
         /* Uploads arrive in order (offset 0 restarts, anything else continues at fill), so two
-         * running CRCs, of the slot and of the body past the header, spare COMMIT both passes. */
+         * running CRCs, of the slot and of the body past the header, spare COMMIT both passes.
+         * Copied and checksummed PIECE bytes at a time, yielding after each piece. */
         uint8_t *dst = slot_bytes(dev, slot) + offset;
+        const uint8_t *src = p + HB_LEN_UPLOAD_FIELDS;
         uint8_t header_part = offset < HB_HEADER_SIZE ? (uint8_t)(HB_HEADER_SIZE - offset) : 0u;
+        uint16_t crc = offset == 0u ? HB_CRC16_INIT : s->crc;
+        uint16_t body_crc = offset == 0u ? HB_CRC16_INIT : s->body_crc;
+        uint8_t done = 0;
         if (header_part > count) {
             header_part = (uint8_t)count;
         }
-        memcpy(dst, p + HB_LEN_UPLOAD_FIELDS, (size_t)count);
-        s->crc = crc_run(dev, offset == 0u ? HB_CRC16_INIT : s->crc, dst, (uint8_t)count);
-        s->body_crc = crc_run(dev, offset == 0u ? HB_CRC16_INIT : s->body_crc, dst + header_part,
-                              (uint8_t)(count - header_part));
+        while (done < (uint8_t)count) {
+            uint8_t left = (uint8_t)((uint8_t)count - done);
+            uint8_t piece = left < (uint8_t)PIECE ? left : (uint8_t)PIECE;
+            uint8_t end = (uint8_t)(done + piece);
+            memcpy(dst + done, src + done, piece);
+            crc = hb_crc16(crc, dst + done, piece);
+            if (end > header_part) {
+                uint8_t from = done > header_part ? done : header_part;
+                body_crc = hb_crc16(body_crc, dst + from, (size_t)(end - from));
+            }
+            done = end;
+            yield(dev);
+        }
+        s->crc = crc;
+        s->body_crc = body_crc;
     }
     s->fill = offset + count;
     s->ready = 0;
@@ -451,7 +597,7 @@ static void send_info(hb_device *dev, uint8_t seq)
             name++;
         }
     }
-    send(dev, HB_MSG_INFO, seq, p, (uint8_t)(HB_LEN_INFO + name));
+    send_frame(dev, HB_MSG_INFO, seq, p, (uint8_t)(HB_LEN_INFO + name), 1);
 }
 
 static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
@@ -473,7 +619,7 @@ static void on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
     memcpy(out, p, 4);
     put_u32(out + 4, dev->now);
     put_u16(out + 8, dev->subtick != NULL ? dev->subtick(dev->ctx) : 0u);
-    send(dev, HB_MSG_PONG, seq, out, sizeof out);
+    send_reply(dev, HB_MSG_PONG, seq, out, sizeof out);
 }
 
 static void on_set_param(hb_device *dev, const uint8_t *p)
@@ -562,8 +708,11 @@ static void on_frame(hb_device *dev)
         }
         break;
     case HB_MSG_HELLO:
+        /* HELLO takes effect before any step its INFO lets run (send_frame): its reply goes out
+         * before their notices (send_frame), so the silence it ends is ended before them too. */
+        dev->silence = 0;
         on_hello(dev, h.sequence, p, n);
-        break;
+        return;
     default:
         on_command(dev, &h, p, n, crc);
         break;
@@ -632,6 +781,9 @@ void hb_device_set_yield(hb_device *dev, hb_yield_fn yield)
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
+    if (dev->reply_held || dev->queued_count != 0u) {
+        flush_pending(dev); /* not flushed by the board: what is held back comes first */
+    }
     if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
         on_frame(dev);
     }
@@ -676,13 +828,18 @@ static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
     dev->active = 0;
 }
 
-hb_sample hb_device_tick(hb_device *dev)
+hb_sample hb_device_step(hb_device *dev)
 {
     const uint32_t n = dev->now;
     hb_interp *it = &dev->interp;
     hb_sample s;
     uint8_t ended = 0, code = 0, was_playing;
 
+    if (dev->queued_count != 0u) {
+        flush_pending(dev); /* the previous step's notices, if the board did not flush them; a
+                             * held reply alone waits for this step's notices */
+    }
+    dev->in_step = 1; /* notices are queued until hb_device_flush */
     /* 1. watchdog */
     if (dev->watchdog != 0u && dev->silence >= dev->watchdog && (it->mode == HB_MODE_PLAYING || dev->pending)) {
         uint8_t slot = dev->active ? dev->active_slot : dev->pending_slot;
@@ -759,13 +916,18 @@ hb_sample hb_device_tick(hb_device *dev)
     stage_step(dev);
     /* 8. credit */
     if (dev->stream_state != STREAM_CLOSED) {
-        uint32_t limit = stream_limit(dev);
-        uint32_t step = dev->cfg->stream_capacity / 4u;
+        /* stream_limit and send_credit, with the body length read once */
+        uint32_t body = stream_body_length(dev);
+        uint32_t released = dev->ring.released;
+        uint32_t capacity = dev->cfg->stream_capacity;
+        uint32_t limit = body - released <= capacity ? body : released + capacity;
+        uint32_t step = capacity / 4u;
         if (step == 0u) {
             step = 1u;
         }
-        if (limit - dev->granted >= step || (limit == stream_body_length(dev) && dev->granted < limit)) {
-            send_credit(dev);
+        if (limit - dev->granted >= step || (limit == body && dev->granted < limit)) {
+            dev->granted = limit;
+            queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
         }
     }
     /* 9. */
@@ -773,6 +935,34 @@ hb_sample hb_device_tick(hb_device *dev)
         dev->silence++;
     }
     dev->now++;
+    dev->in_step = 0;
+    return s;
+}
+
+void hb_device_flush(hb_device *dev)
+{
+    if ((dev->reply_held || dev->queued_count != 0u) && !dev->sending) { /* else send_frame does */
+        flush_pending(dev);
+    }
+}
+
+uint8_t hb_device_pending(const hb_device *dev)
+{
+    return (uint8_t)(dev->reply_held || dev->queued_count != 0u);
+}
+
+void hb_device_set_deferred_replies(hb_device *dev, uint8_t on)
+{
+    if (!on) {
+        hb_device_flush(dev);
+    }
+    dev->defer_replies = on;
+}
+
+hb_sample hb_device_tick(hb_device *dev)
+{
+    hb_sample s = hb_device_step(dev);
+    hb_device_flush(dev);
     return s;
 }
 

@@ -10,23 +10,15 @@ typedef char hb_frame_max_raw_check[(HB_FRAME_MAX_RAW == HB_FRAME_HEADER_SIZE + 
 typedef char hb_frame_max_wire_check[(HB_FRAME_MAX_WIRE == HB_COBS_MAX_ENCODED(HB_FRAME_MAX_RAW) + 1u) ? 1 : -1];
 typedef char hb_frame_length_fits_u8[(HB_FRAME_MAX_RAW <= 255u) ? 1 : -1];
 
-/* Stuffs header, payload and checksum straight into `out`: no raw copy on the stack. */
-size_t hb_frame_encode(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
-                       uint8_t *out, size_t capacity)
+/* The general path: header, payload and checksum pushed through the incremental COBS encoder
+ * straight into `out` (no raw copy on the stack). */
+static size_t encode_stuffed(const uint8_t *head, const uint8_t *payload, size_t payload_length, uint8_t *out,
+                             size_t capacity)
 {
     hb_cobs_encoder encoder;
-    uint8_t head[HB_FRAME_HEADER_SIZE];
     uint16_t crc = HB_CRC16_INIT;
     size_t encoded_length = 0;
     size_t i;
-
-    if (payload_length > HB_FRAME_MAX_PAYLOAD || capacity == 0u) {
-        return 0;
-    }
-    head[0] = header->version;
-    head[1] = header->type;
-    head[2] = header->sequence;
-    head[3] = header->flags;
     hb_cobs_encoder_begin(&encoder, out, capacity - 1u); /* keep one byte for the delimiter */
     for (i = 0; i < HB_FRAME_HEADER_SIZE; i++) {
         crc = hb_crc16_update(crc, head[i]);
@@ -43,6 +35,81 @@ size_t hb_frame_encode(const hb_frame_header *header, const uint8_t *payload, si
     }
     out[encoded_length] = 0u;
     return encoded_length + 1u;
+}
+
+/* A frame has at most HB_FRAME_MAX_RAW (134) raw bytes, so it cannot contain a run of 254
+ * non-zero bytes and its COBS form is the raw bytes shifted by one with each 0x00 (and the
+ * leading code slot) replaced by the distance to the next 0x00 or to the end: the raw frame is
+ * written at out + 1 and stuffed in place, a few cycles a byte instead of an encoder call per
+ * byte. Same bytes as the general path (tests/test_frames.c compares them on every payload
+ * length). */
+typedef char hb_frame_no_full_cobs_block[(HB_FRAME_MAX_RAW <= 253u) ? 1 : -1];
+
+/* The raw frame's checksum in pieces of this many bytes when the caller yields between them
+ * (about 500 cycles each on the ATmega328P). */
+#define CRC_PIECE 16u
+
+size_t hb_frame_encode_yielding(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
+                                uint8_t *out, size_t capacity, void (*yield)(void *ctx), void *ctx)
+{
+    size_t raw = HB_FRAME_HEADER_SIZE + payload_length + HB_FRAME_CRC_SIZE;
+    uint8_t *r = out + 1;
+    uint16_t crc = HB_CRC16_INIT;
+    uint8_t n, i, done, last = 0;
+
+    if (payload_length > HB_FRAME_MAX_PAYLOAD || capacity < raw + 2u) { /* code, raw bytes, 0x00 */
+        return 0;
+    }
+    n = (uint8_t)raw;
+    r[0] = header->version;
+    r[1] = header->type;
+    r[2] = header->sequence;
+    r[3] = header->flags;
+    for (i = 0; i < (uint8_t)payload_length; i++) {
+        r[HB_FRAME_HEADER_SIZE + i] = payload[i];
+    }
+    /* over the contiguous raw bytes: the update runs inlined in hb_crc16's loop */
+    if (yield == NULL) {
+        crc = hb_crc16(crc, r, (size_t)(n - HB_FRAME_CRC_SIZE));
+    } else {
+        for (done = 0; done < (uint8_t)(n - HB_FRAME_CRC_SIZE); done = (uint8_t)(done + CRC_PIECE)) {
+            uint8_t left = (uint8_t)(n - HB_FRAME_CRC_SIZE - done);
+            crc = hb_crc16(crc, r + done, left < CRC_PIECE ? left : CRC_PIECE);
+            yield(ctx);
+        }
+    }
+    r[n - 2u] = (uint8_t)(crc & 0xFFu);
+    r[n - 1u] = (uint8_t)(crc >> 8);
+    for (i = 1; i <= n; i++) {
+        if (out[i] == 0u) {
+            out[last] = (uint8_t)(i - last);
+            last = i;
+        }
+    }
+    out[last] = (uint8_t)(n + 1u - last);
+    out[n + 1u] = 0u;
+    return raw + 2u;
+}
+
+size_t hb_frame_encode(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
+                       uint8_t *out, size_t capacity)
+{
+    return hb_frame_encode_yielding(header, payload, payload_length, out, capacity, NULL, NULL);
+}
+
+/* The general path on its own, for tests: same bytes as hb_frame_encode for every frame. */
+size_t hb_frame_encode_general(const hb_frame_header *header, const uint8_t *payload, size_t payload_length,
+                               uint8_t *out, size_t capacity)
+{
+    uint8_t head[HB_FRAME_HEADER_SIZE];
+    if (payload_length > HB_FRAME_MAX_PAYLOAD || capacity == 0u) {
+        return 0;
+    }
+    head[0] = header->version;
+    head[1] = header->type;
+    head[2] = header->sequence;
+    head[3] = header->flags;
+    return encode_stuffed(head, payload, payload_length, out, capacity);
 }
 
 void hb_frame_decoder_init(hb_frame_decoder *decoder)
