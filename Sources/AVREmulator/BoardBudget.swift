@@ -43,14 +43,21 @@ public struct BoardBudgetReport: Sendable {
     public var maxBody: Int
     public var streamCapacity: Int
 
-    /// RX interrupt cycles per received byte at line rate.
+    /// Receive cycles per byte at line rate: the RX interrupt (bytes that arrive while the main
+    /// loop is in a step or a frame's handling) and the main loop's polled reads (the others).
     public var uartReceiveCyclesPerByte: Double {
-        lineRateBytes == 0 ? 0 : Double(lineRate[.uartReceiveInterrupt].totalCycles) / Double(lineRateBytes)
+        lineRateBytes == 0 ? 0 : Double(lineRate[.uartReceiveInterrupt].totalCycles
+            + lineRate[.uartPolledReceive].totalCycles) / Double(lineRateBytes)
     }
-    /// The RX interrupt's share of a tick if bytes arrived back to back all tick long.
+    /// The receive path's share of a tick if bytes arrived back to back all tick long.
     public var uartReceiveFullLinePercent: Double {
         100 * uartReceiveCyclesPerByte * Double(cyclesPerTick / uartCyclesPerByte) / Double(cyclesPerTick)
     }
+    /// The 10 % budget: the worst tick window of the interpreter step and all UART
+    /// handling together (`CycleProfile.tickBudget`), over the steady busy play and the busy play
+    /// with UPLOAD frames arriving back to back at line rate.
+    public var tickBudgetWorstCycles: Int { max(playing.tickBudgetWorstCycles, lineRate.tickBudgetWorstCycles) }
+    public var tickBudgetWorstPercent: Double { 100 * Double(tickBudgetWorstCycles) / Double(cyclesPerTick) }
 }
 
 public enum BoardBudgetError: Error, CustomStringConvertible {
