@@ -255,6 +255,7 @@ static void start_playing(hb_interp *it, uint8_t streamed)
     it->sharp.ramp = HB_RAMP_NONE;
     it->voice_count = 0;
     it->crc = HB_CRC16_INIT;
+    it->crc_at = 0;
     it->brake_left = 0;
     it->error = HB_OK;
     it->executed = 0;
@@ -324,24 +325,24 @@ hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *sr
 /* ---- streamed fetches (1.14) ----
  * A streamed program's instructions are decoded in place in the ring, with the decoder flat
  * programs use, up to the ring's wrap or the end of what is written (stream_window); the bytes
- * decoded since `base` go into the CRC, read_offset and the release in one pass (stream_flush)
- * before END's CRC test and at the end of the step (the writer cannot run during a step, so
- * releasing at its end is the same as after each fetch). The decoder reads in order, so a window
+ * decoded since `base` go into read_offset and the CRC in one pass (stream_flush) before END's
+ * CRC test and at the end of the step, which releases them (the writer cannot run during a step,
+ * so releasing at its end is the same as after each fetch). Most of the CRC is taken on ticks
+ * with nothing due, ahead of the fetches (stream_crc_ahead). The decoder reads in order, so a window
  * that holds the whole instruction gives the result of decoding all the bytes there are; when
  * it needed a byte past the window, the instruction runs across the wrap (it is decoded again
  * from a copy) or it is one of the per-byte errors of 1.6 (a) and 1.14 (hb_decode_missing). */
 
-/* The bytes from read_offset that are written, in the body and before the ring's wrap: returns
- * the first, *lim is past the last. Pointer-width sizes: the storage is addressable, so its size
- * and offsets into it fit. */
-static HB_NOINLINE const uint8_t *stream_window(const hb_interp *it, const uint8_t **lim)
+/* The bytes from body offset `at` (written) that are written, in the body and before the ring's
+ * wrap: returns the first, *lim is past the last. Pointer-width sizes: the storage is
+ * addressable, so its size and offsets into it fit. */
+static HB_NOINLINE const uint8_t *stream_window(const hb_interp *it, uint32_t at, const uint8_t **lim)
 {
     const hb_source *src = it->src;
-    uint32_t at = it->read_offset;
     uint32_t avail = src->written < it->header.body_length ? src->written : it->header.body_length;
     const uint8_t *p = src->data;
     size_t room = (size_t)-1;
-    avail -= at; /* at <= avail: only decoded bytes are ever passed */
+    avail -= at;
     if (src->ring == NULL) {
         p += at;
     } else {
@@ -357,9 +358,10 @@ static HB_NOINLINE const uint8_t *stream_window(const hb_interp *it, const uint8
 }
 
 /* The decoder needed a byte past the window [*p, *lim), where *p is the byte at read_offset.
- * If the window from there is longer (*p was the ring's end) it becomes *p, *lim; else if the
- * instruction's bytes (up to HB_MAX_INSTR_BYTES of them) run across the wrap and are not
- * `copied` already, they are copied into buf, and *p, *lim set around them; else returns the
+ * If *lim is the ring's end and more bytes are written: at the wrap, *p, *lim become the window
+ * from the storage's start; else the instruction's bytes (up to HB_MAX_INSTR_BYTES of them) run
+ * across the wrap and, unless `copied` already, are copied into buf, *p, *lim set around them,
+ * and it->end to the end of the window after the wrap (run goes on there). Else returns the
  * error of 1.6 (a) and 1.14. */
 static HB_NOINLINE hb_err stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p,
                                       const uint8_t **lim)
@@ -368,39 +370,67 @@ static HB_NOINLINE hb_err stream_more(hb_interp *it, uint8_t copied, uint8_t *bu
     uint32_t at = it->read_offset;
     uint32_t avail = (src->written < it->header.body_length ? src->written : it->header.body_length) - at;
     uint8_t count = avail < HB_MAX_INSTR_BYTES ? (uint8_t)avail : HB_MAX_INSTR_BYTES;
-    size_t old = (size_t)(*lim - *p);
-    const uint8_t *from = stream_window(it, lim);
+    const uint8_t *from = *p;
     size_t room = (size_t)(*lim - from);
-    if (!copied) {
-        if (room > old) {
-            *p = from;
+    if (!copied && src->ring != NULL && *lim == src->data + src->capacity && avail > room) {
+        /* avail <= capacity: the writer stays within capacity of the release, and at >= that */
+        if (room == 0) {
+            *p = src->data;
+            *lim = src->data + (size_t)avail;
             return HB_OK;
         }
-        if (room < count) { /* cut by the wrap, in a ring */
+        if (room < count) {
             uint8_t i = 0;
             do {
-                if (i == room) {
-                    from = src->data;
-                }
-                buf[i] = *from++;
-            } while (++i < count);
+                buf[i++] = *from++;
+            } while (i < (uint8_t)room);
+            from = src->data;
+            do {
+                buf[i++] = *from++;
+            } while (i < count);
             *p = buf;
             *lim = buf + count;
+            it->end = src->data + (size_t)(avail - room);
             return HB_OK;
         }
     }
     return hb_decode_missing(HB_ERR_TRUNCATED, at, count, it->header.body_length);
 }
 
-/* The instructions decoded since `from` (the byte at read_offset) up to `to`: into the CRC,
- * read_offset and the release. */
+/* The instructions decoded since `from` (the byte at read_offset) up to `to`: into read_offset,
+ * and into the CRC as far as stream_crc_ahead has not taken them already (the last bytes of the
+ * run). run releases once, at the end of the step: releases only ever move up, so that is the
+ * same as after each fetch. */
 static void stream_flush(hb_interp *it, const uint8_t *from, const uint8_t *to)
 {
     size_t n = (size_t)(to - from);
     if (n != 0) {
-        it->crc = hb_crc16(it->crc, from, n);
-        it->read_offset += (uint32_t)n;
-        hb_source_release(it->src, it->read_offset);
+        uint32_t at = it->read_offset + (uint32_t)n;
+        if (at > it->crc_at) {
+            size_t behind = (size_t)(at - it->crc_at);
+            it->crc = hb_crc16(it->crc, to - behind, behind);
+            it->crc_at = at;
+        }
+        it->read_offset = at;
+    }
+}
+
+/* On a tick with nothing due, the CRC of up to CRC_AHEAD bytes written after those it has
+ * taken, up to the ring's wrap: they are read (and released, then overwritten) later, so a busy
+ * tick then finds their CRC done. The CRC covers the same body bytes in the same order, and is
+ * complete when END is fetched, where it is tested (1.14). */
+#define CRC_AHEAD 16u
+static HB_NOINLINE void stream_crc_ahead(hb_interp *it)
+{
+    const uint8_t *lim, *p;
+    if (it->crc_at >= it->src->written) { /* nothing new (a shortcut: the window says so too) */
+        return;
+    }
+    p = stream_window(it, it->crc_at, &lim);
+    uint8_t n = lim - p < (ptrdiff_t)CRC_AHEAD ? (uint8_t)(lim - p) : CRC_AHEAD;
+    if (n != 0) {
+        it->crc = hb_crc16(it->crc, p, n);
+        it->crc_at += n;
     }
 }
 
@@ -444,7 +474,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
     uint8_t streamed = it->streamed;
     hb_err err = HB_OK;
     if (streamed) {
-        pc = base = stream_window(it, &lim);
+        pc = base = stream_window(it, it->read_offset, &lim);
     }
     for (;;) {
         uint8_t op = in->op;
@@ -541,7 +571,8 @@ static HB_NOINLINE hb_err run(hb_interp *it)
             }
             if (copied) { /* back to the ring after the copied instruction */
                 stream_flush(it, base, pc);
-                pc = base = stream_window(it, &lim);
+                pc = base = it->src->data + ((size_t)it->read_offset & (size_t)(it->src->capacity - 1u));
+                lim = it->end;
                 copied = 0;
             }
         }
@@ -552,6 +583,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
     }
     if (streamed) {
         stream_flush(it, base, pc);
+        hb_source_release(it->src, it->read_offset);
     }
     it->pc = pc;
     it->executed = executed;
@@ -570,6 +602,9 @@ hb_sample hb_interp_step(hb_interp *it)
     it->executed = 0;
     if (it->wait != 0) {
         it->wait--;
+        if (it->streamed) {
+            stream_crc_ahead(it);
+        }
     } else if (it->wait_high != 0) {
         it->wait_high--;
         it->wait = 0xFFFFu;
