@@ -1,7 +1,7 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (167 bytes on AVR, 216 on x86-64) and the
+ * No allocation: the caller owns the hb_interp (171 bytes on AVR, 224 on x86-64) and the
  * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);

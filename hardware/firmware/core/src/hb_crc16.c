@@ -3,46 +3,40 @@
 #include "hb_inline.h"
 
 /* Byte-wise without a table: the 8 shift-and-xor steps of the bitwise form collapse into three
- * shifts of one 8-bit intermediate (x = high byte ^ input, folded by its own high nibble).
+ * shifts of one 8-bit intermediate (x = high byte ^ input, folded by its own high nibble):
+ * crc' = (crc << 8) ^ (x << 12) ^ (x << 5) ^ x.
  * tests/test_programs.c checks it against the bitwise definition for all 2^24 (crc, byte) pairs.
- * On AVR the same update is avr-libc's _crc_xmodem_update (util/crc16.h: polynomial 0x1021, MSB
- * first, the caller's initial value, no final xor), hand-scheduled assembly copied here so that
- * it is always inlined into the loops below (avr-libc's is only `inline`, and -Os makes it a
- * function: a call and return per byte, ~45 % on top of its 23 cycles). The emulator tests check
- * it on every frame the simulated board exchanges with the Swift CRC16, on every COMMIT and on
- * every streamed body. A 512-byte table would cost more flash than the cycles are worth. */
+ * On AVR the same formula in 18 instructions, byte by byte (high byte' = low ^ (x << 4) ^ (x >> 3),
+ * low byte' = (x << 5) ^ x, 8-bit shifts), always inlined into the loops below: avr-libc's
+ * _crc_xmodem_update is 23 and, being only `inline`, -Os makes it a call per byte. The emulator
+ * tests check it on every frame the simulated board exchanges with the Swift CRC16, on every
+ * COMMIT and on every streamed body. A 512-byte table would cost more flash than the cycles are
+ * worth. */
 static HB_ALWAYS_INLINE uint16_t update(uint16_t crc, uint8_t byte)
 {
 #if defined(__AVR__)
-    uint8_t t1, t2;
+    uint8_t t;
     __asm__ (
-        "eor    %B0,%3"          "\n\t"
-        "mov    __tmp_reg__,%B0" "\n\t"
-        "swap   __tmp_reg__"     "\n\t"
-        "mov    %1,__tmp_reg__"  "\n\t"
-        "andi   %1,0x0f"         "\n\t"
-        "eor    %1,%B0"          "\n\t"
-        "mov    %2,%B0"          "\n\t"
-        "eor    %2,__tmp_reg__"  "\n\t"
-        "lsl    %2"              "\n\t"
-        "andi   %2,0xe0"         "\n\t"
-        "eor    %1,%2"           "\n\t"
-        "mov    %2,__tmp_reg__"  "\n\t"
-        "eor    %2,%B0"          "\n\t"
-        "andi   %2,0xf0"         "\n\t"
-        "lsr    %2"              "\n\t"
-        "mov    __tmp_reg__,%B0" "\n\t"
-        "lsl    __tmp_reg__"     "\n\t"
-        "rol    %2"              "\n\t"
-        "lsr    %B0"             "\n\t"
-        "lsr    %B0"             "\n\t"
-        "lsr    %B0"             "\n\t"
-        "andi   %B0,0x1f"        "\n\t"
-        "eor    %B0,%2"          "\n\t"
-        "eor    %B0,%A0"         "\n\t"
-        "mov    %A0,%1"
-        : "=d" (crc), "=&d" (t1), "=&d" (t2)
-        : "r" (byte), "0" (crc)
+        "eor    %B[c],%[b]"      "\n\t" /* x = high ^ byte */
+        "mov    %[t],%B[c]"      "\n\t"
+        "swap   %[t]"            "\n\t"
+        "andi   %[t],0x0f"       "\n\t"
+        "eor    %B[c],%[t]"      "\n\t" /* x ^= x >> 4 */
+        "mov    %[t],%B[c]"      "\n\t"
+        "swap   %[t]"            "\n\t"
+        "andi   %[t],0xf0"       "\n\t" /* x << 4 */
+        "eor    %A[c],%[t]"      "\n\t"
+        "lsl    %[t]"            "\n\t" /* x << 5 */
+        "eor    %[t],%B[c]"      "\n\t" /* low byte' */
+        "mov    __tmp_reg__,%B[c]" "\n\t"
+        "lsr    __tmp_reg__"     "\n\t"
+        "lsr    __tmp_reg__"     "\n\t"
+        "lsr    __tmp_reg__"     "\n\t" /* x >> 3 */
+        "eor    %A[c],__tmp_reg__" "\n\t" /* high byte' */
+        "mov    %B[c],%A[c]"     "\n\t"
+        "mov    %A[c],%[t]"
+        : [c] "+r" (crc), [t] "=&d" (t)
+        : [b] "r" (byte)
         : "r0");
     return crc;
 #else
