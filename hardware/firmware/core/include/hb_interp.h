@@ -1,7 +1,7 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (171 bytes on AVR, 224 on x86-64) and the
+ * No allocation: the caller owns the hb_interp (181 bytes on AVR, 232 on x86-64) and the
  * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);
@@ -81,6 +81,7 @@ typedef struct hb_interp {
     uint16_t crc;               /* streamed programs: CRC of the body below crc_at */
     uint16_t brake_left;
     uint16_t scale_internal;    /* m' = m + (m >> 7), 0..256 */
+    uint8_t wrap[HB_MAX_INSTR_BYTES]; /* streamed programs: an instruction across the ring's wrap */
     uint8_t loop_left[HB_MAX_LOOP_DEPTH];
     uint8_t loop_depth;
     uint8_t voice_count;

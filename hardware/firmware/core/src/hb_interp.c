@@ -468,7 +468,7 @@ static void channel_op(hb_interp *it, uint8_t op, uint8_t value, uint32_t dur)
 static HB_NOINLINE hb_err run(hb_interp *it)
 {
     hb_instr *in = &it->next;
-    uint8_t buf[HB_MAX_INSTR_BYTES];
+    uint8_t *buf = it->wrap; /* not on the stack: run then needs no stack frame */
     const uint8_t *pc = it->pc, *lim = it->end, *base = NULL, *q;
     uint8_t executed = 0, copied = 0;
     uint8_t streamed = it->streamed;
