@@ -233,7 +233,7 @@ static int run(const char *name)
 }
 
 /* ---- streamed twins: every program through small rings ----
- * The program of every vector, streamed through rings of 16 to 128 bytes fed in several patterns
+ * The program of every vector, streamed through rings of 8 to 128 bytes fed in several patterns
  * (so that instructions start at and run across the wrap at many places, and the written end
  * cuts them), must play exactly as the same program streamed from a ring that holds the whole
  * body from the start: the same samples on every tick and the same final status, error and tick
@@ -244,7 +244,7 @@ static long twin_compared, twin_underruns;
 static int stream_twin(const char *name)
 {
     static hb_interp ref, it;
-    static const uint32_t capacities[] = {16, 32, 64, 128};
+    static const uint32_t capacities[] = {8, 16, 32, 64, 128};
     static const uint32_t feeds[] = {0xFFFFFFFFu, 64, 13, 5}; /* bytes per tick at most */
     static uint8_t whole[MAX_RING];
     hb_source ref_src, src;

@@ -369,11 +369,16 @@ static HB_NOINLINE hb_err stream_more(hb_interp *it, uint8_t copied, uint8_t *bu
     const hb_source *src = it->src;
     uint32_t at = it->read_offset;
     uint32_t avail = (src->written < it->header.body_length ? src->written : it->header.body_length) - at;
-    uint8_t count = avail < HB_MAX_INSTR_BYTES ? (uint8_t)avail : HB_MAX_INSTR_BYTES;
+    uint8_t count;
     const uint8_t *from = *p;
     size_t room = (size_t)(*lim - from);
+    /* avail <= capacity, as the writer stays within capacity of the release; the test keeps the
+     * copies below inside the storage even if a caller's releases break that */
+    if (avail > src->capacity) {
+        avail = src->capacity;
+    }
+    count = avail < HB_MAX_INSTR_BYTES ? (uint8_t)avail : HB_MAX_INSTR_BYTES;
     if (!copied && src->ring != NULL && *lim == src->data + src->capacity && avail > room) {
-        /* avail <= capacity: the writer stays within capacity of the release, and at >= that */
         if (room == 0) {
             *p = src->data;
             *lim = src->data + (size_t)avail;
