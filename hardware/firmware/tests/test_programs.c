@@ -232,6 +232,80 @@ static int run(const char *name)
     return 1;
 }
 
+/* ---- streamed twins: every program through small rings ----
+ * The program of every vector, streamed through rings of 8 to 128 bytes fed in several patterns
+ * (so that instructions start at and run across the wrap at many places, and the written end
+ * cuts them), must play exactly as the same program streamed from a ring that holds the whole
+ * body from the start: the same samples on every tick and the same final status, error and tick
+ * included, unless the feed was too slow (HB_ERR_UNDERRUN). */
+static uint8_t twin_ring[MAX_RING];
+static long twin_compared, twin_underruns;
+
+static int stream_twin(const char *name)
+{
+    static hb_interp ref, it;
+    static const uint32_t capacities[] = {8, 16, 32, 64, 128};
+    static const uint32_t feeds[] = {0xFFFFFFFFu, 64, 13, 5}; /* bytes per tick at most */
+    static uint8_t whole[MAX_RING];
+    hb_source ref_src, src;
+    uint32_t length = (uint32_t)v.program_length, body_bytes, c, f, fed;
+    const uint8_t *body = v.program + HB_HEADER_SIZE;
+    long tick;
+    if (length < HB_HEADER_SIZE) {
+        return 1;
+    }
+    body_bytes = length - HB_HEADER_SIZE;
+    hb_interp_init(&ref, &v.cfg);
+    (void)hb_source_ring(&ref_src, whole, MAX_RING);
+    if (body_bytes > MAX_RING || hb_interp_load_stream(&ref, v.program, &ref_src) != HB_OK) {
+        return 1;
+    }
+    if (body_bytes > ref.header.body_length) {
+        body_bytes = ref.header.body_length;
+    }
+    (void)hb_source_write(&ref_src, body, body_bytes);
+    for (c = 0; c < sizeof capacities / sizeof capacities[0]; c++) {
+        for (f = 0; f < sizeof feeds / sizeof feeds[0]; f++) {
+            hb_interp_init(&ref, &v.cfg);
+            (void)hb_source_ring(&ref_src, whole, MAX_RING);
+            (void)hb_source_write(&ref_src, body, body_bytes);
+            (void)hb_interp_load_stream(&ref, v.program, &ref_src);
+            hb_interp_init(&it, &v.cfg);
+            (void)hb_source_ring(&src, twin_ring, capacities[c]);
+            (void)hb_interp_load_stream(&it, v.program, &src);
+            fed = 0;
+            for (tick = 0; tick < v.ticks + 64; tick++) {
+                hb_sample a, b;
+                uint32_t n = body_bytes - fed;
+                if (n > feeds[f]) {
+                    n = feeds[f];
+                }
+                fed += hb_source_write(&src, body + fed, n);
+                a = hb_interp_step(&ref);
+                b = hb_interp_step(&it);
+                if (hb_interp_status(&it).error == HB_ERR_UNDERRUN) {
+                    twin_underruns++;
+                    break;
+                }
+                if (a.amp != b.amp || a.sharp != b.sharp || a.flags != b.flags
+                    || hb_interp_status(&ref).error != hb_interp_status(&it).error
+                    || hb_interp_status(&ref).tick != hb_interp_status(&it).tick
+                    || hb_interp_status(&ref).mode != hb_interp_status(&it).mode) {
+                    printf("FAIL %s: streamed through %u bytes fed %u per tick, tick %ld: got %u %u %u error %u, "
+                           "whole ring %u %u %u error %u\n", name, capacities[c], feeds[f], tick, b.amp, b.sharp,
+                           b.flags, hb_interp_status(&it).error, a.amp, a.sharp, a.flags, hb_interp_status(&ref).error);
+                    return 0;
+                }
+                if (hb_interp_status(&ref).mode == HB_MODE_IDLE) {
+                    twin_compared++;
+                    break;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
 /* ---- API behaviour the vector format cannot express (several loads, ring edges) ---- */
 
 static int api_failures = 0, api_checks = 0;
@@ -363,7 +437,7 @@ int main(int argc, char **argv)
         if (!parse(path)) {
             printf("FAIL %s: cannot parse\n", sorted[i]);
             failed++;
-        } else if (run(sorted[i])) {
+        } else if (run(sorted[i]) && stream_twin(sorted[i])) {
             passed++;
         } else {
             failed++;
@@ -371,6 +445,12 @@ int main(int argc, char **argv)
     }
     if (count == 0) {
         printf("no vectors in %s\n", argv[1]);
+        failed++;
+    }
+    printf("streamed twins: %ld plays through small rings equal to the whole-ring play, %ld underran\n",
+           twin_compared, twin_underruns);
+    if (twin_compared < 1000) {
+        printf("FAIL streamed twins: too few compared\n");
         failed++;
     }
     printf("api: %d checks, %d failed; vectors: %d files\n", api_checks, api_failures, count);

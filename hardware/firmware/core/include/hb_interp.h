@@ -1,7 +1,7 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (167 bytes on AVR, 216 on x86-64) and the
+ * No allocation: the caller owns the hb_interp (181 bytes on AVR, 232 on x86-64) and the
  * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);
@@ -70,6 +70,7 @@ typedef struct hb_interp {
     hb_check check;             /* streamed programs: the validator's rules, applied on fetch */
     hb_instr next;              /* the fetched, not yet executed instruction */
     uint32_t read_offset;       /* streamed programs: body offset of the next fetch */
+    uint32_t crc_at;            /* streamed programs: `crc` covers the body below this offset */
     uint32_t tick;
     uint32_t safety_left;       /* safety_ticks - c: full-scale samples still allowed (1.12) */
     hb_channel amp;
@@ -77,9 +78,10 @@ typedef struct hb_interp {
     hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
     uint16_t wait;              /* ticks after this one until `next` is due: wait_high * 65536 + */
     uint16_t wait_high;         /* wait, counted down once per tick */
-    uint16_t crc;               /* streamed programs: CRC of the body read so far */
+    uint16_t crc;               /* streamed programs: CRC of the body below crc_at */
     uint16_t brake_left;
     uint16_t scale_internal;    /* m' = m + (m >> 7), 0..256 */
+    uint8_t wrap[HB_MAX_INSTR_BYTES]; /* streamed programs: an instruction across the ring's wrap */
     uint8_t loop_left[HB_MAX_LOOP_DEPTH];
     uint8_t loop_depth;
     uint8_t voice_count;

@@ -255,6 +255,7 @@ static void start_playing(hb_interp *it, uint8_t streamed)
     it->sharp.ramp = HB_RAMP_NONE;
     it->voice_count = 0;
     it->crc = HB_CRC16_INIT;
+    it->crc_at = 0;
     it->brake_left = 0;
     it->error = HB_OK;
     it->executed = 0;
@@ -321,40 +322,121 @@ hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *sr
 
 /* ---- playing ---- */
 
-/* Streamed fetch (1.14): decode, the validator's rules, the CRC (checked at END), and release of
- * the bytes read. The instruction's bytes come as one run (hb_source_peek): straight from the
- * ring storage, or copied out across its wrap.
- * The interpreter's own time-overflow test is the checker's: in a stream (no loops) the checker's
- * time is the time of the last executed instruction, and hb_check_instr tests the overflow first. */
-static hb_err fetch_stream(hb_interp *it)
+/* ---- streamed fetches (1.14) ----
+ * A streamed program's instructions are decoded in place in the ring, with the decoder flat
+ * programs use, up to the ring's wrap or the end of what is written (stream_window); the bytes
+ * decoded since `base` go into read_offset and the CRC in one pass (stream_flush) before END's
+ * CRC test and at the end of the step, which releases them (the writer cannot run during a step,
+ * so releasing at its end is the same as after each fetch). Most of the CRC is taken on ticks
+ * with nothing due, ahead of the fetches (stream_crc_ahead). The decoder reads in order, so a window
+ * that holds the whole instruction gives the result of decoding all the bytes there are; when
+ * it needed a byte past the window, the instruction runs across the wrap (it is decoded again
+ * from a copy) or it is one of the per-byte errors of 1.6 (a) and 1.14 (hb_decode_missing). */
+
+/* The bytes from body offset `at` (written) that are written, in the body and before the ring's
+ * wrap: returns the first, *lim is past the last. Pointer-width sizes: the storage is
+ * addressable, so its size and offsets into it fit. */
+static HB_NOINLINE const uint8_t *stream_window(const hb_interp *it, uint32_t at, const uint8_t **lim)
 {
-    hb_source *src = it->src;
+    const hb_source *src = it->src;
+    uint32_t avail = src->written < it->header.body_length ? src->written : it->header.body_length;
+    const uint8_t *p = src->data;
+    size_t room = (size_t)-1;
+    avail -= at;
+    if (src->ring == NULL) {
+        p += at;
+    } else {
+        size_t index = (size_t)at & (size_t)(src->capacity - 1u);
+        p += index;
+        room = (size_t)src->capacity - index;
+    }
+    if (avail < room) {
+        room = (size_t)avail;
+    }
+    *lim = p + room;
+    return p;
+}
+
+/* The decoder needed a byte past the window [*p, *lim), where *p is the byte at read_offset.
+ * If *lim is the ring's end and more bytes are written: at the wrap, *p, *lim become the window
+ * from the storage's start; else the instruction's bytes (up to HB_MAX_INSTR_BYTES of them) run
+ * across the wrap and, unless `copied` already, are copied into buf, *p, *lim set around them,
+ * and it->end to the end of the window after the wrap (run goes on there). Else returns the
+ * error of 1.6 (a) and 1.14. */
+static HB_NOINLINE hb_err stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p,
+                                      const uint8_t **lim)
+{
+    const hb_source *src = it->src;
     uint32_t at = it->read_offset;
-    uint8_t buf[HB_MAX_INSTR_BYTES];
-    const uint8_t *bytes;
-    uint8_t count = hb_source_peek(src, at, it->header.body_length, HB_MAX_INSTR_BYTES, buf, &bytes);
-    uint8_t n = hb_instr_decode_bytes(bytes, bytes + count, &it->next);
-    uint16_t crc;
-    hb_err err;
-    if (n > HB_MAX_INSTR_BYTES) {
-        return hb_decode_missing(n, at, count, it->header.body_length);
+    uint32_t avail = (src->written < it->header.body_length ? src->written : it->header.body_length) - at;
+    uint8_t count;
+    const uint8_t *from = *p;
+    size_t room = (size_t)(*lim - from);
+    /* avail <= capacity, as the writer stays within capacity of the release; the test keeps the
+     * copies below inside the storage even if a caller's releases break that */
+    if (avail > src->capacity) {
+        avail = src->capacity;
     }
-    at += n;
-    err = hb_check_instr(&it->check, &it->next, at);
-    if (err != HB_OK) {
-        return err;
+    count = avail < HB_MAX_INSTR_BYTES ? (uint8_t)avail : HB_MAX_INSTR_BYTES;
+    if (!copied && src->ring != NULL && *lim == src->data + src->capacity && avail > room) {
+        if (room == 0) {
+            *p = src->data;
+            *lim = src->data + (size_t)avail;
+            return HB_OK;
+        }
+        if (room < count) {
+            uint8_t i = 0;
+            do {
+                buf[i++] = *from++;
+            } while (i < (uint8_t)room);
+            from = src->data;
+            do {
+                buf[i++] = *from++;
+            } while (i < count);
+            *p = buf;
+            *lim = buf + count;
+            it->end = src->data + (size_t)(avail - room);
+            return HB_OK;
+        }
     }
-    crc = it->crc;
-    do {
-        crc = hb_crc16_update(crc, *bytes++);
-    } while (--n != 0);
-    it->crc = crc;
-    hb_source_release(src, at);
-    it->read_offset = at;
-    if (it->next.op == HB_OP_END && crc != it->header.crc) {
-        return HB_ERR_BAD_CRC;
+    return hb_decode_missing(HB_ERR_TRUNCATED, at, count, it->header.body_length);
+}
+
+/* The instructions decoded since `from` (the byte at read_offset) up to `to`: into read_offset,
+ * and into the CRC as far as stream_crc_ahead has not taken them already (the last bytes of the
+ * run). run releases once, at the end of the step: releases only ever move up, so that is the
+ * same as after each fetch. */
+static void stream_flush(hb_interp *it, const uint8_t *from, const uint8_t *to)
+{
+    size_t n = (size_t)(to - from);
+    if (n != 0) {
+        uint32_t at = it->read_offset + (uint32_t)n;
+        if (at > it->crc_at) {
+            size_t behind = (size_t)(at - it->crc_at);
+            it->crc = hb_crc16(it->crc, to - behind, behind);
+            it->crc_at = at;
+        }
+        it->read_offset = at;
     }
-    return HB_OK;
+}
+
+/* On a tick with nothing due, the CRC of up to CRC_AHEAD bytes written after those it has
+ * taken, up to the ring's wrap: they are read (and released, then overwritten) later, so a busy
+ * tick then finds their CRC done. The CRC covers the same body bytes in the same order, and is
+ * complete when END is fetched, where it is tested (1.14). */
+#define CRC_AHEAD 16u
+static HB_NOINLINE void stream_crc_ahead(hb_interp *it)
+{
+    const uint8_t *lim, *p;
+    if (it->crc_at >= it->src->written) { /* nothing new (a shortcut: the window says so too) */
+        return;
+    }
+    p = stream_window(it, it->crc_at, &lim);
+    uint8_t n = lim - p < (ptrdiff_t)CRC_AHEAD ? (uint8_t)(lim - p) : CRC_AHEAD;
+    if (n != 0) {
+        it->crc = hb_crc16(it->crc, p, n);
+        it->crc_at += n;
+    }
 }
 
 /* it->wait, it->wait_high = ticks, as a 16-bit countdown and its carries: a tick with nothing
@@ -376,19 +458,29 @@ static void channel_op(hb_interp *it, uint8_t op, uint8_t value, uint32_t dur)
     }
 }
 
-/* 1.8 step 3 for a flat program, on a tick where it->next is due: executes it and every
- * instruction after it with delay 0, fetching each right after the one before executes, and
- * leaves it->wait counting the ticks after this one until the next is due. The byte
- * pointer and each delay stay in registers.
+/* 1.8 step 3, on a tick where it->next is due: executes it and every instruction after it with
+ * delay 0, fetching each right after the one before executes, and leaves it->wait counting the
+ * ticks after this one until the next is due. The byte pointer and each delay stay in registers.
  * Flat programs were validated as a whole, so none of the fetch and loop errors can happen to
  * them (nor can an instruction time overflow); the checks that keep this code memory-safe on any
- * bytes remain, with the streamed path's error codes. */
-static HB_NOINLINE hb_err run_flat(hb_interp *it)
+ * bytes remain, with the streamed path's error codes.
+ * A streamed program (never LOOP or ENDLOOP: error 23 at fetch) is read from the ring's window
+ * (see the streamed fetches above), and each fetch applies the validator's rules: inline for an
+ * instruction due with the one before it (delay 0, so its time already passed 1.6 (c)), else
+ * hb_check_instr. The interpreter's own time-overflow test is the checker's: in a stream (no
+ * loops) the checker's time is the time of the last executed instruction, and hb_check_instr
+ * tests the overflow first. One loop for both kinds keeps one copy of the inlined decoder. */
+static HB_NOINLINE hb_err run(hb_interp *it)
 {
-    const uint8_t *pc = it->pc;
     hb_instr *in = &it->next;
-    uint8_t executed = 0;
+    uint8_t *buf = it->wrap; /* not on the stack: run then needs no stack frame */
+    const uint8_t *pc = it->pc, *lim = it->end, *base = NULL, *q;
+    uint8_t executed = 0, copied = 0;
+    uint8_t streamed = it->streamed;
     hb_err err = HB_OK;
+    if (streamed) {
+        pc = base = stream_window(it, it->read_offset, &lim);
+    }
     for (;;) {
         uint8_t op = in->op;
         uint8_t delay;
@@ -430,53 +522,75 @@ static HB_NOINLINE hb_err run_flat(hb_interp *it)
             err = STEP_END;
             break;
         } /* else OP_NONE: only the fetch */
-        delay = hb_decode(&pc, it->end, in);
+    fetch:
+        q = pc;
+        delay = hb_decode(&pc, lim, in);
         if (delay & HB_DECODED_ERROR) {
             err = (hb_err)(delay & (uint8_t)~HB_DECODED_ERROR);
-            if (err == HB_ERR_TRUNCATED && pc == it->end) {
-                err = HB_ERR_END_MISSING;
+            if (!streamed) {
+                if (err == HB_ERR_TRUNCATED && pc == it->end) {
+                    err = HB_ERR_END_MISSING;
+                }
+                break;
             }
-            break;
+            if (err != HB_ERR_TRUNCATED) {
+                break;
+            }
+            /* past the window: across the wrap (decode again from a copy), or an error */
+            stream_flush(it, base, q);
+            base = q;
+            err = stream_more(it, copied, buf, &base, &lim);
+            pc = base;
+            if (err != HB_OK) {
+                break;
+            }
+            copied = base == buf;
+            goto fetch;
+        }
+        if (streamed) {
+            op = in->op;
+            if (delay == 0 && op < HB_OP_LOOP
+                && ((it->check.flags & HB_FLAG_SHARP) != 0 || (op != HB_OP_SET_S && op != HB_OP_RAMP_S))) {
+                if (++it->check.run > HB_MAX_RUN) {
+                    err = HB_ERR_RUN_TOO_LONG;
+                    pc = q;
+                    break;
+                }
+            } else {
+                if (delay != HB_DECODED_EXTENDED) {
+                    in->delay = delay;
+                }
+                err = hb_check_instr(&it->check, in, it->read_offset + (uint32_t)(pc - base));
+                if (err != HB_OK) {
+                    pc = q;
+                    break;
+                }
+                if (op == HB_OP_END) {
+                    stream_flush(it, base, pc);
+                    base = pc;
+                    if (it->crc != it->header.crc) {
+                        err = HB_ERR_BAD_CRC;
+                        break;
+                    }
+                }
+            }
+            if (copied) { /* back to the ring after the copied instruction */
+                stream_flush(it, base, pc);
+                pc = base = it->src->data + ((size_t)it->read_offset & (size_t)(it->src->capacity - 1u));
+                lim = it->end;
+                copied = 0;
+            }
         }
         if (delay != 0) {
             set_wait(it, (delay == HB_DECODED_EXTENDED ? in->delay : delay) - 1u);
             break;
         }
     }
-    it->pc = pc;
-    it->executed = executed;
-    return err;
-}
-
-/* The same for a streamed program: each fetch checks, and LOOP and ENDLOOP never get here
- * (error 23 at fetch). */
-static HB_NOINLINE hb_err run_stream(hb_interp *it)
-{
-    hb_instr *in = &it->next;
-    uint8_t executed = 0;
-    hb_err err;
-    for (;;) {
-        uint8_t op = in->op;
-        if (op <= HB_OP_RAMP_S) {
-            executed++;
-            channel_op(it, op, in->value, in->dur);
-        } else if (op == HB_OP_PULSE) {
-            executed++;
-            voice_start(it, in->value, in->sharp);
-        } else if (op == HB_OP_END) {
-            executed++;
-            err = STEP_END;
-            break;
-        }
-        err = fetch_stream(it);
-        if (err != HB_OK) {
-            break;
-        }
-        if (in->delay != 0) {
-            set_wait(it, in->delay - 1u);
-            break;
-        }
+    if (streamed) {
+        stream_flush(it, base, pc);
+        hb_source_release(it->src, it->read_offset);
     }
+    it->pc = pc;
     it->executed = executed;
     return err;
 }
@@ -493,11 +607,14 @@ hb_sample hb_interp_step(hb_interp *it)
     it->executed = 0;
     if (it->wait != 0) {
         it->wait--;
+        if (it->streamed) {
+            stream_crc_ahead(it);
+        }
     } else if (it->wait_high != 0) {
         it->wait_high--;
         it->wait = 0xFFFFu;
     } else {
-        hb_err err = it->streamed ? run_stream(it) : run_flat(it);
+        hb_err err = run(it);
         if (err != HB_OK) {
             if (err == STEP_END) {
                 enter_brake(it);
