@@ -45,6 +45,22 @@ void hb_uart_init(void) {
     UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
 }
 
+/* Both UART interrupts save only r24 (SREG goes to GPIOR2: they do not nest) and Z, the ring
+ * pointer. Their bodies refer to the GPIOR2 operand as %[sreg_save]. */
+#define ISR_SAVE                    \
+    "push r24\n\t"                 \
+    "in r24, __SREG__\n\t"         \
+    "out %[sreg_save], r24\n\t"    \
+    "push r30\n\t"                 \
+    "push r31\n\t"
+#define ISR_RESTORE                 \
+    "pop r31\n\t"                  \
+    "pop r30\n\t"                  \
+    "in r24, %[sreg_save]\n\t"     \
+    "out __SREG__, r24\n\t"        \
+    "pop r24\n\t"                  \
+    "reti\n\t"
+
 /* The receive interrupt runs for every byte (up to 50 per tick at 500 kbaud), so it is written
  * in assembly and does only what must happen per byte: count a frame or overrun error flagged
  * by the UART, drop and count a byte that finds the ring full, else store it. 49 cycles with
@@ -53,11 +69,7 @@ void hb_uart_init(void) {
  * shrinks there, so its peak is always seen by the next count taken before a byte is read. */
 ISR(USART_RX_vect, ISR_NAKED) {
     __asm__ __volatile__(
-        "push r24\n\t"
-        "in r24, __SREG__\n\t"
-        "out %[sreg_save], r24\n\t"
-        "push r30\n\t"
-        "push r31\n\t"
+        ISR_SAVE
         "lds r24, %[ucsra]\n\t"       /* FE and DOR are valid only before UDR0 is read */
         "andi r24, %[errmask]\n\t"
         "brne 2f\n\t"
@@ -78,12 +90,7 @@ ISR(USART_RX_vect, ISR_NAKED) {
         "lds r24, %[udr]\n\t"
         "st Z, r24\n\t"
         "4:\n\t"
-        "pop r31\n\t"
-        "pop r30\n\t"
-        "in r24, %[sreg_save]\n\t"
-        "out __SREG__, r24\n\t"
-        "pop r24\n\t"
-        "reti\n\t"
+        ISR_RESTORE
         "2:\n\t"                       /* rare: a frame or overrun error */
         "lds r30, %[errors]\n\t"
         "lds r31, %[errors]+1\n\t"
@@ -164,15 +171,10 @@ uint8_t hb_uart_rx_take(void) {
 }
 
 /* The transmit interrupt, in assembly for the same reason as the receive one: 45 cycles a byte
- * with the response and the vector jump (61 for the C version). It shares GPIOR2 with the receive
- * interrupt for SREG: interrupts do not nest on this board. */
+ * with the response and the vector jump (61 for the C version). */
 ISR(USART_UDRE_vect, ISR_NAKED) {
     __asm__ __volatile__(
-        "push r24\n\t"
-        "in r24, __SREG__\n\t"
-        "out %[sreg_save], r24\n\t"
-        "push r30\n\t"
-        "push r31\n\t"
+        ISR_SAVE
         "lds r30, %[tail]\n\t"
         "lds r24, %[head]\n\t"
         "cp r30, r24\n\t"
@@ -187,12 +189,7 @@ ISR(USART_UDRE_vect, ISR_NAKED) {
         "ld r24, Z\n\t"
         "sts %[udr], r24\n\t"
         "1:\n\t"
-        "pop r31\n\t"
-        "pop r30\n\t"
-        "in r24, %[sreg_save]\n\t"
-        "out __SREG__, r24\n\t"
-        "pop r24\n\t"
-        "reti\n\t"
+        ISR_RESTORE
         "2:\n\t"                       /* ring empty: stop until the next write */
         "lds r24, %[ucsrb]\n\t"
         "andi r24, %[no_udrie]\n\t"
