@@ -17,7 +17,9 @@
 #endif
 #define HB_UBRR ((F_CPU + 4UL * HB_BAUD) / (8UL * HB_BAUD) - 1UL)
 
-/* Receive ring: filled by the RX interrupt, drained by the main loop into the frame decoder.
+/* Receive ring: filled by the RX interrupt while the main loop is busy (a step, a frame's
+ * handling; between them the main loop reads the UART itself, uart.h), drained by the main loop
+ * into the frame decoder.
  * Flow control is credit-based at the protocol level (the host never has more than
  * HB_RX_CREDIT_BYTES unprocessed bytes in flight), so the ring never overflows; the
  * high-water mark and an overflow counter prove it in the simulator. Power of two, <= 128:
