@@ -4,8 +4,8 @@ import Testing
 
 /// `haptic inspect` takes `preset:NAME` like render, compile and play (the README's demo does).
 @Test func inspectAcceptsPresetsAndFailsOnUnknownNames() throws {
-    var known = try Inspect.parse(["preset:impact.heavy", "--json"])
+    let known = try Inspect.parse(["preset:impact.heavy", "--json"])
     try known.run()
-    var unknown = try Inspect.parse(["preset:no-such-preset"])
+    let unknown = try Inspect.parse(["preset:no-such-preset"])
     #expect(throws: ExitCode.self) { try unknown.run() }
 }
