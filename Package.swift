@@ -1,19 +1,26 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // HapticBridge: AHAP patterns to keyframe programs to a real (or virtual) actuator.
 //
-// Module layering (dependencies point down only):
+// Module layering (dependencies point down only; docs/architecture.md has the full graph):
 //
-//   HapticCLI ─────────────┐
-//   SerialBridge           │  transports, device session, virtual device, profiler
-//   HapticCompiler         │  actuator profiles, pattern → program (verified against the model)
-//   FirmwareModel          │  bit-exact Swift model of the firmware (validator, interpreter, device)
-//   HapticProtocol         │  byte formats: program binary, frames, messages (no behaviour)
-//   HapticPattern  ────────┘  pattern model, AHAP codec, presets, reference renderer
+//   HapticCLI                 the `haptic` command
+//   AVREmulator   (trait)     the real ATmega328P firmware in simavr (trait "Emulator", on by default)
+//   SerialBridge              device facade: HapticDevice, VirtualDevice, latency profiler
+//   HapticSession             sans-I/O session engine (frames, retransmission, flow control, clock sync)
+//   HapticTransport           byte links: libserialport ports, POSIX tty/pty, in-memory and faulty links
+//   HapticCompiler            actuator profiles, pattern → program (verified against the model)
+//   FirmwareModel             bit-exact Swift model of the firmware (validator, interpreter, device)
+//   HapticProtocol            byte formats: program binary, frames, messages (no behaviour)
+//   HapticPattern             pattern model, AHAP codec, presets, reference renderer
 //
-// The compiler sits above the model because it proves each program's fidelity by playing it
-// through the interpreter model; see docs/architecture.md.
+// A tool that only speaks the protocol depends on HapticTransport and HapticSession: neither
+// pulls in the compiler, the pattern model or simavr.
 import PackageDescription
+
+/// The simavr-based emulator of the ATmega328P board (needs libsimavr). On by default;
+/// `swift build --disable-default-traits` builds the library and the CLI without it.
+let emulator: Set<String> = ["Emulator"]
 
 let package = Package(
     name: "HapticBridge",
@@ -24,7 +31,13 @@ let package = Package(
         .library(name: "HapticProtocol", targets: ["HapticProtocol"]),
         .library(name: "FirmwareModel", targets: ["FirmwareModel"]),
         .library(name: "HapticCompiler", targets: ["HapticCompiler"]),
+        .library(name: "HapticTransport", targets: ["HapticTransport"]),
+        .library(name: "HapticSession", targets: ["HapticSession"]),
         .library(name: "SerialBridge", targets: ["SerialBridge"]),
+    ],
+    traits: [
+        .trait(name: "Emulator", description: "Run the real ATmega328P firmware in simavr (haptic emulate/profile --mcu). Needs libsimavr."),
+        .default(enabledTraits: emulator),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,20 +50,27 @@ let package = Package(
         .target(name: "HapticProtocol"),
         .target(name: "FirmwareModel", dependencies: ["HapticProtocol"]),
         .target(name: "HapticCompiler", dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel"]),
-        // Runs the real firmware ELF in simavr (not a dependency of the library products).
-        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "SerialBridge"]),
+        .target(name: "HapticTransport", dependencies: ["CLibSerialPort"]),
+        .target(
+            name: "HapticSession",
+            dependencies: ["HapticProtocol", "HapticTransport", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "SerialBridge",
             dependencies: [
-                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "CLibSerialPort",
+                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticSession",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // Runs the real firmware ELF in simavr (not a dependency of any library product).
+        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"]),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
-                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "SerialBridge", "AVREmulator",
+                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
+                "HapticTransport", "HapticSession", "SerialBridge",
+                .target(name: "AVREmulator", condition: .when(traits: emulator)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,7 +90,7 @@ let package = Package(
             providers: [.apt(["libsimavr-dev", "libelf-dev"]), .brew(["simavr"])]
         ),
         // C side of the emulator: UART timing, output recording, DRV2605L model, cycle profiling.
-        .target(name: "CAVRHarness", dependencies: ["CSimAVR"]),
+        .target(name: "CAVRHarness", dependencies: ["CSimAVR"], cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
         // The reference firmware's portable C core, compiled into the test suite for differential tests.
         .target(
             name: "CFirmwareCore",
@@ -81,13 +101,21 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern"]),
-        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern"]),
-        .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol"]),
-        .testTarget(name: "AVREmulatorTests", dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore"]),
-        .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore"]),
-        .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel"]),
-        .testTarget(name: "SerialBridgeTests", dependencies: ["SerialBridge", "HapticProtocol", "CFirmwareCore"]),
+        // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
+        .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport"),
+        .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"]),
+        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "TestSupport"]),
+        .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"]),
+        .testTarget(
+            name: "AVREmulatorTests",
+            dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"]
+        ),
+        .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"]),
+        .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"]),
+        .testTarget(
+            name: "SerialBridgeTests",
+            dependencies: ["SerialBridge", "HapticTransport", "HapticSession", "HapticProtocol", "CFirmwareCore", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

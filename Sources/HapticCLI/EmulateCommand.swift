@@ -1,5 +1,4 @@
 import ArgumentParser
-import AVREmulator
 import Foundation
 import HapticCompiler
 import SerialBridge
@@ -40,20 +39,16 @@ struct Emulate: AsyncParsableCommand {
     func validate() throws {
         guard baud > 0 else { throw ValidationError("--baud must be positive") }
         if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
-        if mcu != nil, AVRFirmwareBuild.Output(rawValue: driver) == nil {
-            throw ValidationError("--driver must be pwm or drv2605l")
+        if mcu != nil, !EmulatedMCU.drivers.contains(driver) {
+            throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
         }
     }
 
     func run() async throws {
         let profile = try actuator.map { try Compile.loadProfile($0) }
         if let mcu {
-            var options = EmulatedMCU.Options(mcu: mcu, firmware: firmware)
-            options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
-            options.actuator = profile?.kind == .erm ? .erm : .lra
-            options.seconds = seconds
             do {
-                try EmulatedMCU.serve(options) { line in
+                try EmulatedMCU.serve(mcu: mcu, firmware: firmware, driver: driver, erm: profile?.kind == .erm, seconds: seconds) { line in
                     print(line)
                     fflush(nil)
                 }

@@ -1,3 +1,5 @@
+#if Emulator
+import HapticTransport
 import AVREmulator
 import Foundation
 import SerialBridge
@@ -8,6 +10,16 @@ import SerialBridge
 /// `EmulatedMCU.serve` when `--mcu` is given; without it, it serves the Swift device model.
 enum EmulatedMCU {
     static let supported = ["atmega328p"]
+    static let drivers = [AVRFirmwareBuild.Output.pwm, .drv2605l].map(\.rawValue)
+
+    /// What `haptic emulate --mcu` runs: the firmware built for `driver` and the actuator kind.
+    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, log: (String) -> Void) throws {
+        var options = Options(mcu: mcu, firmware: firmware)
+        options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
+        options.actuator = erm ? .erm : .lra
+        options.seconds = seconds
+        try serve(options, log: log)
+    }
 
     struct Options {
         var mcu: String
@@ -60,3 +72,4 @@ enum EmulatedMCU {
         log("stopped after \(board.cycle) cycles: \(server.bytesToBoard) bytes in, \(server.bytesFromBoard) bytes out")
     }
 }
+#endif

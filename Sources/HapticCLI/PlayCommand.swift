@@ -1,3 +1,4 @@
+import HapticSession
 import ArgumentParser
 import FirmwareModel
 import Foundation

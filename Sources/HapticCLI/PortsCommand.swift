@@ -1,3 +1,4 @@
+import HapticTransport
 import ArgumentParser
 import Foundation
 import SerialBridge

@@ -53,8 +53,7 @@ struct Profile: AsyncParsableCommand {
     func run() async throws {
         if let mcu {
             do {
-                let (report, elf) = try ProfiledMCU.measure(mcu: mcu, firmware: firmware)
-                print(json ? ProfiledMCU.json(report, firmware: elf) : ProfiledMCU.text(report, firmware: elf))
+                print(try ProfiledMCU.report(mcu: mcu, firmware: firmware, json: json))
             } catch {
                 throw CommandFailure("\(error)")
             }

@@ -1,3 +1,4 @@
+#if Emulator
 import AVREmulator
 import Foundation
 
@@ -6,6 +7,12 @@ import Foundation
 /// to budgets), instead of the host-side latency profiler.
 enum ProfiledMCU {
     /// Builds the board's default firmware unless `firmware` names an ELF, then measures it.
+    /// What `haptic profile --mcu` prints: the board's cycle budget as text or JSON.
+    static func report(mcu: String, firmware: String?, json: Bool) throws -> String {
+        let (report, elf) = try measure(mcu: mcu, firmware: firmware)
+        return json ? self.json(report, firmware: elf) : text(report, firmware: elf)
+    }
+
     static func measure(mcu: String, firmware: String?) throws -> (report: BoardBudgetReport, firmware: String) {
         guard EmulatedMCU.supported.contains(mcu) else { throw EmulatedMCU.Failure.unsupportedMCU(mcu) }
         let path: String
@@ -105,3 +112,4 @@ enum ProfiledMCU {
         return String(decoding: data, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+import HapticSession
+import HapticTransport
 import Foundation
 import HapticCompiler
 import HapticPattern

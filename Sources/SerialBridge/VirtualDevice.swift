@@ -1,3 +1,5 @@
+import HapticSession
+import HapticTransport
 import FirmwareModel
 import Foundation
 import HapticCompiler

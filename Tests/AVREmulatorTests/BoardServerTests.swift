@@ -1,3 +1,4 @@
+import HapticTransport
 import AVREmulator
 import Foundation
 import SerialBridge

@@ -1,3 +1,5 @@
+import HapticSession
+import HapticTransport
 @testable import FirmwareModel
 import Foundation
 import HapticProtocol

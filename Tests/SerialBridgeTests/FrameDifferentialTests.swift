@@ -1,3 +1,4 @@
+import HapticTransport
 import CFirmwareCore
 import HapticProtocol
 @testable import SerialBridge

@@ -1,3 +1,4 @@
+import HapticTransport
 import Foundation
 @testable import SerialBridge
 import Testing

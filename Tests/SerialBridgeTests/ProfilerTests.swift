@@ -1,3 +1,4 @@
+import HapticSession
 import FirmwareModel
 import Foundation
 import HapticPattern

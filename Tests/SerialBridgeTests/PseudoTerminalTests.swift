@@ -1,3 +1,4 @@
+import HapticTransport
 import Foundation
 import HapticProtocol
 @testable import SerialBridge

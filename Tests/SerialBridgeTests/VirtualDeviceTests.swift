@@ -1,3 +1,4 @@
+import HapticTransport
 import FirmwareModel
 import Foundation
 import HapticProtocol

@@ -1,3 +1,4 @@
+import HapticTransport
 import HapticProtocol
 
 /// Why a device session could not do what was asked, in words a user can act on.

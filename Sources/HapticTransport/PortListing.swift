@@ -53,7 +53,7 @@ public struct SerialPortInfo: Equatable, Hashable, Sendable {
     }
 }
 
-func hex4(_ value: UInt16) -> String {
+package func hex4(_ value: UInt16) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: 4 - digits.count) + digits
 }

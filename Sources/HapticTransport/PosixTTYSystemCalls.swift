@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// The C library's read/write/close, named apart from the `Transport` methods of the same names.
-enum SystemCall {
-    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+package enum SystemCall {
+    package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.read(fd, buffer, count)
         #else
@@ -15,7 +15,7 @@ enum SystemCall {
         #endif
     }
 
-    static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(fd, buffer, count)
         #else
@@ -24,7 +24,7 @@ enum SystemCall {
     }
 
     @discardableResult
-    static func close(_ fd: Int32) -> Int32 {
+    package static func close(_ fd: Int32) -> Int32 {
         #if canImport(Glibc)
         Glibc.close(fd)
         #else
@@ -35,7 +35,7 @@ enum SystemCall {
 
 extension NSLock {
     /// `withLock` that keeps a typed error type (the Foundation one rethrows `any Error`).
-    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
         return try body()

@@ -62,7 +62,7 @@ public enum DeviceEvent: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    init(telemetry t: Message.Telemetry) {
+    package init(telemetry t: Message.Telemetry) {
         switch t.event {
         case .started: self = .started(slot: t.slot, tick: t.tick)
         case .firstOutput: self = .firstOutput(slot: t.slot, tick: t.tick)

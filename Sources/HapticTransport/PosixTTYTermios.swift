@@ -5,12 +5,12 @@ import Darwin
 #endif
 
 /// termios settings shared by `PosixTTY` and `PseudoTerminal`.
-enum Termios {
+package enum Termios {
     /// Raw 8N1: no echo, no canonical line editing, no signals (ICANON, ECHO, ISIG off), no input
     /// translation (ICRNL, IXON off: 0x0D, 0x11, 0x13 arrive as sent), no output processing
     /// (OPOST off: 0x0A is not expanded). VMIN = 1, VTIME = 0: with O_NONBLOCK an empty read fails
     /// with EAGAIN, so a read of 0 bytes means hangup (with VMIN = 0 Linux returns 0 for "no data").
-    static func makeRaw(_ settings: inout termios, flowControl: SerialConfiguration.FlowControl) {
+    package static func makeRaw(_ settings: inout termios, flowControl: SerialConfiguration.FlowControl) {
         cfmakeraw(&settings)
         settings.c_cflag |= tcflag_t(CLOCAL | CREAD)
         settings.c_cflag &= ~tcflag_t(CSTOPB | PARENB)
@@ -28,7 +28,7 @@ enum Termios {
     }
 
     /// The termios speed for a baud rate, or nil when the OS has no constant for it.
-    static func speed(forBaudRate baudRate: Int) -> speed_t? {
+    package static func speed(forBaudRate baudRate: Int) -> speed_t? {
         #if os(Linux)
         let table: [Int: Int32] = [
             1200: B1200, 2400: B2400, 4800: B4800, 9600: B9600, 19_200: B19200, 38_400: B38400,
@@ -45,7 +45,7 @@ enum Termios {
     }
 
     /// Applies raw 8N1 at `configuration` to `fd`.
-    static func configure(_ fd: Int32, _ configuration: SerialConfiguration, name: String) throws(TransportError) {
+    package static func configure(_ fd: Int32, _ configuration: SerialConfiguration, name: String) throws(TransportError) {
         guard let speed = speed(forBaudRate: configuration.baudRate) else {
             throw TransportError(.unsupportedConfiguration, name: name, detail: "no termios speed for \(configuration.baudRate) baud")
         }

@@ -1,3 +1,4 @@
+import HapticTransport
 import Foundation
 import Logging
 
@@ -9,18 +10,18 @@ import Logging
 /// once instead of waiting for the reader to wake up: the lock is held only for in-memory work and
 /// non-blocking writes. `stop()` closes the transport, which ends a blocked read within 25 ms,
 /// and waits for the thread to finish: no thread outlives the session.
-final class SessionRunner: @unchecked Sendable {
+package final class SessionRunner: @unchecked Sendable {
     /// Longest blocking read: bounds timer resolution (retransmissions, keep-alives, stream queries).
-    static let readSlice = 0.005
+    package static let readSlice = 0.005
 
-    let transport: any Transport
+    package let transport: any Transport
     private let lock = NSLock()
     private let engine: SessionEngine
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
     private var stopping = false
 
-    init(transport: any Transport, timing: SessionTiming, logger: Logger, onEvent: @escaping @Sendable (DeviceEvent) -> Void) {
+    package init(transport: any Transport, timing: SessionTiming, logger: Logger, onEvent: @escaping @Sendable (DeviceEvent) -> Void) {
         self.transport = transport
         let writeTimeout = max(0.2, timing.commandTimeout * 2)
         engine = SessionEngine(timing: timing, logger: logger) { [transport] bytes throws(TransportError) in
@@ -30,11 +31,11 @@ final class SessionRunner: @unchecked Sendable {
     }
 
     /// True while the reader thread runs.
-    var isReading: Bool { lock.withLock { running && !threadEnded } }
+    package var isReading: Bool { lock.withLock { running && !threadEnded } }
     private var threadEnded = false
 
     /// Starts the reader thread (once).
-    func start() {
+    package func start() {
         let begin = lock.withLock { () -> Bool in
             guard !running, !stopping else { return false }
             running = true
@@ -47,7 +48,7 @@ final class SessionRunner: @unchecked Sendable {
     }
 
     /// Runs `body` with the engine and the current monotonic time, under the lock.
-    func withEngine<T>(_ body: (SessionEngine, Double) -> T) -> T {
+    package func withEngine<T>(_ body: (SessionEngine, Double) -> T) -> T {
         lock.withLock { body(engine, monotonicSeconds()) }
     }
 
@@ -74,7 +75,7 @@ final class SessionRunner: @unchecked Sendable {
     }
 
     /// Closes the transport and waits for the reader thread to end.
-    func stop() {
+    package func stop() {
         let wasRunning = lock.withLock { () -> Bool in
             let wasRunning = running && !stopping
             stopping = true
@@ -88,7 +89,7 @@ final class SessionRunner: @unchecked Sendable {
 
 /// Names the calling thread for debuggers and /proc/self/task/*/comm (Linux keeps 15
 /// characters). glibc declares pthread_setname_np only under _GNU_SOURCE, so it is looked up.
-func nameCurrentThread(_ name: String) {
+package func nameCurrentThread(_ name: String) {
     #if os(Linux)
     typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> CInt
     if let symbol = dlsym(dlopen(nil, RTLD_NOW), "pthread_setname_np") {

@@ -3,25 +3,26 @@ import Foundation
 /// Fans device events out to subscribers, remembers recent ones for waiters and calls the
 /// stopped and reset handlers. Thread-safe and synchronous, so the engine can report from the
 /// reader thread without an actor hop, in order.
-final class SessionMonitor: @unchecked Sendable {
+package final class SessionMonitor: @unchecked Sendable {
+    package init() {}
     private struct Waiter {
         var matches: @Sendable (DeviceEvent) -> Bool
         var continuation: CheckedContinuation<DeviceEvent, any Error>
     }
 
     /// Events kept for waiters that arrive after the event: enough for a few plays' telemetry.
-    static let historyCount = 256
+    package static let historyCount = 256
 
     private let lock = NSLock()
     private var subscribers: [UUID: AsyncStream<DeviceEvent>.Continuation] = [:]
     private var history: [DeviceEvent] = []
     private var waiters: [UUID: Waiter] = [:]
     private var finished: SessionError?
-    var stoppedHandler: (@Sendable (SessionError) -> Void)? {
+    package var stoppedHandler: (@Sendable (SessionError) -> Void)? {
         get { lock.withLock { _stoppedHandler } }
         set { lock.withLock { _stoppedHandler = newValue } }
     }
-    var resetHandler: (@Sendable () -> Void)? {
+    package var resetHandler: (@Sendable () -> Void)? {
         get { lock.withLock { _resetHandler } }
         set { lock.withLock { _resetHandler = newValue } }
     }
@@ -30,7 +31,7 @@ final class SessionMonitor: @unchecked Sendable {
 
     /// Called by the engine (under its lock, so in order). Continuations are resumed and finished
     /// outside this monitor's lock: finishing a stream runs its termination handler, which takes it.
-    func record(_ event: DeviceEvent) {
+    package func record(_ event: DeviceEvent) {
         var resumed: [(CheckedContinuation<DeviceEvent, any Error>, Result<DeviceEvent, any Error>)] = []
         var handler: (() -> Void)?
         var finishing: [AsyncStream<DeviceEvent>.Continuation] = []
@@ -67,7 +68,7 @@ final class SessionMonitor: @unchecked Sendable {
     }
 
     /// A new stream of every event from now on; it finishes when the session ends.
-    func subscribe() -> AsyncStream<DeviceEvent> {
+    package func subscribe() -> AsyncStream<DeviceEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DeviceEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()
         let ended = lock.withLock { () -> Bool in
@@ -87,7 +88,7 @@ final class SessionMonitor: @unchecked Sendable {
 
     /// The first event, among the recent ones or those to come, that `matches`; throws
     /// `SessionError.timedOut` after `timeout` seconds, or the session's error if it ends.
-    func first(matching matches: @escaping @Sendable (DeviceEvent) -> Bool, timeout: Double, what: String) async throws -> DeviceEvent {
+    package func first(matching matches: @escaping @Sendable (DeviceEvent) -> Bool, timeout: Double, what: String) async throws -> DeviceEvent {
         let id = UUID()
         let timer = Task { [weak self] in
             try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1e9))
@@ -111,16 +112,16 @@ final class SessionMonitor: @unchecked Sendable {
     }
 
     /// True if a recent event matches.
-    func contains(where matches: (DeviceEvent) -> Bool) -> Bool {
+    package func contains(where matches: (DeviceEvent) -> Bool) -> Bool {
         lock.withLock { history.contains(where: matches) }
     }
 
     /// Forgets recorded events (so that waiters see only what comes next).
-    func clearHistory() {
+    package func clearHistory() {
         lock.withLock { history.removeAll() }
     }
 
-    func finish(_ error: SessionError) {
+    package func finish(_ error: SessionError) {
         let alreadyFinished = lock.withLock { finished != nil }
         if !alreadyFinished { record(.connectionLost(error)) }
     }

@@ -2,40 +2,40 @@ import HapticProtocol
 
 /// The host side of a streamed program (PROTOCOL.md 2.10): body bytes sent ahead of the device's
 /// read position, within its credit, go-back-N on loss.
-struct StreamFeeder {
-    let body: [UInt8]
-    let capacity: UInt32
+package struct StreamFeeder {
+    package let body: [UInt8]
+    package let capacity: UInt32
     /// Body bytes sent so far (the next STREAM_DATA offset).
-    private(set) var sent: UInt32 = 0
+    package private(set) var sent: UInt32 = 0
     /// The device's `next`: bytes it has, in order.
-    private(set) var confirmed: UInt32 = 0
+    package private(set) var confirmed: UInt32 = 0
     /// The device's `limit`: the host may send below it.
-    private(set) var limit: UInt32 = 0
-    var lastCredit: Double
+    package private(set) var limit: UInt32 = 0
+    package var lastCredit: Double
     /// A PLAY of the stream was acknowledged: the ring is being consumed (a new play reopens it).
-    var playing = false
-    var lastData: Double = -.infinity
-    var lastQuery: Double = -.infinity
+    package var playing = false
+    package var lastData: Double = -.infinity
+    package var lastQuery: Double = -.infinity
     private var primingQueried = false
 
     /// The program header the stream was opened with.
-    let header: [UInt8]
+    package let header: [UInt8]
 
-    init(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
+    package init(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
         self.header = header
         self.body = body
         self.capacity = capacity
         self.lastCredit = now
     }
 
-    var length: UInt32 { UInt32(body.count) }
+    package var length: UInt32 { UInt32(body.count) }
     /// The device holds what the play needs to start (2.10: the first min(capacity, length) bytes).
-    var primed: Bool { confirmed >= min(capacity, length) }
-    var complete: Bool { confirmed >= length }
+    package var primed: Bool { confirmed >= min(capacity, length) }
+    package var complete: Bool { confirmed >= length }
 
     /// A CREDIT. `next` below what was sent means loss, unless the missing bytes may still be on
     /// the line (sent less than `grace` ago): then the device's next CREDIT decides.
-    mutating func credit(_ credit: Message.Credit, now: Double, grace: Double) {
+    package mutating func credit(_ credit: Message.Credit, now: Double, grace: Double) {
         confirmed = min(credit.next, length)
         limit = min(credit.limit, length)
         lastCredit = now
@@ -44,7 +44,7 @@ struct StreamFeeder {
     }
 
     /// The next STREAM_DATA within the credit, at most `maxData` bytes, or nil.
-    mutating func nextChunk(maxData: Int, now: Double) -> Message.StreamData? {
+    package mutating func nextChunk(maxData: Int, now: Double) -> Message.StreamData? {
         guard sent < limit, maxData > 0 else { return nil }
         let count = min(Int(limit - sent), maxData)
         let start = Int(sent)
@@ -57,7 +57,7 @@ struct StreamFeeder {
     /// data would otherwise stall the stream until an underrun), and once right after the bytes
     /// that prime the ring: the device sends no CREDIT by itself when they arrive (its limit has
     /// not moved, 2.10), and the play waits for the confirmation.
-    mutating func query(now: Double, interval: Double) -> Message.StreamData? {
+    package mutating func query(now: Double, interval: Double) -> Message.StreamData? {
         guard !complete else { return nil }
         let primingSent = !primed && !primingQueried && sent >= min(capacity, length)
         guard primingSent || (now - lastCredit >= interval && now - lastQuery >= interval) else { return nil }
@@ -71,23 +71,23 @@ struct StreamFeeder {
 /// what the start needs, then PLAY 0xFF; the engine keeps feeding the rest while it plays.
 /// Completes with the PLAY's ACK value (the start tick). With `prepareOnly` it stops once the
 /// ring is primed (completing with 0), and a later play of the same program sends only the PLAY.
-final class StreamPlayOperation: SessionOperation {
+package final class StreamPlayOperation: SessionOperation {
     private enum Phase { case open, priming, play }
 
-    let program: Program
-    let scale: UInt8
-    let offset: Int8
-    let startTick: UInt32?
-    let prepareOnly: Bool
+    package let program: Program
+    package let scale: UInt8
+    package let offset: Int8
+    package let startTick: UInt32?
+    package let prepareOnly: Bool
     private var phase = Phase.open
     private var primingSince = 0.0
     private let completion: (Result<UInt32, SessionError>) -> Void
     private var completed = false
 
     /// Priming that makes no progress for this long fails (the device stopped granting credit).
-    static let primingTimeout = 2.0
+    package static let primingTimeout = 2.0
 
-    init(program: Program, startTick: UInt32?, scale: UInt8, offset: Int8, prepareOnly: Bool = false,
+    package init(program: Program, startTick: UInt32?, scale: UInt8, offset: Int8, prepareOnly: Bool = false,
          completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.program = program
         self.prepareOnly = prepareOnly
@@ -97,10 +97,10 @@ final class StreamPlayOperation: SessionOperation {
         self.completion = completion
     }
 
-    var name: String { phase == .open ? "STREAM_OPEN" : "PLAY stream" }
-    var restartsAfterReset: Bool { prepareOnly }
+    package var name: String { phase == .open ? "STREAM_OPEN" : "PLAY stream" }
+    package var restartsAfterReset: Bool { prepareOnly }
 
-    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+    package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         guard let info = engine.info, info.streamCapacity > 0 else {
             finish(.failure(.doesNotFit(bytes: program.bytes.count, reason: "larger than a slot and the device has no stream")))
             return .done
@@ -115,7 +115,7 @@ final class StreamPlayOperation: SessionOperation {
         return .send(.streamOpen(Message.StreamOpen(header: program.header.bytes)), .standard(engine.timing))
     }
 
-    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+    package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         switch (phase, reply) {
         case (.open, .ack(let capacity)):
             engine.openStream(header: program.header.bytes, body: program.body, capacity: capacity, now: now)
@@ -135,7 +135,7 @@ final class StreamPlayOperation: SessionOperation {
         return .done
     }
 
-    func resume(_ engine: SessionEngine, now: Double) -> OperationStep {
+    package func resume(_ engine: SessionEngine, now: Double) -> OperationStep {
         guard phase == .priming else { return .wait }
         guard let feeder = engine.stream else {
             finish(.failure(.timedOut("stream credit (the stream closed)")))
@@ -160,7 +160,7 @@ final class StreamPlayOperation: SessionOperation {
         Message.Play(slot: Message.streamSlot, startTick: startTick, scale: scale, offset: offset, loops: 1)
     }
 
-    func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { finish(.failure(error)) }
 
     private func finish(_ result: Result<UInt32, SessionError>) {
         guard !completed else { return }

@@ -2,17 +2,17 @@ import HapticProtocol
 
 /// A command's retransmission rule: wait `timeout` seconds for the response, up to `attempts`
 /// sends in all (PROTOCOL.md 2.4: 100 ms, 1 + 5).
-struct CommandPolicy: Sendable {
-    var timeout: Double
-    var attempts: Int
+package struct CommandPolicy: Sendable {
+    package var timeout: Double
+    package var attempts: Int
 
-    static func standard(_ timing: SessionTiming) -> CommandPolicy {
+    package static func standard(_ timing: SessionTiming) -> CommandPolicy {
         CommandPolicy(timeout: timing.commandTimeout, attempts: 1 + max(0, timing.retransmissions))
     }
 }
 
 /// What came back for a command.
-enum CommandReply: Sendable {
+package enum CommandReply: Sendable {
     case ack(UInt32)
     case nack(MessageErrorCode, UInt32)
     case info(Message.Info)
@@ -21,7 +21,7 @@ enum CommandReply: Sendable {
 }
 
 /// What an operation wants next.
-enum OperationStep {
+package enum OperationStep {
     /// Send this command and hand its reply to `handle`.
     case send(Message, CommandPolicy)
     /// Nothing to send now; the engine asks again through `resume` (waiting for stream credit).
@@ -35,7 +35,7 @@ enum OperationStep {
 /// One unit of work on the session: a sequence of commands, one in flight at a time (2.4).
 /// Operations are driven by `SessionEngine` on one thread at a time; `start` may be called again
 /// after a device reset, so it resets the operation's own state.
-protocol SessionOperation: AnyObject {
+package protocol SessionOperation: AnyObject {
     /// For logs and errors: the command family, e.g. "UPLOAD slot 2".
     var name: String { get }
     /// Handshake and recovery run before the session is established; everything else waits for them.
@@ -51,32 +51,32 @@ protocol SessionOperation: AnyObject {
 }
 
 extension SessionOperation {
-    var isSessionSetup: Bool { false }
-    var restartsAfterReset: Bool { true }
-    func resume(_ engine: SessionEngine, now: Double) -> OperationStep { .wait }
+    package var isSessionSetup: Bool { false }
+    package var restartsAfterReset: Bool { true }
+    package func resume(_ engine: SessionEngine, now: Double) -> OperationStep { .wait }
 }
 
 /// One command with the standard retransmission rule; completes with the ACK value.
-final class CommandOperation: SessionOperation {
-    let message: Message
+package final class CommandOperation: SessionOperation {
+    package let message: Message
     private let completion: (Result<UInt32, SessionError>) -> Void
     private var completed = false
 
-    init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
+    package init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.message = message
         self.completion = completion
     }
 
-    var name: String { message.type.description }
+    package var name: String { message.type.description }
 
     /// A PLAY that did not take effect before a reset must not start late: it fails instead.
-    var restartsAfterReset: Bool { message.type != .play }
+    package var restartsAfterReset: Bool { message.type != .play }
 
-    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+    package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         .send(message, .standard(engine.timing))
     }
 
-    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+    package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         switch reply {
         case .ack(let value):
             engine.commandAcknowledged(message, value: value, now: now)
@@ -96,7 +96,7 @@ final class CommandOperation: SessionOperation {
         return .done
     }
 
-    func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { finish(.failure(error)) }
 
     private func finish(_ result: Result<UInt32, SessionError>) {
         guard !completed else { return }
@@ -106,22 +106,22 @@ final class CommandOperation: SessionOperation {
 }
 
 /// HELLO until INFO (2.6): establishes the session.
-final class HandshakeOperation: SessionOperation {
+package final class HandshakeOperation: SessionOperation {
     private let completion: (Result<Message.Info, SessionError>) -> Void
     private var completed = false
 
-    init(completion: @escaping (Result<Message.Info, SessionError>) -> Void) {
+    package init(completion: @escaping (Result<Message.Info, SessionError>) -> Void) {
         self.completion = completion
     }
 
-    var name: String { "HELLO" }
-    var isSessionSetup: Bool { true }
+    package var name: String { "HELLO" }
+    package var isSessionSetup: Bool { true }
 
-    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+    package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         .send(.hello(Message.Hello()), engine.handshakePolicy)
     }
 
-    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+    package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         switch HandshakeOperation.outcome(of: reply) {
         case .success(let info):
             engine.established(info, now: now)
@@ -132,7 +132,7 @@ final class HandshakeOperation: SessionOperation {
         return .done
     }
 
-    func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { finish(.failure(error)) }
 
     private func finish(_ result: Result<Message.Info, SessionError>) {
         guard !completed else { return }
@@ -142,7 +142,7 @@ final class HandshakeOperation: SessionOperation {
 
     /// INFO, or why not: a major mismatch is refused by the device (NACK VERSION_INCOMPATIBLE,
     /// value = major * 256 + minor) or, from a device that answers anyway, detected here.
-    static func outcome(of reply: CommandReply) -> Result<Message.Info, SessionError> {
+    package static func outcome(of reply: CommandReply) -> Result<Message.Info, SessionError> {
         switch reply {
         case .info(let info):
             guard info.version.isCompatible(with: .current) else {

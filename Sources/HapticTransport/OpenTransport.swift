@@ -38,7 +38,7 @@ public func transportBackend(forPath path: String) throws(TransportError) -> Tra
 }
 
 /// Slave or master side of a pseudo-terminal, by path and (on Linux) by device number.
-func isPseudoTerminal(_ resolvedPath: String) -> Bool {
+package func isPseudoTerminal(_ resolvedPath: String) -> Bool {
     #if os(Linux)
     if resolvedPath.hasPrefix("/dev/pts/") || resolvedPath == "/dev/ptmx" { return true }
     // Unix98 pty slaves have majors 136-143 wherever devpts is mounted.

@@ -73,21 +73,21 @@ private final class MemoryLink: @unchecked Sendable {
     private var closed = [false, false]
     private var isCut = false
 
-    init(injectors: [FaultInjector], capacity: Int) {
+    package init(injectors: [FaultInjector], capacity: Int) {
         self.injectors = injectors
         self.capacity = capacity
     }
 
-    func counts(from side: Int) -> FaultCounts { condition.locked { injectors[side].counts } }
+    package func counts(from side: Int) -> FaultCounts { condition.locked { injectors[side].counts } }
 
-    func cut() {
+    package func cut() {
         condition.locked {
             isCut = true
             condition.broadcast()
         }
     }
 
-    func close(_ side: Int) {
+    package func close(_ side: Int) {
         condition.locked {
             closed[side] = true
             condition.broadcast()
@@ -104,7 +104,7 @@ private final class MemoryLink: @unchecked Sendable {
         return true
     }
 
-    func write(_ bytes: [UInt8], from side: Int, timeout: Double, name: String) throws(TransportError) {
+    package func write(_ bytes: [UInt8], from side: Int, timeout: Double, name: String) throws(TransportError) {
         try condition.locked { () throws(TransportError) in
             let deadline = monotonicSeconds() + max(0, timeout)
             for (index, byte) in bytes.enumerated() {
@@ -132,7 +132,7 @@ private final class MemoryLink: @unchecked Sendable {
         }
     }
 
-    func read(maxCount: Int, to side: Int, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
+    package func read(maxCount: Int, to side: Int, timeout: Double, name: String) throws(TransportError) -> [UInt8] {
         guard maxCount > 0 else { return [] }
         let source = 1 - side
         return try condition.locked { () throws(TransportError) -> [UInt8] in
@@ -161,7 +161,7 @@ private final class MemoryLink: @unchecked Sendable {
         }
     }
 
-    func discard(to side: Int, name: String) throws(TransportError) {
+    package func discard(to side: Int, name: String) throws(TransportError) {
         try condition.locked { () throws(TransportError) in
             if closed[side] { throw TransportError(.closed, name: name) }
             let source = 1 - side
@@ -182,7 +182,7 @@ private final class MemoryLink: @unchecked Sendable {
 }
 
 extension NSCondition {
-    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
         return try body()

@@ -50,7 +50,7 @@ public final class PseudoTerminal: Sendable {
 }
 
 extension TransportError {
-    init(errno code: Int32, operation: String, name: String) {
+    package init(errno code: Int32, operation: String, name: String) {
         self.init(errno: code, operation: operation, name: name, opening: true)
     }
 }
@@ -72,21 +72,21 @@ private enum PTY {
     private static let unlockpt = symbol("unlockpt", as: IntFunction.self)
     private static let ptsnameR = symbol("ptsname_r", as: NameFunction.self)
 
-    static func openMaster(_ flags: CInt) -> CInt { posixOpenpt(flags) }
-    static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
-    static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
-    static func slaveName(_ fd: CInt) -> String? {
+    package static func openMaster(_ flags: CInt) -> CInt { posixOpenpt(flags) }
+    package static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
+    package static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
+    package static func slaveName(_ fd: CInt) -> String? {
         var buffer = [CChar](repeating: 0, count: 128)
         guard ptsnameR(fd, &buffer, buffer.count) == 0 else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
     #else
-    static func openMaster(_ flags: CInt) -> CInt { posix_openpt(flags) }
-    static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
-    static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
+    package static func openMaster(_ flags: CInt) -> CInt { posix_openpt(flags) }
+    package static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
+    package static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
     /// ptsname's static buffer is shared: serialise its use.
     private static let nameLock = NSLock()
-    static func slaveName(_ fd: CInt) -> String? {
+    package static func slaveName(_ fd: CInt) -> String? {
         nameLock.withLock { ptsname(fd).map { String(cString: $0) } }
     }
     #endif

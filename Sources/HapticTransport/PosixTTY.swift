@@ -39,13 +39,13 @@ public final class PosixTTY: Transport, @unchecked Sendable {
     }
 
     /// Takes ownership of an open, already configured terminal descriptor.
-    init(adopting fd: Int32, name: String) {
+    package init(adopting fd: Int32, name: String) {
         self.name = name
         self.gate = IOGate(fd, name: name) { fd in SystemCall.close(fd) }
     }
 
     /// The descriptor, for tests that inspect termios state.
-    func withDescriptor<T>(_ body: (Int32) throws(TransportError) -> T) throws(TransportError) -> T {
+    package func withDescriptor<T>(_ body: (Int32) throws(TransportError) -> T) throws(TransportError) -> T {
         try gate.use(body)
     }
 

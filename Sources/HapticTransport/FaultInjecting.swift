@@ -50,7 +50,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [0, 1) with 53 bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    package mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }
 
 /// Applies a `FaultProfile` byte by byte. Deterministic: the same seed and the same bytes give the

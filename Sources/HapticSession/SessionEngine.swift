@@ -1,3 +1,4 @@
+import HapticTransport
 import HapticProtocol
 import Logging
 
@@ -14,8 +15,8 @@ import Logging
 /// handshake and every committed program uploaded again.
 ///
 /// Not thread-safe: one thread at a time (the runner holds a lock around every call).
-final class SessionEngine {
-    enum State: Equatable {
+package final class SessionEngine {
+    package enum State: Equatable {
         case idle
         case ready
         case recovering
@@ -36,21 +37,21 @@ final class SessionEngine {
         var completion: (Result<PingSample, SessionError>) -> Void
     }
 
-    let timing: SessionTiming
+    package let timing: SessionTiming
     private let send: ([UInt8]) throws(TransportError) -> Void
     private let logger: Logger
     /// Called for every event, in order, on the thread driving the engine.
-    var onEvent: (DeviceEvent) -> Void = { _ in }
+    package var onEvent: (DeviceEvent) -> Void = { _ in }
 
-    private(set) var state = State.idle
-    private(set) var info: Message.Info?
+    package private(set) var state = State.idle
+    package private(set) var info: Message.Info?
     /// The watchdog this host set (SET_CONFIG), restored after a reset.
-    private(set) var watchdogSetting: UInt16?
-    private(set) var stream: StreamFeeder?
+    package private(set) var watchdogSetting: UInt16?
+    package private(set) var stream: StreamFeeder?
     /// Counters for reports: bytes on the line each way, retransmissions, frames the decoder dropped.
-    private(set) var bytesSent = 0
-    private(set) var bytesReceived = 0
-    private(set) var retransmissions = 0
+    package private(set) var bytesSent = 0
+    package private(set) var bytesReceived = 0
+    package private(set) var retransmissions = 0
 
     private var decoder = FrameDecoder()
     private var nextSequence: UInt8 = 0
@@ -68,7 +69,7 @@ final class SessionEngine {
     private var playMayRun = false
     private var lastNotice: UInt8?
 
-    init(timing: SessionTiming, logger: Logger, send: @escaping ([UInt8]) throws(TransportError) -> Void) {
+    package init(timing: SessionTiming, logger: Logger, send: @escaping ([UInt8]) throws(TransportError) -> Void) {
         self.timing = timing
         self.logger = logger
         self.send = send
@@ -76,7 +77,7 @@ final class SessionEngine {
 
     // MARK: Requests
 
-    func submit(_ operation: any SessionOperation, now: Double) {
+    package func submit(_ operation: any SessionOperation, now: Double) {
         if case .failed(let error) = state {
             operation.fail(error)
             return
@@ -86,7 +87,7 @@ final class SessionEngine {
     }
 
     /// Sends a PING now (unacknowledged: a lost one is not retransmitted; the caller sends another).
-    func ping(now: Double, completion: @escaping (Result<PingSample, SessionError>) -> Void) {
+    package func ping(now: Double, completion: @escaping (Result<PingSample, SessionError>) -> Void) {
         if case .failed(let error) = state { return completion(.failure(error)) }
         let echo = nextEcho
         nextEcho = nextEcho == UInt32.max ? 1 : nextEcho + 1
@@ -100,14 +101,14 @@ final class SessionEngine {
     }
 
     /// Live master scale and sharpness offset: the latest wins, at most one frame per tick.
-    func setParameters(_ parameters: Message.SetParam, now: Double) {
+    package func setParameters(_ parameters: Message.SetParam, now: Double) {
         pendingParameters = parameters
         flushParameters(now: now)
     }
 
     // MARK: Input
 
-    func receive(_ bytes: [UInt8], now: Double) {
+    package func receive(_ bytes: [UInt8], now: Double) {
         bytesReceived += bytes.count
         for result in decoder.push(bytes) {
             guard case .success(let frame) = result else { continue }
@@ -118,7 +119,7 @@ final class SessionEngine {
     }
 
     /// Time-outs, retransmissions, keep-alives, coalesced parameters, stream data.
-    func poll(now: Double) {
+    package func poll(now: Double) {
         if case .failed = state { return }
         if var command = inFlight, now >= command.deadline {
             if command.attempt < command.policy.attempts {
@@ -151,7 +152,7 @@ final class SessionEngine {
     }
 
     /// The link failed: every request fails with the transport's error, and nothing more is sent.
-    func transportFailed(_ error: TransportError) {
+    package func transportFailed(_ error: TransportError) {
         fail(with: .transport(error))
     }
 
@@ -294,7 +295,7 @@ final class SessionEngine {
     // MARK: Session state
 
     /// After INFO: the session is established (or re-established by a recovery).
-    func established(_ info: Message.Info, now: Double, recovering: Bool = false) {
+    package func established(_ info: Message.Info, now: Double, recovering: Bool = false) {
         self.info = info
         if !recovering {
             state = .ready
@@ -353,22 +354,22 @@ final class SessionEngine {
 
     // MARK: Helpers for operations
 
-    var handshakePolicy: CommandPolicy {
+    package var handshakePolicy: CommandPolicy {
         let interval = max(0.001, timing.handshakeInterval)
         return CommandPolicy(timeout: interval, attempts: max(1, Int((timing.handshakeTimeout / interval).rounded(.up))))
     }
 
     /// Data bytes per UPLOAD: 123, or fewer so that the frame fits the device's receive buffer (2.5).
-    var uploadChunkSize: Int {
+    package var uploadChunkSize: Int {
         min(Message.Upload.maxDataCount, Int(info?.rxBuffer ?? 136) - 13)
     }
 
-    func uploadMachine(slot: UInt8, program: [UInt8]) -> UploadMachine {
+    package func uploadMachine(slot: UInt8, program: [UInt8]) -> UploadMachine {
         UploadMachine(slot: slot, program: program, chunkSize: uploadChunkSize, attempts: timing.uploadAttempts)
     }
 
     /// Why a program of `bytes` cannot go to `slot`, or nil.
-    func slotProblem(bytes: Int, slot: UInt8) -> String? {
+    package func slotProblem(bytes: Int, slot: UInt8) -> String? {
         guard let info else { return "not connected" }
         if slot >= info.slotCount { return "slot \(slot) does not exist (the device has \(info.slotCount))" }
         if bytes > Int(info.slotCapacity) { return "a slot holds \(info.slotCapacity) bytes" }
@@ -376,28 +377,28 @@ final class SessionEngine {
         return nil
     }
 
-    func holds(slot: UInt8) -> Bool { slots[slot] != nil }
-    func program(inSlot slot: UInt8) -> SlotProgram? { slots[slot] }
-    var committedSlots: [(UInt8, SlotProgram)] { slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    package func holds(slot: UInt8) -> Bool { slots[slot] != nil }
+    package func program(inSlot slot: UInt8) -> SlotProgram? { slots[slot] }
+    package var committedSlots: [(UInt8, SlotProgram)] { slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
 
-    func forget(slot: UInt8) { slots[slot] = nil }
+    package func forget(slot: UInt8) { slots[slot] = nil }
 
-    func remember(slot: UInt8, program: [UInt8], totalTicks: UInt32) {
+    package func remember(slot: UInt8, program: [UInt8], totalTicks: UInt32) {
         slots[slot] = SlotProgram(bytes: program, crc: CRC16.checksum(program), totalTicks: totalTicks)
     }
 
-    func watchdogChanged(_ value: UInt16) {
+    package func watchdogChanged(_ value: UInt16) {
         watchdogSetting = value
         info?.watchdog = value
     }
 
-    func openStream(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
+    package func openStream(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
         stream = StreamFeeder(header: header, body: body, capacity: capacity, now: now)
     }
 
     /// Bookkeeping for acknowledged commands: whether a play may be running (keep-alives), the
     /// watchdog setting, the stream.
-    func commandAcknowledged(_ message: Message, value: UInt32, now: Double) {
+    package func commandAcknowledged(_ message: Message, value: UInt32, now: Double) {
         switch message {
         case .play(let play):
             playMayRun = true
@@ -482,6 +483,12 @@ public struct PingSample: Sendable, Hashable {
     public var sent: Double
     public var received: Double
     public var pong: Message.Pong
+
+    public init(sent: Double, received: Double, pong: Message.Pong) {
+        self.sent = sent
+        self.received = received
+        self.pong = pong
+    }
 
     public var roundTrip: Double { received - sent }
 }

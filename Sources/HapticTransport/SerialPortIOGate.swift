@@ -4,9 +4,9 @@ import Foundation
 /// `close()`: the resource is released only once no call uses it, so a close racing with a blocked
 /// read can never make the read touch a reused descriptor. Calls wait in short slices
 /// (`IOGate.slice`) and check `isClosed` between them.
-final class IOGate<Resource>: @unchecked Sendable {
+package final class IOGate<Resource>: @unchecked Sendable {
     /// Longest wait inside one OS call: bounds how long `close()` takes to stop a blocked call.
-    static var slice: Double { 0.025 }
+    package static var slice: Double { 0.025 }
 
     private let lock = NSLock()
     private let resource: Resource
@@ -16,16 +16,16 @@ final class IOGate<Resource>: @unchecked Sendable {
     private var closed = false
     private var released = false
 
-    init(_ resource: Resource, name: String, release: @escaping (Resource) -> Void) {
+    package init(_ resource: Resource, name: String, release: @escaping (Resource) -> Void) {
         self.resource = resource
         self.name = name
         self.release = release
     }
 
-    var isClosed: Bool { lock.withLock { closed } }
+    package var isClosed: Bool { lock.withLock { closed } }
 
     /// Runs `body` with the resource, or throws `.closed`.
-    func use<T>(_ body: (Resource) throws(TransportError) -> T) throws(TransportError) -> T {
+    package func use<T>(_ body: (Resource) throws(TransportError) -> T) throws(TransportError) -> T {
         let acquired = lock.withLock { () -> Bool in
             guard !closed else { return false }
             users += 1
@@ -36,7 +36,7 @@ final class IOGate<Resource>: @unchecked Sendable {
         return try body(resource)
     }
 
-    func close() {
+    package func close() {
         let releaseNow = lock.withLock { () -> Bool in
             closed = true
             return claimRelease()
@@ -65,6 +65,6 @@ final class IOGate<Resource>: @unchecked Sendable {
 }
 
 /// Seconds on a monotonic clock, for deadlines.
-func monotonicSeconds() -> Double {
+public func monotonicSeconds() -> Double {
     Double(DispatchTime.now().uptimeNanoseconds) / 1e9
 }

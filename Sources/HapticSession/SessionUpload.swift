@@ -1,10 +1,10 @@
 import HapticProtocol
 
 /// A program the device holds in a slot, as the host uploaded and the device committed it.
-struct SlotProgram: Sendable, Hashable {
-    var bytes: [UInt8]
-    var crc: UInt16
-    var totalTicks: UInt32
+package struct SlotProgram: Sendable, Hashable {
+    package var bytes: [UInt8]
+    package var crc: UInt16
+    package var totalTicks: UInt32
 }
 
 /// UPLOAD chunks then COMMIT (PROTOCOL.md 2.7), as a state machine fed with replies.
@@ -16,22 +16,22 @@ struct SlotProgram: Sendable, Hashable {
 /// Everything else is an error the caller sees. The COMMIT's CRC covers the whole program, so a
 /// slot is ready only with exactly these bytes (or a CRC-16 collision on top of a frame CRC-16
 /// collision).
-struct UploadMachine {
-    enum Next {
+package struct UploadMachine {
+    package enum Next {
         case send(Message)
         case committed(totalTicks: UInt32)
         case failed(SessionError)
     }
 
-    let slot: UInt8
-    let program: [UInt8]
-    let chunkSize: Int
-    let attempts: Int
-    private(set) var fill = 0
-    private(set) var restarts = 0
+    package let slot: UInt8
+    package let program: [UInt8]
+    package let chunkSize: Int
+    package let attempts: Int
+    package private(set) var fill = 0
+    package private(set) var restarts = 0
     private var committing = false
 
-    init(slot: UInt8, program: [UInt8], chunkSize: Int, attempts: Int) {
+    package init(slot: UInt8, program: [UInt8], chunkSize: Int, attempts: Int) {
         self.slot = slot
         self.program = program
         self.chunkSize = max(1, chunkSize)
@@ -39,7 +39,7 @@ struct UploadMachine {
     }
 
     /// The first command: offset 0, which also empties whatever the slot held.
-    mutating func first() -> Message {
+    package mutating func first() -> Message {
         fill = 0
         committing = false
         return nextCommand()
@@ -55,7 +55,7 @@ struct UploadMachine {
         return .upload(Message.Upload(slot: slot, offset: UInt32(fill), data: Array(program[fill..<end])))
     }
 
-    mutating func handle(_ reply: CommandReply) -> Next {
+    package mutating func handle(_ reply: CommandReply) -> Next {
         let command = committing ? "COMMIT slot \(slot)" : "UPLOAD slot \(slot)"
         switch reply {
         case .ack(let value):
@@ -87,22 +87,22 @@ struct UploadMachine {
 }
 
 /// Uploads and commits one program to one slot; completes with the program's total ticks.
-final class UploadOperation: SessionOperation {
-    let slot: UInt8
-    let program: [UInt8]
+package final class UploadOperation: SessionOperation {
+    package let slot: UInt8
+    package let program: [UInt8]
     private var machine: UploadMachine?
     private let completion: (Result<UInt32, SessionError>) -> Void
     private var completed = false
 
-    init(slot: UInt8, program: [UInt8], completion: @escaping (Result<UInt32, SessionError>) -> Void) {
+    package init(slot: UInt8, program: [UInt8], completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.slot = slot
         self.program = program
         self.completion = completion
     }
 
-    var name: String { "UPLOAD slot \(slot)" }
+    package var name: String { "UPLOAD slot \(slot)" }
 
-    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+    package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         if let reason = engine.slotProblem(bytes: program.count, slot: slot) {
             finish(.failure(.doesNotFit(bytes: program.count, reason: reason)))
             return .done
@@ -115,7 +115,7 @@ final class UploadOperation: SessionOperation {
         return .send(first, .standard(engine.timing))
     }
 
-    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+    package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         guard var machine else { return .done }
         let next = machine.handle(reply)
         self.machine = machine
@@ -131,7 +131,7 @@ final class UploadOperation: SessionOperation {
         return .done
     }
 
-    func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { finish(.failure(error)) }
 
     private func finish(_ result: Result<UInt32, SessionError>) {
         guard !completed else { return }
@@ -143,7 +143,7 @@ final class UploadOperation: SessionOperation {
 /// After a reset (RESET notice) or a lost session (no answers, a slot found empty): HELLO again,
 /// the watchdog setting again, then every program the host had committed, slot by slot:
 /// Core Haptics' reset handler, done for the user. Completes with the number of programs restored.
-final class RecoveryOperation: SessionOperation {
+package final class RecoveryOperation: SessionOperation {
     private enum Phase {
         case hello
         case configure
@@ -154,20 +154,20 @@ final class RecoveryOperation: SessionOperation {
     private var restored = 0
     private let completion: (Result<Int, SessionError>) -> Void
 
-    init(completion: @escaping (Result<Int, SessionError>) -> Void) {
+    package init(completion: @escaping (Result<Int, SessionError>) -> Void) {
         self.completion = completion
     }
 
-    var name: String { "recovery" }
-    var isSessionSetup: Bool { true }
+    package var name: String { "recovery" }
+    package var isSessionSetup: Bool { true }
 
-    func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+    package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         phase = .hello
         restored = 0
         return .send(.hello(Message.Hello()), engine.handshakePolicy)
     }
 
-    func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
+    package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         switch phase {
         case .hello:
             switch HandshakeOperation.outcome(of: reply) {
@@ -214,5 +214,5 @@ final class RecoveryOperation: SessionOperation {
         return .send(first, .standard(engine.timing))
     }
 
-    func fail(_ error: SessionError) { completion(.failure(error)) }
+    package func fail(_ error: SessionError) { completion(.failure(error)) }
 }
