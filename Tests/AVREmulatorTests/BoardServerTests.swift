@@ -3,13 +3,14 @@ import AVREmulator
 import Foundation
 import SerialBridge
 import Synchronization
+import TestSupport
 import Testing
 
 /// The simulated board served on a pseudo-terminal, as `haptic emulate --mcu atmega328p` does:
 /// a client opens the slave end like a serial port.
 @Suite struct BoardServerTests {
     @Test func aClientOnThePseudoTerminalTalksToTheFirmware() throws {
-        let path = try AVRFirmwareBuild(application: .selftest).build(repositoryRoot: AVRFirmwareBuild.repositoryRoot())
+        let path = try AVRFirmwareBuild(application: .selftest).build(repositoryRoot: Repository.root.path)
         let board = try AVRBoard(firmware: path)
         let pty = try PseudoTerminal()
         defer { pty.close() }

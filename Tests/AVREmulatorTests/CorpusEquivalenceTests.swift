@@ -4,6 +4,7 @@ import Foundation
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
+import TestSupport
 import Testing
 
 /// The whole AHAP corpus played on the simulated ATmega328P: each file compiled for the board's
@@ -13,10 +14,8 @@ import Testing
 /// sample for that tick says (FirmwareModel.Interpreter through the documented synthesis), with no
 /// underrun and no late tick.
 @Suite struct CorpusEquivalenceTests {
-    /// shared/corpus/ahap next to the repository (CI checks it out there).
-    static let corpus: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap")
+    /// Examples/corpus, or the folder `HAPTIC_CORPUS` names.
+    static let corpus: URL = Corpus.directory
 
     static let slotCapacity = 256
     /// STREAM_DATA body bytes per frame: 4 + 4 + 64 + 2 bytes raw, 76 on the wire.
@@ -141,9 +140,7 @@ import Testing
     }
 
     @Test func everyCorpusFilePlaysOnTheBoardExactlyAsTheModel() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path)
-            .filter { $0.hasSuffix(".ahap") }.sorted()
-        #expect(files.count >= 40)
+        let files = Corpus.names()
         let profile = try #require(ActuatorProfile.builtIns.first { $0.name == "lra-170hz-10mm" })
         var ticks = 0, streamed = 0, played = 0
         var worst = (interpreter: 0, receive: 0, handler: 0, file: "", budget: 0, budgetFile: "")

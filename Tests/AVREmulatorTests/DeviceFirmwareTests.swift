@@ -1,6 +1,7 @@
 import AVREmulator
 import FirmwareModel
 import HapticProtocol
+import TestSupport
 import Testing
 
 /// The real firmware (APP=device: the core's protocol device on the ATmega328P) in simavr,
@@ -8,7 +9,7 @@ import Testing
 /// the Swift model of the firmware (FirmwareModel, checked against the core built for the host)
 /// and the Swift model of the PWM stage.
 @Suite struct DeviceFirmwareTests {
-    static let root = AVRFirmwareBuild.repositoryRoot()
+    static let root = Repository.root.path
 
     /// The default image's step lead (tick.h), read once the firmware has started.
     static var stepLead: UInt64 {

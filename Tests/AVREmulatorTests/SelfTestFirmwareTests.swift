@@ -1,11 +1,12 @@
 import AVREmulator
 import FirmwareModel
+import TestSupport
 import Testing
 
 /// The bring-up firmware (APP=selftest) in simavr: UART timing and buffering, the tick, and
 /// the output stages recorded per tick against their Swift models.
 @Suite struct SelfTestFirmwareTests {
-    static let root = AVRFirmwareBuild.repositoryRoot()
+    static let root = Repository.root.path
 
     static func board(_ build: AVRFirmwareBuild) throws -> AVRBoard {
         try AVRBoard(firmware: build.build(repositoryRoot: root))
@@ -36,7 +37,7 @@ import Testing
         #expect(String(decoding: banner.map(\.value), as: UTF8.self) == "HBSELFTEST\n")
         #expect(board.uartCyclesPerByte == 320)
 
-        var generator = SplitMix64(seed: 6)
+        var generator = SeededGenerator(seed: 6)
         let message = (0..<2_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         board.send(message)
         let echoed = try board.runUntilOutput(count: message.count, limit: 3_000 * board.cyclesPerTick)
@@ -148,15 +149,3 @@ import Testing
     }
 }
 
-/// Deterministic test data.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import FirmwareModel
 import HapticProtocol
+import TestSupport
 import Testing
 
 /// C core versus Swift model on random sessions (firmware-protocol/PROTOCOL.md part 2): the same
@@ -114,10 +115,10 @@ struct DeviceSessionCoverage {
     }
 }
 
-/// A random host: configurations, programs and actions from one seed (SplitMix64), reading the
+/// A random host: configurations, programs and actions from one seed (SeededGenerator), reading the
 /// device's CREDITs to stream (sometimes too little, too late or past its credit).
 struct DeviceSessionHost {
-    private var state: UInt64
+    private var state: SeededGenerator
     let configuration: DeviceModel.Configuration
     let length: Int
     private(set) var loopedPlays = 0
@@ -129,34 +130,26 @@ struct DeviceSessionHost {
     private var creditDecoder = FrameDecoder()
 
     init(seed: UInt64) {
-        state = seed
+        state = SeededGenerator(seed: seed)
         var c = DeviceModel.Configuration()
-        c.slotCount = UInt8(1 + Self.next(&state) % 4)
-        c.slotCapacity = [48, 96, 256, 512][Int(Self.next(&state) % 4)]
-        c.streamCapacity = [0, 16, 32, 64, 128][Int(Self.next(&state) % 5)]
-        c.wakeTicks = [0, 1, 5, 20][Int(Self.next(&state) % 4)]
-        c.idleTicks = [0, 30, 200, 2000][Int(Self.next(&state) % 4)]
-        c.watchdog = [0, 60, 250, 1000][Int(Self.next(&state) % 4)]
-        c.core.brakeTicks = [0, 1, 7, 20][Int(Self.next(&state) % 4)]
-        c.core.safetyThreshold = [100, 224][Int(Self.next(&state) % 2)]
-        c.core.safetyTicks = [25, 90, 30_000][Int(Self.next(&state) % 3)]
-        c.core.maxBody = [40, 4096][Int(Self.next(&state) % 2)]
-        c.profileName = ["", "lra-170", "a-very-long-profile-name"][Int(Self.next(&state) % 3)]
-        c.capabilities = Message.Info.Capabilities(rawValue: UInt16(Self.next(&state) % 16))
-        c.deviceID = UInt32(truncatingIfNeeded: Self.next(&state))
+        c.slotCount = UInt8(1 + state.next() % 4)
+        c.slotCapacity = [48, 96, 256, 512][Int(state.next() % 4)]
+        c.streamCapacity = [0, 16, 32, 64, 128][Int(state.next() % 5)]
+        c.wakeTicks = [0, 1, 5, 20][Int(state.next() % 4)]
+        c.idleTicks = [0, 30, 200, 2000][Int(state.next() % 4)]
+        c.watchdog = [0, 60, 250, 1000][Int(state.next() % 4)]
+        c.core.brakeTicks = [0, 1, 7, 20][Int(state.next() % 4)]
+        c.core.safetyThreshold = [100, 224][Int(state.next() % 2)]
+        c.core.safetyTicks = [25, 90, 30_000][Int(state.next() % 3)]
+        c.core.maxBody = [40, 4096][Int(state.next() % 2)]
+        c.profileName = ["", "lra-170", "a-very-long-profile-name"][Int(state.next() % 3)]
+        c.capabilities = Message.Info.Capabilities(rawValue: UInt16(state.next() % 16))
+        c.deviceID = UInt32(truncatingIfNeeded: state.next())
         configuration = c
-        length = 150 + Int(Self.next(&state) % 900)
+        length = 150 + Int(state.next() % 900)
     }
 
-    private static func next(_ s: inout UInt64) -> UInt64 {
-        s &+= 0x9E37_79B9_7F4A_7C15
-        var z = s
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    private mutating func random(_ n: Int) -> Int { Int(Self.next(&state) % UInt64(n)) }
+    private mutating func random(_ n: Int) -> Int { Int(state.next() % UInt64(n)) }
     private mutating func chance(_ percent: Int) -> Bool { random(100) < percent }
     private mutating func byte() -> UInt8 { UInt8(random(256)) }
 

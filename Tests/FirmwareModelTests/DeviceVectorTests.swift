@@ -2,6 +2,7 @@ import CFirmwareCore
 import FirmwareModel
 import Foundation
 import HapticProtocol
+import TestSupport
 import Testing
 
 /// The C device (hardware/firmware/core/src/hb_device.c) behind the same two calls as `DeviceModel`.
@@ -92,8 +93,7 @@ struct DeviceVector: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("firmware-protocol/vectors/device")
+        Repository.url("firmware-protocol/vectors/device")
     }
 
     static let all: [DeviceVector] = {

@@ -1,27 +1,6 @@
+import TestSupport
 import FirmwareModel
 import HapticProtocol
-
-/// SplitMix64: a fixed-seed generator, so every random case replays from its seed.
-struct ProgramRNG: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// 0 ..< n (n > 0). Modulo bias is irrelevant here; speed in debug builds is not.
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func within(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
-    mutating func percent(_ p: Int) -> Bool { below(100) < p }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-    mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
-}
 
 /// How `randomInstructions` shapes a body.
 struct BodyShape {
@@ -44,7 +23,7 @@ struct BodyShape {
 }
 
 /// Random device codes with the edges over-represented: 0, 255 and the default safety threshold.
-func randomLevel(_ rng: inout ProgramRNG) -> UInt8 {
+func randomLevel(_ rng: inout SeededGenerator) -> UInt8 {
     switch rng.below(20) {
     case 0...4: 0
     case 5...7: 255
@@ -53,7 +32,7 @@ func randomLevel(_ rng: inout ProgramRNG) -> UInt8 {
     }
 }
 
-func randomDuration(_ rng: inout ProgramRNG, longRamp: Int) -> UInt32 {
+func randomDuration(_ rng: inout SeededGenerator, longRamp: Int) -> UInt32 {
     if rng.percent(longRamp) { return rng.percent(50) ? UInt32(rng.within(301...100_000)) : Varint.maxValue - UInt32(rng.below(3)) }
     switch rng.below(10) {
     case 0...2: return 0
@@ -63,14 +42,14 @@ func randomDuration(_ rng: inout ProgramRNG, longRamp: Int) -> UInt32 {
     }
 }
 
-func randomDelay(_ rng: inout ProgramRNG, _ shape: BodyShape) -> UInt32 {
+func randomDelay(_ rng: inout SeededGenerator, _ shape: BodyShape) -> UInt32 {
     if rng.percent(shape.zeroDelay) { return 0 }
     if rng.percent(shape.longDelay) { return UInt32(rng.within(31...300)) }
     return rng.percent(80) ? UInt32(rng.within(1...5)) : UInt32(rng.within(6...30))
 }
 
 /// A random body ending in END, loops closed (ENDLOOP delay at least 1 unless `emptyIteration`).
-func randomInstructions(_ rng: inout ProgramRNG, _ shape: BodyShape) -> [Instruction] {
+func randomInstructions(_ rng: inout SeededGenerator, _ shape: BodyShape) -> [Instruction] {
     var list: [Instruction] = []
     var depth = 0
     for _ in 0..<rng.within(shape.instructions) {
@@ -106,7 +85,7 @@ func randomInstructions(_ rng: inout ProgramRNG, _ shape: BodyShape) -> [Instruc
 }
 
 /// Device configurations: mostly the defaults' shape with a short brake, sometimes odd.
-func randomConfiguration(_ rng: inout ProgramRNG) -> DeviceConfiguration {
+func randomConfiguration(_ rng: inout SeededGenerator) -> DeviceConfiguration {
     var c = DeviceConfiguration(brakeTicks: UInt16(rng.pick([0, 1, 2, 3, 5, 20])))
     if rng.percent(15) { c.safetyThreshold = rng.byte() }
     if rng.percent(15) { c.safetyTicks = UInt32(rng.within(0...40)) }
@@ -114,7 +93,7 @@ func randomConfiguration(_ rng: inout ProgramRNG) -> DeviceConfiguration {
 }
 
 /// Live controls (and rarely a stop) at random ticks before `ticks`, in tick order.
-func randomLiveEvents(_ rng: inout ProgramRNG, ticks: Int, count: Int, stops: Bool) -> [TimedEvent] {
+func randomLiveEvents(_ rng: inout SeededGenerator, ticks: Int, count: Int, stops: Bool) -> [TimedEvent] {
     (0..<count).map { _ in
         let tick = rng.below(max(ticks, 1))
         let event: LiveEvent = switch rng.below(stops ? 10 : 8) {

@@ -1,3 +1,4 @@
+import TestSupport
 import FirmwareModel
 import HapticProtocol
 
@@ -72,7 +73,7 @@ enum RandomKind: String, CaseIterable, Sendable {
     }
 
     func scenario(seed: UInt64) -> Scenario {
-        var rng = ProgramRNG(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         switch self {
         case .short: return shortScenario(&rng)
         case .edges: return edgeScenario(&rng)
@@ -91,7 +92,7 @@ enum RandomKind: String, CaseIterable, Sendable {
 }
 
 /// Header fields a generator may spoil on purpose.
-private func encode(_ instructions: [Instruction], sharpness: Bool, _ rng: inout ProgramRNG, spoil: Int = 5) -> Program {
+private func encode(_ instructions: [Instruction], sharpness: Bool, _ rng: inout SeededGenerator, spoil: Int = 5) -> Program {
     var program = Program(instructions: instructions, sharpness: sharpness)
     if rng.percent(spoil) {
         switch rng.below(4) {
@@ -104,7 +105,7 @@ private func encode(_ instructions: [Instruction], sharpness: Bool, _ rng: inout
     return program
 }
 
-private func shortScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func shortScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     let sharpness = rng.percent(90)
     var shape = BodyShape()
@@ -115,7 +116,7 @@ private func shortScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
 }
 
-private func edgeScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func edgeScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var list: [Instruction] = []
     switch rng.below(7) {
@@ -168,7 +169,7 @@ private func edgeScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
 }
 
-private func liveScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func liveScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var builder = ProgramBuilder()
     var time: UInt32 = 0
@@ -185,7 +186,7 @@ private func liveScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
 }
 
-private func stopScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func stopScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var builder = ProgramBuilder()
     if rng.percent(50) { builder.rampA(to: randomLevel(&rng), duration: UInt32(rng.within(0...40)), at: 0) }
@@ -213,7 +214,7 @@ private func stopScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
 }
 
-private func pulseScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func pulseScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var builder = ProgramBuilder(sharpness: rng.percent(90))
     var time: UInt32 = 0
@@ -232,7 +233,7 @@ private func pulseScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
 }
 
-private func safetyScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func safetyScenario(_ rng: inout SeededGenerator) -> Scenario {
     var configuration = randomConfiguration(&rng)
     configuration.safetyTicks = UInt32(rng.within(0...60))
     configuration.safetyThreshold = rng.percent(60) ? UInt8(rng.within(150...255)) : rng.byte()
@@ -253,7 +254,7 @@ private func safetyScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
 }
 
-private func nestedScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func nestedScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var shape = BodyShape()
     shape.instructions = 6...20
@@ -267,7 +268,7 @@ private func nestedScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
 }
 
-private func streamScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func streamScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var shape = BodyShape()
     shape.instructions = 1...25
@@ -296,7 +297,7 @@ private func streamScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: program.bytes, stream: (capacity, initial), events: events, ticks: ticks)
 }
 
-private func mutationScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func mutationScenario(_ rng: inout SeededGenerator) -> Scenario {
     var configuration = randomConfiguration(&rng)
     var shape = BodyShape()
     shape.instructions = 1...15
@@ -324,7 +325,7 @@ private func mutationScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: bytes, ticks: rng.within(20...120))
 }
 
-private func noiseScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func noiseScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     let body = (0..<rng.within(0...24)).map { _ in rng.percent(30) ? rng.pick([0x00, 0x1F, 0x80, 0xFF, 0xE0, 0xC1, 0xA2]) : rng.byte() }
     let header = ProgramHeader(hasSharpness: rng.percent(80), bodyLength: UInt32(body.count),
@@ -332,7 +333,7 @@ private func noiseScenario(_ rng: inout ProgramRNG) -> Scenario {
     return Scenario(configuration: configuration, program: header.bytes + body, ticks: rng.within(10...80))
 }
 
-private func hugeScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func hugeScenario(_ rng: inout SeededGenerator) -> Scenario {
     var list: [Instruction] = []
     switch rng.below(3) {
     case 0: // long delays, up to 16 of them: totals around 2^32
@@ -367,7 +368,7 @@ private func pow255(_ depth: Int) -> UInt64 {
     (0..<depth).reduce(1) { result, _ in result * 255 }
 }
 
-private func longScenario(_ rng: inout ProgramRNG) -> Scenario {
+private func longScenario(_ rng: inout SeededGenerator) -> Scenario {
     var configuration = randomConfiguration(&rng)
     configuration.maxBody = 16_384
     var shape = BodyShape()

@@ -1,6 +1,7 @@
 import FirmwareModel
 import Foundation
 import HapticProtocol
+import TestSupport
 import Testing
 
 /// One file of firmware-protocol/vectors/programs (format in its README.md): a scenario and what
@@ -17,8 +18,7 @@ struct ProgramVector: Sendable, CustomTestStringConvertible {
 
 enum VectorFiles {
     static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("firmware-protocol/vectors/programs")
+        Repository.url("firmware-protocol/vectors/programs")
     }
 
     /// The vectors, read once per test process (an unreadable directory gives none, which

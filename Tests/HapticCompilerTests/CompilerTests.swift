@@ -2,38 +2,27 @@ import FirmwareModel
 import Foundation
 import HapticPattern
 import HapticProtocol
+import TestSupport
 import Testing
 @testable import HapticCompiler
 
 // MARK: - Support shared by the compiler's test files
 
-/// SplitMix64: seeded, so every run sees the same "random" patterns.
-struct CompilerRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum CompilerFixtures {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The shared corpus: 41 real AHAP files next to the repository (`<repo>/../shared/corpus/ahap`).
-    static let corpusDirectory = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap").path
+    /// Examples/corpus, or the folder `HAPTIC_CORPUS` names (the fidelity suites run on it).
+    static let corpusDirectory = Corpus.directory.path
 
     static var corpusFiles: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory)) ?? []
-        return names.filter { $0.hasSuffix(".ahap") }.sorted()
+        Corpus.names()
     }
 
     static func corpusPattern(_ name: String) throws -> HapticPattern {
         try AHAPDecoder().decode(contentsOfFile: corpusDirectory + "/" + name).pattern
+    }
+
+    /// A named file of the shipped corpus (for tests about that file, whatever HAPTIC_CORPUS says).
+    static func shippedPattern(_ name: String) throws -> HapticPattern {
+        try AHAPDecoder().decode(contentsOfFile: Corpus.shipped.appendingPathComponent(name).path).pattern
     }
 
     static var defaultProfile: ActuatorProfile {
@@ -63,7 +52,7 @@ enum CompilerFixtures {
 
     /// Random patterns with every haptic feature: continuous events with envelopes, transients,
     /// intensity and sharpness controls as steps and curves.
-    static func randomPattern(_ g: inout CompilerRandom, span: Double = 1.5) -> HapticPattern {
+    static func randomPattern(_ g: inout SeededGenerator, span: Double = 1.5) -> HapticPattern {
         func unit() -> Double { Double.random(in: 0...1, using: &g) }
         func time() -> Double { (Double.random(in: 0...span, using: &g) * 1000).rounded() / 1000 }
         func maybe(_ v: Double) -> Double? { Bool.random(using: &g) ? v : nil }
@@ -246,7 +235,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
 }
 
 @Test func reportFiguresAddUp() throws {
-    let pattern = try CompilerFixtures.corpusPattern("apple__unityplugins__Heartbeats.ahap")
+    let pattern = try CompilerFixtures.shippedPattern("apple__unityplugins__Heartbeats.ahap")
     // Without loops, every pulse is one PULSE instruction (a loop plays some of them again).
     let report = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile,
                                              options: CompileOptions(loops: false)).report
@@ -279,7 +268,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
 }
 
 @Test func simulationCoversTheProgramTheBrakeAndATail() throws {
-    let pattern = try CompilerFixtures.corpusPattern("mkuczera__react-native-haptic-feedback__heartbeat.ahap")
+    let pattern = try CompilerFixtures.shippedPattern("mkuczera__react-native-haptic-feedback__heartbeat.ahap")
     for profile in ActuatorProfile.builtIns {
         let compiled = try PatternCompiler.compile(pattern, profile: profile)
         let playback = compiled.simulate(on: profile, tailTicks: 50)

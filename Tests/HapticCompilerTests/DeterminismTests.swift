@@ -1,5 +1,6 @@
 import HapticPattern
 import HapticProtocol
+import TestSupport
 import Testing
 @testable import HapticCompiler
 
@@ -13,7 +14,7 @@ import Testing
 }
 
 @Test func randomPatternsCompileToTheSameBytesEveryTime() throws {
-    var g = CompilerRandom(seed: 2024)
+    var g = SeededGenerator(seed: 2024)
     for _ in 0..<20 {
         let pattern = CompilerFixtures.randomPattern(&g)
         for profile in ActuatorProfile.builtIns {

@@ -1,6 +1,7 @@
 import FirmwareModel
 import HapticPattern
 import HapticProtocol
+import TestSupport
 import Testing
 @testable import HapticCompiler
 
@@ -8,7 +9,7 @@ import Testing
 /// the tolerance, and the fidelity report agrees with an independent comparison.
 @Test(arguments: [0, 1, 2, 4])
 func randomPatternsStayWithinTolerance(tolerance: Int) throws {
-    var g = CompilerRandom(seed: UInt64(100 + tolerance))
+    var g = SeededGenerator(seed: UInt64(100 + tolerance))
     for _ in 0..<40 {
         let pattern = CompilerFixtures.randomPattern(&g)
         for profile in ActuatorProfile.builtIns {

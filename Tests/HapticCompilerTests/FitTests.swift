@@ -1,6 +1,7 @@
 import FirmwareModel
 import Foundation
 import HapticProtocol
+import TestSupport
 import Testing
 @testable import HapticCompiler
 
@@ -83,7 +84,7 @@ private func inside(_ commands: [ChannelCommand], _ b: ChannelBand) -> Bool {
 @Test func coneIsExactAtItsBoundaries() {
     // Every (v0, dv, D) ramp is feasible in the band of its own exact values, and one LSB off at
     // any inner tick makes that duration infeasible.
-    var g = CompilerRandom(seed: 7)
+    var g = SeededGenerator(seed: 7)
     for _ in 0..<300 {
         let d = Int.random(in: 2...40, using: &g)
         let v0 = Int.random(in: 0...255, using: &g), v1 = Int.random(in: 0...255, using: &g)
@@ -105,7 +106,7 @@ private func inside(_ commands: [ChannelCommand], _ b: ChannelBand) -> Bool {
 }
 
 @Test func randomBandsAreRespectedAndPlayedAsTheInterpreterDoes() throws {
-    var g = CompilerRandom(seed: 42)
+    var g = SeededGenerator(seed: 42)
     for _ in 0..<60 {
         // A smooth random walk with steps and free stretches.
         var target: [Int] = []

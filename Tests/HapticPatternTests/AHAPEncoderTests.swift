@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import HapticPattern
 
@@ -122,7 +123,7 @@ import Testing
     /// continuous events of at most 30 s, curves of 2+ points that do not start at their own Time),
     /// each through both text forms and both modes; re-encoding is a fixed point.
     @Test func randomPatternsRoundTrip() throws {
-        var random = AHAPTestRandom(seed: 0xA4A9)
+        var random = SeededGenerator(seed: 0xA4A9)
         for _ in 0..<200 {
             let pattern = Self.randomPattern(&random)
             for minified in [false, true] {
@@ -138,7 +139,7 @@ import Testing
         }
     }
 
-    static func randomPattern(_ random: inout AHAPTestRandom) -> HapticPattern {
+    static func randomPattern(_ random: inout SeededGenerator) -> HapticPattern {
         var events: [HapticEvent] = []
         var time = 0.0
         for _ in 0..<Int.random(in: 0...12, using: &random) {
@@ -189,7 +190,7 @@ import Testing
     }
 
     /// Same time (a tie), a round step, or a full-precision random step.
-    private static func nextTime(after time: Double, _ random: inout AHAPTestRandom) -> Double {
+    private static func nextTime(after time: Double, _ random: inout SeededGenerator) -> Double {
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return time
         case 1: return time + Double(Int.random(in: 1...100, using: &random)) / 100
@@ -198,24 +199,24 @@ import Testing
     }
 
     /// Bounds, round values and full-precision values, all inside `range`.
-    private static func value(in range: ClosedRange<Double>, _ random: inout AHAPTestRandom) -> Double {
+    private static func value(in range: ClosedRange<Double>, _ random: inout SeededGenerator) -> Double {
         switch Int.random(in: 0..<6, using: &random) {
         case 0: return range.lowerBound
         case 1: return range.upperBound
         case 2: return min(range.upperBound, max(range.lowerBound, (Double.random(in: range, using: &random) * 100).rounded() / 100))
-        case 3: return min(range.upperBound, max(range.lowerBound, 5e-324 * Double(Int.random(in: 0...3, using: &random))))
+        case 3: return min(range.upperBound, max(range.lowerBound, Double.leastNonzeroMagnitude * Double(Int.random(in: 0...3, using: &random))))
         default: return Double.random(in: range, using: &random)
         }
     }
 
-    private static func randomString(_ random: inout AHAPTestRandom) -> String {
+    private static func randomString(_ random: inout SeededGenerator) -> String {
         let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{7F}", "é", "€", "😀", "\u{2028}"]
         var text = ""
         for _ in 0..<Int.random(in: 0...8, using: &random) { text.unicodeScalars.append(alphabet.randomElement(using: &random)!) }
         return text
     }
 
-    private static func randomJSON(depth: Int, _ random: inout AHAPTestRandom) -> JSONValue {
+    private static func randomJSON(depth: Int, _ random: inout SeededGenerator) -> JSONValue {
         switch Int.random(in: 0..<(depth < 3 ? 7 : 5), using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))

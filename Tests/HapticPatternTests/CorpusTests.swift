@@ -1,23 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HapticPattern
 
-/// The shared AHAP corpus: 41 real files (SOURCES.md). Found next to the repository
-/// (`<repo>/../shared/corpus/ahap`), where the workspace and CI both put it.
+/// The shipped AHAP corpus: 41 real files (Examples/corpus/NOTICE.md). These suites check what
+/// each shipped file holds, so they always read the shipped folder, never `HAPTIC_CORPUS`.
 enum AHAPCorpus {
-    static let directory: String = {
-        let testFile = "\(#filePath)"
-        var components = testFile.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        components.removeLast(3)  // CorpusTests.swift, HapticPatternTests, Tests
-        let repository = components.joined(separator: "/")
-        return repository + "/../shared/corpus/ahap"
-    }()
+    static let directory: String = Corpus.shipped.path
 
     static func path(_ name: String) -> String { "\(directory)/\(name)" }
 
-    static func files() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ahap") }.sorted()
-    }
+    static func files() throws -> [String] { Corpus.names(in: Corpus.shipped) }
 
     /// What each file holds after a lenient load. Event counts match SOURCES.md and an independent
     /// count (Python's json module after removing trailing commas); `eventsEnd` is SOURCES.md's

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import HapticPattern
 
@@ -124,7 +125,7 @@ import Testing
     /// Seeded random byte strings: fully random, and from an alphabet of JSON and AHAP fragments so
     /// that they reach deep into the decoder.
     @Test func randomBytesNeverCrash() {
-        var random = AHAPTestRandom(seed: 0xBAD5EED)
+        var random = SeededGenerator(seed: 0xBAD5EED)
         let fragments = ["{", "}", "[", "]", ",", ":", "\"", "\\", "0", "1.5", "-", "e9", " ", "\n", "true", "null",
                          "\"Pattern\"", "\"Event\"", "\"Time\"", "\"EventType\"", "\"HapticTransient\"", "\"HapticContinuous\"",
                          "\"EventDuration\"", "\"EventParameters\"", "\"ParameterID\"", "\"ParameterValue\"", "\"HapticIntensity\"",
@@ -145,7 +146,7 @@ import Testing
     /// Seeded mutations of a real file (byte changes, insertions, deletions): mostly near-valid input.
     @Test func mutatedRealFilesNeverCrash() throws {
         let original = try boing()
-        var random = AHAPTestRandom(seed: 42)
+        var random = SeededGenerator(seed: 42)
         let alphabet = Array("{}[],:\"\\-+.0123456789eEtfn \n".utf8)
         var loaded = 0
         for _ in 0..<800 {

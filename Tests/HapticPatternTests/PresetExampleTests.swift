@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HapticPattern
 
@@ -12,9 +13,7 @@ private let examples: [(file: String, preset: String)] = [
     ("heartbeat", "custom.heartbeat"),
 ]
 
-private let examplesDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Examples")
+private let examplesDirectory = Repository.url("Examples")
 
 @Test(arguments: examples)
 func exampleDecodesToItsPresetAndIsCanonical(file: String, preset: String) throws {

@@ -1,19 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HapticPattern
-
-/// SplitMix64: a tiny seeded generator so every run sees the same "random" patterns.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random patterns that use every feature: both event kinds with envelopes, all haptic controls as steps
 /// and curves (some out of range, some single-point), audio events and audio controls.

@@ -1,29 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HapticProtocol
 
 /// Reads firmware-protocol/vectors/frames/<name>, shared with the C test (hardware/firmware/tests/test_frames.c).
 func frameVectorFile(_ name: String) throws -> String {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return try String(contentsOf: root.appendingPathComponent("firmware-protocol/vectors/frames/\(name)"), encoding: .utf8)
+    try String(contentsOf: Repository.url("firmware-protocol/vectors/frames/\(name)"), encoding: .utf8)
 }
 
 func bytes(hex: some StringProtocol) -> [UInt8] {
     guard hex != "-" else { return [] }
     let digits = Array(hex.utf8)
     return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)! }
-}
-
-/// SplitMix64: a fixed-seed generator, so a failing property case can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 @Test func cobsVectorsFromFile() throws {
@@ -56,7 +44,7 @@ struct SplitMix64: RandomNumberGenerator {
 }
 
 @Test func cobsRoundTripsRandomData() throws {
-    var rng = SplitMix64(state: 1)
+    var rng = SeededGenerator(seed: 1)
     for _ in 0..<2000 {
         let count = Int.random(in: 0...1100, using: &rng)
         let zeroChance = Int.random(in: 0...3, using: &rng)  // 0: no zeros at all; 3: a zero in ~1 of 4 bytes

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import HapticProtocol
 
@@ -105,7 +106,7 @@ func sameOutcome(_ a: Result<Frame, FrameDecodeError>, _ b: Result<Frame, FrameD
     }
 }
 
-func randomFrame(_ rng: inout SplitMix64) -> Frame {
+func randomFrame(_ rng: inout SeededGenerator) -> Frame {
     let count = Int.random(in: 0...Frame.maxPayloadCount, using: &rng)
     return Frame(
         messageType: .random(in: 0...255, using: &rng), sequence: .random(in: 0...255, using: &rng),
@@ -115,7 +116,7 @@ func randomFrame(_ rng: inout SplitMix64) -> Frame {
 
 /// Every frame survives any chunking of the byte stream, and the wire never exceeds the stated bound.
 @Test func randomFramesRoundTripInAnyChunking() throws {
-    var rng = SplitMix64(state: 2)
+    var rng = SeededGenerator(seed: 2)
     for _ in 0..<200 {
         let frames = (0..<Int.random(in: 1...8, using: &rng)).map { _ in randomFrame(&rng) }
         let wire = try frames.flatMap { frame in
@@ -138,7 +139,7 @@ func randomFrame(_ rng: inout SplitMix64) -> Frame {
 
 /// Garbage between frames costs only itself: after each 0x00 the decoder is back in step.
 @Test func resynchronisesAfterGarbage() throws {
-    var rng = SplitMix64(state: 3)
+    var rng = SeededGenerator(seed: 3)
     var decoder = FrameDecoder()
     var sent: [Frame] = []
     var received: [Frame] = []
@@ -163,7 +164,7 @@ func randomFrame(_ rng: inout SplitMix64) -> Frame {
 
 /// A truncated frame (bytes lost mid-frame) is reported once and the next frame decodes.
 @Test func lostBytesCostOneFrame() throws {
-    var rng = SplitMix64(state: 4)
+    var rng = SeededGenerator(seed: 4)
     var decoder = FrameDecoder()
     for _ in 0..<300 {
         let victim = try randomFrame(&rng).encoded()

@@ -5,6 +5,7 @@ import HapticCompiler
 import HapticPattern
 import HapticProtocol
 @testable import SerialBridge
+import TestSupport
 import Testing
 
 /// A virtual device on a real pty and a session on its slave path: real parts end to end.
@@ -69,17 +70,8 @@ func offlineOutput(_ program: [UInt8], configuration: DeviceConfiguration = .def
     return out
 }
 
-/// The corpus files (shared/corpus/ahap), or the repository's Examples when the corpus is absent.
-func corpusFiles() -> [String] {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    for directory in [root.deletingLastPathComponent().appendingPathComponent("shared/corpus/ahap"),
-                      root.appendingPathComponent("Examples")] {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-            .filter { $0.hasSuffix(".ahap") }.sorted()
-        if !files.isEmpty { return files.map { directory.appendingPathComponent($0).path } }
-    }
-    return []
-}
+/// The corpus files: Examples/corpus, or the folder `HAPTIC_CORPUS` names.
+func corpusFiles() -> [String] { Corpus.files() }
 
 @Suite struct SessionFixtureTests {
     @Test func offlineOutputEndsWithBrakeThenIdle() throws {

@@ -9,4 +9,6 @@ extension SeededGenerator {
     public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     public mutating func within(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
     public mutating func percent(_ p: Int) -> Bool { below(100) < p }
+    public mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
+    public mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
 }
