@@ -11,13 +11,14 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Compile a set of AHAP files; report program bytes against raw samples and minified AHAP, error, and speed.",
         discussion: """
-        PATHS are AHAP files or directories (their *.ahap files, sorted by name, not recursive); default Examples/.
+        PATHS are AHAP files or directories (their *.ahap files, sorted by name, not recursive); default: the folder
+        $HAPTIC_CORPUS names, else Examples/corpus (41 real files) of the checkout.
         Files are decoded first (leniently); then the whole set is compiled --repeat times and the fastest run's
         times are reported (the bytes are the same every run). Build with -c release for meaningful times.
         """
     )
 
-    @Argument(help: "AHAP files or directories of them (default: Examples).")
+    @Argument(help: "AHAP files or directories of them (default: $HAPTIC_CORPUS, else Examples/corpus).")
     var paths: [String] = []
 
     @Option(help: "Actuator profile: a name from hardware/actuators or a profile file path.")
@@ -49,8 +50,11 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let profile = try Compile.loadProfile(actuator)
-        let files = try Self.ahapFiles(in: paths.isEmpty ? ["Examples"] : paths)
-        guard !files.isEmpty else { throw ValidationError("no .ahap files in \(paths.isEmpty ? "Examples" : paths.joined(separator: ", "))") }
+        guard let inputs = paths.isEmpty ? DefaultCorpus.directory().map({ [$0] }) : paths else {
+            throw CommandFailure(DefaultCorpus.missing)
+        }
+        let files = try Self.ahapFiles(in: inputs)
+        guard !files.isEmpty else { throw CommandFailure("no .ahap files in \(inputs.joined(separator: ", "))") }
         var patterns: [(label: String, pattern: HapticPattern)] = []
         var unreadable: [(String, String)] = []
         for file in files {

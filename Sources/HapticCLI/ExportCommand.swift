@@ -8,7 +8,7 @@ struct Export: ParsableCommand {
         commandName: "export",
         abstract: "Write a preset (or an AHAP file, canonicalised) as canonical AHAP.",
         discussion: """
-        A preset's name, summary and seed source go into the file's Metadata (Preset, Description, Source).
+        A preset's name, summary and design source go into the file's Metadata (Preset, Description, Source).
         The output decodes back to the same pattern (docs/ahap.md, canonical form).
         """
     )
@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
         if let preset = loaded.preset {
             pattern.metadata["Preset"] = .string(preset.name)
             pattern.metadata["Description"] = .string(preset.summary)
-            pattern.metadata["Source"] = .string("seeds/" + preset.source)
+            pattern.metadata["Source"] = .string(preset.source)
         }
         try writeOutput(AHAPEncoder(minified: minified).encode(pattern), to: output)
         if output != "-" {

@@ -14,7 +14,7 @@ struct Profile: AsyncParsableCommand {
         Latency is the time from the host's play call to the device's first tick with non-zero output, from the
         device's FIRST_OUTPUT telemetry placed on the host clock by PING/PONG (smallest round trip of four, before
         every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a
-        pseudo-terminal is measured. Patterns: --corpus, else shared/corpus/ahap beside the checkout, else Examples.
+        pseudo-terminal is measured. Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
         """
     )
 
@@ -59,9 +59,7 @@ struct Profile: AsyncParsableCommand {
             }
             return
         }
-        guard let directory = corpus ?? Self.defaultCorpus() else {
-            throw CommandFailure("no corpus found: pass --corpus DIR (a directory of .ahap files)")
-        }
+        guard let directory = corpus ?? DefaultCorpus.directory() else { throw CommandFailure(DefaultCorpus.missing) }
         let subjects = LatencyProfiler.subjects(inDirectory: directory)
         guard !subjects.isEmpty else { throw CommandFailure("no .ahap files decode in \(directory)") }
         var virtual: VirtualDevice?
@@ -98,27 +96,6 @@ struct Profile: AsyncParsableCommand {
         }
         if let svg {
             try writeOutput(Array(Self.svg(report).utf8), to: svg)
-        }
-    }
-
-    /// shared/corpus/ahap in the working directory or an ancestor (the shared folder beside a
-    /// checkout), else the checkout's Examples.
-    static func defaultCorpus() -> String? {
-        var url = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        var examples: String?
-        while true {
-            for candidate in ["shared/corpus/ahap", "../shared/corpus/ahap"] {
-                let path = url.appendingPathComponent(candidate).standardized.path
-                if FileManager.default.fileExists(atPath: path) { return path }
-            }
-            let local = url.appendingPathComponent("Examples").path
-            if examples == nil, FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: local) {
-                examples = local
-            }
-            let parent = url.deletingLastPathComponent()
-            if parent.path == url.path { return examples }
-            url = parent
         }
     }
 

@@ -1,5 +1,5 @@
-// The app vocabulary, game event catalog, and example patterns of the seeds, as presets.
-// Each row names its seed file and table row (docs/presets.md has the same table).
+// The app vocabulary, game event catalog, and example patterns of the design sources, as presets.
+// Each row names its source and table row (docs/presets.md has the same table).
 
 extension Preset {
     /// Seed 001 ("Haptic Depth: System Event Haptics Design"): the `HapticEngine` enum and its
@@ -27,7 +27,7 @@ extension Preset {
 
     /// Seed 000, "Haptic Event Catalog" ("Events That SHOULD Have Haptics"). Impact rows are one transient
     /// with the row's intensity and the style's sharpness midpoint; where the row gives a range, the value
-    /// is the one seed 000's HapticManager passes for that event (buttonTap(), itemCollect(), ...).
+    /// is the one the game design guide's HapticManager passes for that event (buttonTap(), itemCollect(), ...).
     public static let gameCatalog: [Preset] = {
         func hit(_ name: String, _ style: ImpactStyle, _ intensity: Double, _ summary: String, _ row: String) -> Preset {
             Preset(name: name, summary: summary,

@@ -1,16 +1,16 @@
-/// A named, ready-made pattern with the seed row it comes from (docs/presets.md lists them all).
+/// A named, ready-made pattern with the design source and row it comes from (docs/presets.md lists them all).
 ///
 /// Names are `family.name[.variant]`, lowercase, words joined by `-`:
 /// - `impact.*`, `notification.*`, `selection`: the UIKit feedback generators;
-/// - `app.*`: the app vocabulary (seed 001); `game.*`: the game event catalog (seed 000);
-/// - `custom.*`: seed 000's Core Haptics example patterns; `tutorial.*`: seed 002's Snip The Vine patterns.
+/// - `app.*`: the app vocabulary (the app design note); `game.*`: the game event catalog (the game design guide);
+/// - `custom.*`: the game guide's Core Haptics example patterns; `tutorial.*`: the Core Haptics tutorial's Snip The Vine patterns.
 ///
 /// Impact presets take an intensity argument like `impactOccurred(intensity:)`: `impact.heavy@0.5`.
 public struct Preset: Sendable, Hashable {
     public var name: String
     /// What it feels like / when to use it, in a few words.
     public var summary: String
-    /// Seed file and the table row or section the values come from.
+    /// The design source and the table row or section the values come from.
     public var source: String
     public var pattern: HapticPattern
 
@@ -52,18 +52,21 @@ public struct Preset: Sendable, Hashable {
 
 // MARK: - UIKit feedback generators
 
-/// The seeds' values for the feedback generators. Seed 000 (000_de8097db8019a971.txt) gives each impact style an
+/// The design sources' values for the feedback generators. The game design guide gives each impact style an
 /// intensity and a sharpness range ("Intensity/Sharpness Technical Values"); the presets use the midpoints.
 extension Preset {
-    static let seed000 = "000_de8097db8019a971.txt"
-    static let seed001 = "001_9d22c50718713ccd.txt"
-    static let seed002 = "002_54683d4c8ddc9faf.txt"
-    static let seed003 = "003_f6036b233b17f06c.txt"
+    // The four design sources the presets were written from (docs/presets.md describes each).
+    static let seed000 = "iOS game haptics design guide"
+    static let seed001 = "app system-event haptics design note"
+    static let seed002 = "Getting Started With Core Haptics tutorial"
+    static let seed003 = "Core Haptics reference guide"
+    /// All four, for tests and docs.
+    public static let sources = [seed000, seed001, seed002, seed003]
 
     public enum ImpactStyle: String, CaseIterable, Sendable {
         case light, medium, heavy, soft, rigid
 
-        /// (intensity, sharpness): midpoints of seed 000's "Intensity/Sharpness Technical Values" rows.
+        /// (intensity, sharpness): midpoints of the game design guide's "Intensity/Sharpness Technical Values" rows.
         public var values: (intensity: Double, sharpness: Double) {
             switch self {
             case .light: return (0.4, 0.5)   // 0.3 - 0.5, 0.4 - 0.6
