@@ -24,16 +24,16 @@ struct Bench: ParsableCommand {
     @Option(help: "Actuator profile: a name from hardware/actuators or a profile file path.")
     var actuator: String = ActuatorProfile.defaultName
 
-    @Option(help: "Largest amplitude error allowed, in LSB.")
+    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB.")
     var tolerance: Int = 1
 
-    @Option(help: "Largest sharpness error allowed where the output sounds, in LSB (default: --tolerance).")
+    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB (default: --tolerance).")
     var sharpnessTolerance: Int?
 
     @Flag(help: "Do not fold repeated stretches into LOOP/ENDLOOP.")
     var noLoops = false
 
-    @Option(help: "Times to compile the whole set; times are from the fastest run.")
+    @Option(parsing: .unconditional, help: "Times to compile the whole set; times are from the fastest run.")
     var `repeat` = 5
 
     @Flag(help: "Write one JSON document (schema haptic-bench/1, docs/cli.md) instead of a table.")

@@ -23,10 +23,10 @@ struct Compile: ParsableCommand {
     @Option(help: "Actuator profile: a name from hardware/actuators or a profile file path.")
     var actuator: String = ActuatorProfile.defaultName
 
-    @Option(help: "Largest amplitude error allowed, in LSB of the 8-bit code.")
+    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB of the 8-bit code.")
     var tolerance: Int = 1
 
-    @Option(help: "Largest sharpness error allowed where the output sounds, in LSB (default: --tolerance).")
+    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB (default: --tolerance).")
     var sharpnessTolerance: Int?
 
     @Flag(help: "Do not fold repeated stretches into LOOP/ENDLOOP.")

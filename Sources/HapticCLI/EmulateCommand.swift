@@ -1,3 +1,4 @@
+import HapticTransport
 import ArgumentParser
 import Foundation
 import HapticCompiler
@@ -21,8 +22,7 @@ struct Emulate: AsyncParsableCommand {
     @Option(help: "Actuator profile the device reports (and, with --mcu, lra or erm firmware).")
     var actuator: String?
 
-    @Option(help: "Line rate in baud the virtual device's UART models.")
-    var baud: Int = 115_200
+    @OptionGroup var line: LineOptions
 
     @Option(help: "Run the real firmware on this microcontroller in simavr (supported: atmega328p).")
     var mcu: String?
@@ -33,12 +33,14 @@ struct Emulate: AsyncParsableCommand {
     @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")
     var driver: String = "pwm"
 
-    @Option(help: "Stop after this many seconds (default: until interrupted).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (default: until interrupted).")
     var seconds: Double?
 
     func validate() throws {
-        guard baud > 0 else { throw ValidationError("--baud must be positive") }
         if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
+        if mcu != nil, line.baud != SerialConfiguration.referenceBaudRate {
+            throw ValidationError("--baud \(line.baud) with --mcu: the simulated board runs the reference firmware at \(SerialConfiguration.referenceBaudRate) baud; for another rate build it with `make -C hardware/firmware/boards/atmega328p BAUD=N` and pass --firmware")
+        }
         if mcu != nil, !EmulatedMCU.drivers.contains(driver) {
             throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
         }
@@ -57,39 +59,17 @@ struct Emulate: AsyncParsableCommand {
             }
             return
         }
-        let device = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: baud))
+        let interrupts = Interrupts()
+        defer { interrupts.cancel() }
+        let device = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: line.baud))
         device.start()
-        print("virtual device (\(device.options.profile.name), \(baud) baud, firmware model) on \(device.path)")
+        print("virtual device (\(device.options.profile.name), \(line.baud) baud, firmware model) on \(device.path)")
         print("try: haptic play preset:impact.medium --port \(device.path)")
         // Scripts read the path from a pipe: do not leave it in the buffer.
         fflush(nil)
-        await Self.waitForInterrupt(seconds: seconds)
+        _ = await interrupts.wait(seconds: seconds)
         device.stop()
         let counters = device.counters
         print("stopped after \(counters.steps) ticks: \(counters.bytesIn) bytes in, \(counters.bytesOut) bytes out")
-    }
-
-    /// Returns on SIGINT or SIGTERM (or after `seconds`), with the default handlers restored.
-    static func waitForInterrupt(seconds: Double?) async {
-        let signals = [SIGINT, SIGTERM]
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-        var sources: [DispatchSourceSignal] = []
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            sources.append(source)
-        }
-        let timer = seconds.map { limit in
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(limit * 1e9))
-                continuation.yield()
-            }
-        }
-        for await _ in stream { break }
-        timer?.cancel()
-        for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
     }
 }

@@ -68,7 +68,11 @@ enum EmulatedMCU {
         log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud)")
         let server = AVRBoardServer(board: board, link: pty.master, realTime: !options.fast)
         let endCycle = options.seconds.map { board.cycle + UInt64($0 * Double(board.frequency)) }
-        try server.serve { endCycle.map { board.cycle < $0 } ?? true }
+        // SIGINT and SIGTERM end the loop at the next slice, so the summary is printed as for
+        // the virtual device.
+        let interrupts = Interrupts()
+        defer { interrupts.cancel() }
+        try server.serve { interrupts.signal == nil && (endCycle.map { board.cycle < $0 } ?? true) }
         log("stopped after \(board.cycle) cycles: \(server.bytesToBoard) bytes in, \(server.bytesFromBoard) bytes out")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Haptic: AsyncParsableCommand {
@@ -8,4 +9,24 @@ struct Haptic: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Inspect.self, Ports.self, Render.self, Presets.self, Export.self, Compile.self, Bench.self, Play.self, Emulate.self, Profile.self]
     )
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, let hint = unknownSubcommandHint(first) {
+            FileHandle.standardError.write(Data("Error: \(hint)\nUsage: haptic <subcommand>\n  See 'haptic --help' for more information.\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await Self.main(arguments)
+    }
+
+    /// "unknown command 'plya'; did you mean 'play'?" for a first word that is not a subcommand.
+    static func unknownSubcommandHint(_ word: String) -> String? {
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !word.hasPrefix("-"), !names.contains(word) else { return nil }
+        let closest = names.min { editDistance($0, word) < editDistance($1, word) }
+        if let closest, editDistance(closest, word) <= max(2, word.count / 3) {
+            return "unknown command '\(word)'; did you mean '\(closest)'?"
+        }
+        return "unknown command '\(word)'; commands: \(names.dropLast().joined(separator: ", "))"
+    }
 }

@@ -22,7 +22,7 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Also measure load time: read once, decode --repeat times, report best and median.")
     var timing = false
 
-    @Option(help: "Decode runs per file with --timing.")
+    @Option(parsing: .unconditional, help: "Decode runs per file with --timing.")
     var `repeat` = 5
 
     /// Text output lists at most this many warnings per file (`--json` lists all).

@@ -31,18 +31,16 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Actuator profile: the virtual device's part, or an override of what a board reports.")
     var actuator: String?
 
-    @Option(help: "Master intensity 0...1 (the profile's amplitude code for it scales the output).")
+    @Option(parsing: .unconditional, help: "Master intensity 0...1 (the profile's amplitude code for it scales the output).")
     var intensity: Double = 1
 
-    @Option(help: "Line rate in baud (the virtual device models its UART at this rate).")
-    var baud: Int = 115_200
+    @OptionGroup var line: LineOptions
 
     @Flag(help: "Print the figures only, no plot.")
     var noPlot = false
 
     func validate() throws {
         guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
-        guard baud > 0 else { throw ValidationError("--baud must be positive") }
     }
 
     func run() async throws {
@@ -53,7 +51,7 @@ struct Play: AsyncParsableCommand {
         if let port {
             path = port
         } else {
-            let device = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: baud))
+            let device = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: line.baud))
             device.start()
             virtual = device
             path = device.path
@@ -62,24 +60,43 @@ struct Play: AsyncParsableCommand {
         let options = HapticDevice.Options(actuator: port == nil ? nil : profile)
         let device: HapticDevice
         do {
-            device = try await HapticDevice.open(path: path, baudRate: baud, options: options)
+            device = try await HapticDevice.open(path: path, baudRate: line.baud, options: options)
         } catch {
             throw CommandFailure("\(error)")
         }
+        // Ctrl-C (SIGINT) or SIGTERM stops the play with a brake and closes the session before
+        // the command exits, so the device is free for the next client at once.
+        let interrupts = Interrupts()
+        defer { interrupts.cancel() }
+        let watcher = Task {
+            guard await interrupts.wait() != nil else { return }
+            _ = try? await device.stop(brake: true)
+            await device.close()
+        }
+        defer { watcher.cancel() }
         do {
             try await play(loaded, on: device, virtual: virtual, path: path)
         } catch {
+            if let signal = interrupts.signal {
+                await watcher.value
+                throw Self.interrupted(by: signal)
+            }
             await device.close()
             throw CommandFailure("\(error)")
         }
         await device.close()
     }
 
+    private static func interrupted(by signal: Int32) -> ExitCode {
+        FileHandle.standardError.write(Data("\(Interrupts.name(of: signal)): stopped the play (brake) and closed the session\n".utf8))
+        return ExitCode(Interrupts.exitStatus(for: signal))
+    }
+
     private func play(_ loaded: PatternInput, on device: HapticDevice, virtual: VirtualDevice?, path: String) async throws {
         guard let info = await device.info, let profile = await device.profile else { throw SessionError.notConnected }
         let rate = Double(info.rate)
         let where_ = virtual == nil ? path : "virtual device on \(path)"
-        print("\(loaded.label) on \(where_): \(profile.name), \(info.rate) Hz, \(baud) baud")
+        print("\(loaded.label) on \(where_): \(profile.name), \(info.rate) Hz, \(line.baud) baud")
         let prepared = try await device.prepare(loaded.pattern)
         // PREPARE wakes the output stage: let it finish before the clock starts.
         try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))

@@ -21,7 +21,7 @@ struct Profile: AsyncParsableCommand {
     @Option(help: "Serial port of a board (default: the virtual device).")
     var port: String?
 
-    @Option(name: .short, help: "Plays of each kind.")
+    @Option(name: .short, parsing: .unconditional, help: "Plays of each kind.")
     var n: Int = 100
 
     @Flag(help: "Write one JSON document (schema haptic-profile/1) instead of text.")
@@ -30,8 +30,7 @@ struct Profile: AsyncParsableCommand {
     @Option(help: "Write the two latency distributions as an SVG plot (cumulative) to this file.")
     var svg: String?
 
-    @Option(help: "Line rate in baud (the lower bound uses it; the virtual device models it).")
-    var baud: Int = 115_200
+    @OptionGroup var line: LineOptions
 
     @Option(help: "Directory of .ahap files to play.")
     var corpus: String?
@@ -47,7 +46,6 @@ struct Profile: AsyncParsableCommand {
 
     func validate() throws {
         guard n > 0 else { throw ValidationError("-n must be positive") }
-        guard baud > 0 else { throw ValidationError("--baud must be positive") }
     }
 
     func run() async throws {
@@ -67,7 +65,7 @@ struct Profile: AsyncParsableCommand {
         if let port {
             path = port
         } else {
-            let device = try VirtualDevice(options: VirtualDevice.Options(baudRate: baud))
+            let device = try VirtualDevice(options: VirtualDevice.Options(baudRate: line.baud))
             device.start()
             virtual = device
             path = device.path
@@ -75,13 +73,13 @@ struct Profile: AsyncParsableCommand {
         defer { virtual?.stop() }
         let device: HapticDevice
         do {
-            device = try await HapticDevice.open(path: path, baudRate: baud)
+            device = try await HapticDevice.open(path: path, baudRate: line.baud)
         } catch {
             throw CommandFailure("\(error)")
         }
         let report: LatencyReport
         do {
-            let profiler = LatencyProfiler(device: device, subjects: subjects, options: .init(iterations: n, baudRate: baud, coldPlays: cold))
+            let profiler = LatencyProfiler(device: device, subjects: subjects, options: .init(iterations: n, baudRate: line.baud, coldPlays: cold))
             report = try await profiler.run()
         } catch {
             await device.close()

@@ -21,10 +21,10 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file: .svg, .png or .csv (by extension); '-' writes CSV to standard output.")
     var output: String
 
-    @Option(help: "Samples per second.")
+    @Option(parsing: .unconditional, help: "Samples per second.")
     var rate: Double = 1000
 
-    @Option(help: "Image width in pixels (SVG and PNG).")
+    @Option(parsing: .unconditional, help: "Image width in pixels (SVG and PNG).")
     var width: Int = 960
 
     @Flag(help: "Decode AHAP strictly (reject what lenient decoding repairs).")

@@ -47,7 +47,7 @@ package enum Termios {
     /// Applies raw 8N1 at `configuration` to `fd`.
     package static func configure(_ fd: Int32, _ configuration: SerialConfiguration, name: String) throws(TransportError) {
         guard let speed = speed(forBaudRate: configuration.baudRate) else {
-            throw TransportError(.unsupportedConfiguration, name: name, detail: "no termios speed for \(configuration.baudRate) baud")
+            throw TransportError(.unsupportedConfiguration, name: name, detail: "\(configuration.baudRate) baud is not a rate this system's serial driver offers; use a standard rate such as 115200, 500000 (the reference firmware's) or 1000000")
         }
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else {

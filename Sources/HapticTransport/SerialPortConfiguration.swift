@@ -11,12 +11,18 @@ public struct SerialConfiguration: Equatable, Hashable, Sendable {
         case rtsCts
     }
 
-    /// 115200 by default. For a 16 MHz AVR, 500000 and 1000000 are exact, 115200 is 2.1 % off with U2X
-    /// (docs/REFERENCE.md section 4).
+    /// The reference firmware's rate (hardware/firmware), and so the default everywhere a host
+    /// opens a port: for a 16 MHz AVR, 500000 and 1000000 baud are exact, 115200 is 2.1 % off.
+    public static let referenceBaudRate = 500_000
+    /// The lowest rate the session's time limits allow: INFO (66 bytes framed) takes 69 ms at
+    /// 9600 baud, within the 100 ms command time-out (PROTOCOL.md 2.4).
+    public static let minimumBaudRate = 9_600
+
+    /// `referenceBaudRate` by default.
     public var baudRate: Int
     public var flowControl: FlowControl
 
-    public init(baudRate: Int = 115_200, flowControl: FlowControl = .none) {
+    public init(baudRate: Int = SerialConfiguration.referenceBaudRate, flowControl: FlowControl = .none) {
         self.baudRate = baudRate
         self.flowControl = flowControl
     }

@@ -84,7 +84,7 @@ public actor HapticDevice {
     }
 
     /// Opens the port at `path` (`openTransport`: libserialport, or termios for ptys) and connects.
-    public static func open(path: String, baudRate: Int = 115_200, options: Options = Options()) async throws -> HapticDevice {
+    public static func open(path: String, baudRate: Int = SerialConfiguration.referenceBaudRate, options: Options = Options()) async throws -> HapticDevice {
         let transport: any Transport
         do {
             transport = try openTransport(path: path, configuration: SerialConfiguration(baudRate: baudRate))
@@ -119,6 +119,10 @@ public actor HapticDevice {
         runner.start()
         let info: Message.Info = try await perform { HandshakeOperation(completion: $0) }
         self.info = info
+        // Take the device over: an earlier client that was killed, crashed or unplugged may have
+        // left a play running or pending, which would refuse our uploads with SLOT_BUSY until it
+        // ended (PROTOCOL.md 2.6, "Taking a device over").
+        _ = try await perform { CommandOperation(.stop(Message.Stop(brake: true)), completion: $0) }
         let profile = options.actuator ?? Self.profile(for: info)
         self.profile = profile
         logger.debug("connected to \(name): protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots × \(info.slotCapacity) bytes, stream \(info.streamCapacity), rx \(info.rxBuffer); compiling for \(profile.name)")

@@ -1,3 +1,4 @@
+import HapticTransport
 import HapticSession
 import FirmwareModel
 import Foundation
@@ -36,7 +37,7 @@ public struct LatencyProfiler: Sendable {
         /// the device's idle time first, about 2 s).
         public var coldPlays: Bool
 
-        public init(iterations: Int = 100, baudRate: Int = 115_200, pings: Int = 4, coldPlays: Bool = false) {
+        public init(iterations: Int = 100, baudRate: Int = SerialConfiguration.referenceBaudRate, pings: Int = 4, coldPlays: Bool = false) {
             self.iterations = iterations
             self.baudRate = baudRate
             self.pings = pings

@@ -32,7 +32,7 @@ public final class VirtualDevice: @unchecked Sendable {
         /// shrink by this factor, so the device sees the same world, only sooner).
         public var speed: Double
 
-        public init(profile: ActuatorProfile? = nil, baudRate: Int = 115_200,
+        public init(profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
                     configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000,
                     speed: Double = 1) {
             self.speed = max(0.001, speed)
