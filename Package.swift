@@ -104,7 +104,7 @@ let package = Package(
         // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
         .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport"),
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"]),
-        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "TestSupport"]),
+        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "TestSupport"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"]),
         .testTarget(
             name: "AVREmulatorTests",

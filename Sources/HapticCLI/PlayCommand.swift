@@ -76,13 +76,16 @@ struct Play: AsyncParsableCommand {
         defer { watcher.cancel() }
         do {
             try await play(loaded, on: device, virtual: virtual, path: path)
-        } catch {
-            if let signal = interrupts.signal {
-                await watcher.value
-                throw Self.interrupted(by: signal)
-            }
+        } catch where interrupts.signal == nil {
             await device.close()
             throw CommandFailure("\(error)")
+        } catch {
+            // The stop closed the session under the play: the signal is the news, not the error.
+        }
+        // A play that the signal stopped may also have ended normally, with STOPPED.
+        if let signal = interrupts.signal {
+            await watcher.value
+            throw Self.interrupted(by: signal)
         }
         await device.close()
     }
@@ -97,6 +100,7 @@ struct Play: AsyncParsableCommand {
         let rate = Double(info.rate)
         let where_ = virtual == nil ? path : "virtual device on \(path)"
         print("\(loaded.label) on \(where_): \(profile.name), \(info.rate) Hz, \(line.baud) baud")
+        fflush(nil)  // a script reading through a pipe sees at once that the play is under way
         let prepared = try await device.prepare(loaded.pattern)
         // PREPARE wakes the output stage: let it finish before the clock starts.
         try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
