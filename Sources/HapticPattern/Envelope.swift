@@ -7,12 +7,13 @@ import Foundation
 ///
 ///     t(x) = T * (R^x - 1) / (R - 1),   x = clamp(value + control, 0, 1),   T = 1 s, R = 32
 ///
-/// - `T = 1 s`: the seeds describe these parameters as "0.0 - 1.0 seconds" (seed 000, Core Haptics
-///   Specifications table) and Apple's `releaseTime` page says "in seconds ... from 0 to 1".
+/// - `T = 1 s`: the iOS game haptics design guide's Core Haptics parameter table gives these parameters as
+///   "0.0 - 1.0 seconds" (docs/presets.md, "Sources") and Apple's `releaseTime` page says "in seconds ...
+///   from 0 to 1".
 /// - The `- 1` makes x = 0 an instant step: a default continuous event is a rectangle, which the firmware
 ///   reproduces exactly (SET_A) instead of smearing every event with a minimum ramp.
 /// - `R = 32`: each +0.2 doubles (t + T/31); x = 0.5 gives 150 ms, about the geometric middle between the
-///   ~20 ms an LRA needs to ring up on its own (REFERENCE.md section 3) and 1 s.
+///   ~20 ms an LRA needs to ring up on its own (tau = Q / (pi f0), typically 20-50 ms for a coin LRA) and 1 s.
 /// - The `Haptic*TimeControl` dynamic parameters (-1...1) add to the exponent, which is what
 ///   "increase/decrease exponentially" means for a value on an exponential scale.
 public enum EnvelopeTime {

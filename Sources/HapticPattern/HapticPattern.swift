@@ -26,7 +26,7 @@ public struct HapticPattern: Sendable, Hashable, Codable {
     }
 
     /// Seconds: the latest end among events (time + duration), parameter steps and curve ends
-    /// (REFERENCE.md section 1).
+    /// (as Apple's Core Haptics documentation defines a pattern's duration).
     public var duration: Double {
         var end = 0.0
         for event in events { end = max(end, event.endTime) }

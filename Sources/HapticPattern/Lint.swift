@@ -46,22 +46,24 @@ public struct LintWarning: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Design checks on a pattern (docs/semantics.md, "Lint"), with the seeds' guidelines as limits.
+/// Design checks on a pattern (docs/semantics.md, "Lint"), with the haptic design guidelines this project
+/// follows (docs/presets.md, "Sources") as limits.
 public enum Lint {
-    /// Seed 000, "Battery and Frequency Guidelines": "Maximum sustained rate: 10 haptics per second".
+    /// The iOS game haptics design guide's battery and frequency guidelines: at most 10 haptics a second, sustained.
     public static let sustainedRateLimit = 10
     public static let sustainedRateWindow = 1.0
-    /// Seed 000, same table: "Burst maximum: 5 haptics in 500ms, then pause".
+    /// The same guidelines: bursts of at most 5 haptics in 500 ms, then a pause.
     public static let burstLimit = 5
     public static let burstWindow = 0.5
-    /// Core Haptics plays a continuous event for at most 30 s (REFERENCE.md section 1).
+    /// Core Haptics plays a continuous event for at most 30 s (Apple's Core Haptics documentation).
     public static let maxContinuousDuration = 30.0
     /// Peak effective intensity below which an event is reported as not felt. With the usual square-law
-    /// transfer (drive amplitude = intensity^2, REFERENCE.md section 3) 0.1 is 1 % of full drive, an
-    /// amplitude code of 3/255 or less. Seed 003's "values below 0.3 may be too subtle" is a debugging hint,
-    /// not a limit: seed 000's own catalogue plays item pickups at 0.3.
+    /// transfer (drive amplitude = intensity^2, Meta/Lofelt's convention and this project's LRA profiles) 0.1 is
+    /// 1 % of full drive, an amplitude code of 3/255 or less. The Core Haptics reference guide's "values below 0.3
+    /// may be too subtle" is a debugging hint, not a limit: the game design guide's own event catalogue plays item
+    /// pickups at 0.3.
     public static let weakIntensity = 0.1
-    /// Devices are believed to take at most 16 control points per curve (REFERENCE.md section 1, unverified;
+    /// Devices are believed to take at most 16 control points per curve (reported for Core Haptics, unverified;
     /// Meta/Lofelt's exporter splits curves into 16-point pieces).
     public static let maxCurvePoints = 16
 

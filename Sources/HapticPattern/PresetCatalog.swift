@@ -2,7 +2,7 @@
 // Each row names its source and table row (docs/presets.md has the same table).
 
 extension Preset {
-    /// Seed 001 ("Haptic Depth: System Event Haptics Design"): the `HapticEngine` enum and its
+    /// The app system-event haptics design note: the `HapticEngine` enum and its
     /// "Haptic Vocabulary" table, mapped onto the UIKit presets exactly as its `trigger()` does.
     public static let appVocabulary: [Preset] = {
         func alias(_ name: String, _ base: Preset, _ summary: String, _ row: String) -> Preset {
@@ -25,9 +25,10 @@ extension Preset {
         ]
     }()
 
-    /// Seed 000, "Haptic Event Catalog" ("Events That SHOULD Have Haptics"). Impact rows are one transient
-    /// with the row's intensity and the style's sharpness midpoint; where the row gives a range, the value
-    /// is the one the game design guide's HapticManager passes for that event (buttonTap(), itemCollect(), ...).
+    /// The iOS game haptics design guide's "Haptic Event Catalog" ("Events That SHOULD Have Haptics"). Impact
+    /// rows are one transient with the row's intensity and the style's sharpness midpoint; where the row gives a
+    /// range, the value is the one the game design guide's HapticManager passes for that event (buttonTap(),
+    /// itemCollect(), ...).
     public static let gameCatalog: [Preset] = {
         func hit(_ name: String, _ style: ImpactStyle, _ intensity: Double, _ summary: String, _ row: String) -> Preset {
             Preset(name: name, summary: summary,
@@ -63,7 +64,7 @@ extension Preset {
         ]
     }()
 
-    /// Seed 000, "Core Haptics Custom Patterns" and "AHAP File Implementation": the example patterns, with the
+    /// The iOS game haptics design guide's Core Haptics and AHAP examples: the example patterns, with the
     /// functions' default arguments.
     public static let customPatterns: [Preset] = [
         Preset(name: "custom.double-tap", summary: "collect valuable item: two taps 80 ms apart",
@@ -93,7 +94,7 @@ extension Preset {
                    curves: [ParameterCurve(.hapticIntensityControl, at: 0, points: [(0, 1.0), (0.1, 0.8), (0.4, 0.0)])])),
     ]
 
-    /// Seed 002 ("Getting Started With Core Haptics", Snip The Vine): the tutorial's final patterns, audio
+    /// The "Getting Started With Core Haptics" tutorial (Snip The Vine): the tutorial's final patterns, audio
     /// events included as the tutorial adds them (an actuator ignores them). Examples/*.ahap hold the same
     /// patterns; events are listed in canonical AHAP order (time, then list order) so that decoding an
     /// example gives exactly the preset's pattern.

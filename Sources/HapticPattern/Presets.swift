@@ -115,25 +115,26 @@ extension Preset {
         case success, warning, error
     }
 
-    /// `UINotificationFeedbackGenerator().notificationOccurred(_:)`, after seed 000's "UINotificationFeedbackGenerator
-    /// Types" table. Seed 001's vocabulary describes them differently (triple-pulse success, double-pulse warning,
-    /// double-buzz error); seed 000 is followed because its table is the one with values.
+    /// `UINotificationFeedbackGenerator().notificationOccurred(_:)`, after the game design guide's table of
+    /// notification types. The app design note's vocabulary describes them differently (triple-pulse success,
+    /// double-pulse warning, double-buzz error); the game guide is followed because its table is the one with values.
     public static func notification(_ type: NotificationType) -> Preset {
         switch type {
         case .success:
-            // "Two quick taps (ascending feel)": seed 000's playDoubleTap(), 80 ms apart.
+            // "Two quick taps (ascending feel)": the game guide's playDoubleTap(), 80 ms apart.
             return Preset(
                 name: "notification.success", summary: "two quick taps, ascending",
                 source: "\(seed000), UINotificationFeedbackGenerator Types, row .success; values from Core Haptics Custom Patterns, playDoubleTap()",
                 pattern: HapticPattern(events: [tap(0.6, 0.5), tap(0.8, 0.6, at: 0.08)]))
         case .warning:
-            // "Single firm tap": a rigid tap ("firm, precise", seed 003) at the top of rigid's intensity range.
+            // "Single firm tap": a rigid tap ("firm, precise" in the Core Haptics reference guide) at the top of
+            // rigid's intensity range.
             return Preset(
                 name: "notification.warning", summary: "single firm tap",
                 source: "\(seed000), UINotificationFeedbackGenerator Types, row .warning; rigid = \"firm, precise tap\" (\(seed003), UIImpactFeedbackGenerator styles), intensity 0.7 = top of rigid's 0.5 - 0.7, sharpness 0.9 = rigid midpoint",
                 pattern: HapticPattern(events: [tap(0.7, 0.9)]))
         case .error:
-            // "Three rapid taps (descending feel)": seed 000's playTripleBurst() values, reversed, 100 ms apart.
+            // "Three rapid taps (descending feel)": the game guide's playTripleBurst() values, reversed, 100 ms apart.
             return Preset(
                 name: "notification.error", summary: "three rapid taps, descending",
                 source: "\(seed000), UINotificationFeedbackGenerator Types, row .error; values from Core Haptics Custom Patterns, playTripleBurst(), reversed",
@@ -141,14 +142,14 @@ extension Preset {
         }
     }
 
-    /// `UISelectionFeedbackGenerator().selectionChanged()`: "very light tick". Seed 000 lists "list scroll tick"
+    /// `UISelectionFeedbackGenerator().selectionChanged()`: "very light tick". The game guide lists "list scroll tick"
     /// under `.light` (sharpness 0.4 - 0.6 -> 0.5); "very light" takes the bottom of light's intensity range, 0.3.
     public static let selection = Preset(
         name: "selection", summary: "very light tick",
         source: "\(seed000), UISelectionFeedbackGenerator table, selectionChanged(); UIImpactFeedbackGenerator Styles, row .light (examples: list scroll tick): intensity 0.3 = bottom of 0.3 - 0.5, sharpness 0.5",
         pattern: HapticPattern(events: [tap(0.3, 0.5)]))
 
-    /// seed 000's playCollisionHaptic(impactForce:maxForce:) with the force already normalised to 0...1:
+    /// The game guide's playCollisionHaptic(impactForce:maxForce:) with the force already normalised to 0...1:
     /// below 0.3 a light impact at 0.3 + f, below 0.7 a medium one at f, else a heavy one at 0.7 + 0.3 f.
     public static func collision(force: Double) -> Preset {
         let f = min(max(force, 0), 1)

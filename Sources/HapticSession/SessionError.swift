@@ -16,7 +16,7 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceReset
     /// The program does not fit the device (slot and stream both too small, or no stream).
     case doesNotFit(bytes: Int, reason: String)
-    /// The rate limiter refused the play (the seeds' guidelines); retry after this many seconds.
+    /// The rate limiter refused the play (the haptic rate guidelines, docs/presets.md); retry after this many seconds.
     case rateLimited(retryAfter: Double)
     /// A request that needs a handshake came before `connect()`, or after `close()`.
     case notConnected

@@ -6,7 +6,7 @@ public struct SessionTiming: Sendable, Hashable {
     /// Retransmissions after the first attempt before the device counts as not responding (2.4).
     public var retransmissions: Int
     /// How long `connect()` keeps sending HELLO: 3 s, because an emulator may lose the first
-    /// bytes after an open (QEMU polls a pty for a client about once a second, REFERENCE.md 7).
+    /// bytes after an open (QEMU's pty character device polls for a connected client about once a second).
     public var handshakeTimeout: Double
     /// Interval between HELLO attempts during the handshake.
     public var handshakeInterval: Double

@@ -26,7 +26,7 @@ public actor HapticDevice {
         /// Compile for this actuator instead of the one the device reports.
         public var actuator: ActuatorProfile?
         public var compile: CompileOptions
-        /// The seeds' rate guidelines; disabled unless turned on.
+        /// The haptic rate guidelines (docs/presets.md, "Sources"); disabled unless turned on.
         public var rateLimiter: RateLimiter
         public var logger: Logger
 
@@ -62,7 +62,7 @@ public actor HapticDevice {
     public private(set) var info: Message.Info?
     /// The profile programs are compiled for.
     public private(set) var profile: ActuatorProfile?
-    /// The seeds' guidelines; `rateLimiter.isEnabled` switches it.
+    /// The haptic rate guidelines; `rateLimiter.isEnabled` switches it.
     public var rateLimiter: RateLimiter
     /// The latest clock estimate (`synchronizeClock`).
     public private(set) var clock: ClockEstimate?

@@ -24,7 +24,8 @@ import HapticProtocol
 ///   upload-then-play, but after the device has idled past its output stage's idle time (INFO
 ///   `idle_ticks`, PROTOCOL.md 2.9), so the stage is cold: what a play costs when nothing was
 ///   prepared and the actuator has gone back to idle, the situation `prepare` exists for
-///   (Core Haptics' prepare(); the seeds: the actuator idles about 2 s after its last use).
+///   (Core Haptics' prepare(); the haptic design guides the presets follow, docs/presets.md: the actuator
+///   idles about 2 s after its last use).
 public struct LatencyProfiler: Sendable {
     public struct Options: Sendable {
         /// Plays of each kind.

@@ -1,4 +1,4 @@
-/// The seeds' guidelines as a limiter (docs/REFERENCE.md section 2): at most 10 haptics a second
+/// The haptic design guidelines this project follows (docs/presets.md) as a limiter: at most 10 haptics a second
 /// sustained and bursts of at most 5 in 500 ms. Each rule is "at most `count` plays in any
 /// `window` seconds", checked over the times of the plays admitted so far. Off by default: raw
 /// access (tests, the latency profiler) is not throttled; an app turns it on.

@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 @testable import HapticPattern
 
-/// Examples/*.ahap are written by hand from the seeds; each must decode strictly, without warnings, to exactly
-/// its preset's pattern, and already be in the codec's canonical form.
+/// Examples/*.ahap are written by hand from the presets' design sources (Examples/README.md); each must
+/// decode strictly, without warnings, to exactly its preset's pattern, and already be in the codec's
+/// canonical form.
 private let examples: [(file: String, preset: String)] = [
     ("slice-basic", "tutorial.slice-basic"),
     ("slice", "tutorial.slice"),

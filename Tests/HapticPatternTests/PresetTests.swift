@@ -87,7 +87,7 @@ private func same(_ a: [(Double, Double, Double)], _ b: [(Double, Double, Double
     #expect(same(taps("game.explosion"), [(0, 1.0, 0.5)]))
     #expect(same(taps("game.toggle-switch"), [(0, 0.6, 0.9)]))
     #expect(Preset.named("game.player-death")!.pattern == Preset.named("notification.error")!.pattern)
-    // Collision by normalised force (seed 000's playCollisionHaptic): light below 0.3, medium below 0.7, else heavy.
+    // Collision by normalised force (the game guide's playCollisionHaptic): light below 0.3, medium below 0.7, else heavy.
     #expect(same(taps("game.collision@0.1"), [(0, 0.4, 0.5)]))
     #expect(same(taps("game.collision"), [(0, 0.5, 0.5)]))
     #expect(same(taps("game.collision@1.0"), [(0, 1.0, 0.5)]))
