@@ -19,6 +19,9 @@ struct PatternInput {
         if argument.hasPrefix(presetPrefix) {
             let name = String(argument.dropFirst(presetPrefix.count))
             guard let preset = Preset.named(name) else {
+                if let at = name.firstIndex(of: "@") {
+                    throw CommandFailure(Self.valueProblem(base: String(name[..<at]), value: String(name[name.index(after: at)...])))
+                }
                 let close = Preset.all.map(\.name).filter { editDistance($0, name) <= 2 || (name.count > 2 && $0.contains(name)) }.prefix(5)
                 let hint = close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"
                 throw CommandFailure("no preset named '\(name)'\(hint); `haptic presets` lists them")
@@ -32,6 +35,16 @@ struct PatternInput {
         } catch {
             throw CommandFailure(error.description)
         }
+    }
+}
+
+extension PatternInput {
+    /// Why `preset:BASE@VALUE` did not load, in one line: the value, or a preset without one.
+    static func valueProblem(base: String, value: String) -> String {
+        let takesValue = base.hasPrefix("impact.") || base == "game.collision"
+        guard Preset.named(base) != nil else { return "no preset named '\(base)'; `haptic presets` lists them" }
+        guard takesValue else { return "preset '\(base)' takes no @VALUE; only impact.* (intensity) and game.collision (force) do" }
+        return "preset '\(base)@\(value)': the value must be a number from 0 to 1 (\(base.hasPrefix("impact.") ? "intensity" : "normalised force"))"
     }
 }
 

@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import HapticPattern
 
-/// `haptic presets [--json]`: the built-in presets with their seed sources (docs/presets.md).
+/// `haptic presets [--json]`: the built-in presets with their design sources (docs/presets.md).
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presets",
-        abstract: "List the built-in presets: name, duration, events, summary and the seed row each comes from.",
+        abstract: "List the built-in presets: name, duration, events, summary and the design source each comes from.",
         discussion: """
         Use one as preset:NAME wherever a command takes a pattern (render, export). Impact presets take an
         intensity, e.g. preset:impact.heavy@0.5; game.collision takes a normalised force, game.collision@0.8.

@@ -127,8 +127,11 @@ extension Preset {
                    .audioCustom(at: 0, waveformPath: "Splash.caf"),
                    .continuous(at: 0.1, duration: 0.6, intensity: 0.5, sharpness: 0.1, attack: 0.1, decay: 0.3, release: 0.2),
                ])),
-        Preset(name: "tutorial.swish", summary: "blade swish: 60 s continuous for the advanced player's live intensity",
+        Preset(name: "tutorial.swish", summary: "blade swish: 60 s continuous (two 30 s events) for the advanced player's live intensity",
                source: "\(seed002), Updating Pattern Parameters in Real Time, createSwishPlayer()",
-               pattern: HapticPattern(events: [.continuous(at: 0, duration: 60, intensity: 0.5, sharpness: 1.0)])),
+               // Two 30 s events end to end: Core Haptics plays a continuous event for at most
+               // 30 s, so the tutorial's single 60 s event would not load strictly; these play the same.
+               pattern: HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 0.5, sharpness: 1.0),
+                                               .continuous(at: 30, duration: 30, intensity: 0.5, sharpness: 1.0)])),
     ]
 }

@@ -28,12 +28,12 @@ public enum DeviceEvent: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .connected(let info):
             return "connected: protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots of \(info.slotCapacity) bytes, profile '\(info.profileNameString)'"
-        case .started(let slot, let tick): return "started slot \(slot) at tick \(tick)"
-        case .firstOutput(let slot, let tick): return "first output of slot \(slot) at tick \(tick)"
-        case .finished(let slot, let tick): return "finished slot \(slot) at tick \(tick)"
+        case .started(let slot, let tick): return "started \(Self.source(slot)) at tick \(tick)"
+        case .firstOutput(let slot, let tick): return "first output of \(Self.source(slot)) at tick \(tick)"
+        case .finished(let slot, let tick): return "finished \(Self.source(slot)) at tick \(tick)"
         case .stopped(let slot, let tick, let replaced):
-            return "stopped slot \(slot) at tick \(tick)" + (replaced ? " (replaced by another play)" : "")
-        case .fault(let slot, let code, let tick): return "fault \(code) on slot \(slot) at tick \(tick)"
+            return "stopped \(Self.source(slot)) at tick \(tick)" + (replaced ? " (replaced by another play)" : "")
+        case .fault(let slot, let code, let tick): return "fault \(code) on \(Self.source(slot)) at tick \(tick)"
         case .reset(let reason, let bootCount):
             return "device reset (\(reason.map { "\($0)" } ?? "unknown reason"), boot \(bootCount))"
         case .recovered(let slots): return "recovered after reset: \(slots) programs restored"
@@ -41,6 +41,9 @@ public enum DeviceEvent: Sendable, Equatable, CustomStringConvertible {
         case .connectionLost(let error): return "connection lost: \(error)"
         }
     }
+
+    /// "slot 2", or "stream" for slot 0xFF (PROTOCOL.md 2.10): what plays, in words.
+    public static func source(_ slot: UInt8) -> String { slot == Message.streamSlot ? "stream" : "slot \(slot)" }
 
     /// The telemetry event this is, if any, with its slot and tick.
     public var playEvent: (slot: UInt8, tick: UInt32)? {

@@ -62,14 +62,14 @@ private func same(_ a: [(Double, Double, Double)], _ b: [(Double, Double, Double
     #expect(Preset.named("impact.huge@0.5") == nil)
 }
 
-@Test func notificationAndSelectionPresetsFollowSeed000() {
+@Test func notificationAndSelectionPresetsFollowTheGameDesignGuide() {
     #expect(same(taps("notification.success"), [(0, 0.6, 0.5), (0.08, 0.8, 0.6)]))
     #expect(same(taps("notification.warning"), [(0, 0.7, 0.9)]))
     #expect(same(taps("notification.error"), [(0, 0.9, 0.7), (0.1, 0.75, 0.6), (0.2, 0.6, 0.5)]))
     #expect(same(taps("selection"), [(0, 0.3, 0.5)]))
 }
 
-@Test func appVocabularyMapsOntoTheUIKitPresetsAsSeed001Does() {
+@Test func appVocabularyMapsOntoTheUIKitPresetsAsTheAppDesignNoteDoes() {
     #expect(Preset.named("app.tap")!.pattern == Preset.named("impact.light")!.pattern)
     #expect(Preset.named("app.refresh-complete.new-content")!.pattern == Preset.named("notification.success")!.pattern)
     #expect(Preset.named("app.refresh-complete.no-new-content")!.pattern == Preset.named("impact.light")!.pattern)
@@ -112,4 +112,13 @@ private func same(_ a: [(Double, Double, Double)], _ b: [(Double, Double, Double
     for preset in Preset.all where preset.family != "tutorial" {
         #expect(Lint.check(preset.pattern).isEmpty, "\(preset.name): \(Lint.check(preset.pattern))")
     }
+}
+
+/// `haptic export preset:NAME` writes what Core Haptics would load: every preset, encoded, passes
+/// the strict decoder (a 60 s continuous event, for one, would not).
+@Test(arguments: Preset.all.map(\.name))
+func everyPresetExportsToAFileStrictModeAccepts(name: String) throws {
+    let preset = try #require(Preset.named(name))
+    let bytes = AHAPEncoder().encode(preset.pattern)
+    #expect(throws: Never.self) { try AHAPDecoder(mode: .strict).decode(bytes, file: "\(name).ahap") }
 }
