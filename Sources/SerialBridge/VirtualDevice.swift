@@ -24,7 +24,7 @@ public final class VirtualDevice: @unchecked Sendable {
         /// Line rate of the modelled UART; 0: an ideal line.
         public var baudRate: Int
         /// The model's configuration; the identity fields (actuator, profile name, capabilities)
-        /// are filled in from `profile` by `init(options:)`.
+        /// and the brake length are filled in from `profile` by `init(options:)`.
         public var configuration: DeviceModel.Configuration
         /// Samples kept (10 minutes at 1 kHz by default).
         public var recordLimit: Int
@@ -83,6 +83,9 @@ public final class VirtualDevice: @unchecked Sendable {
         configuration.capabilities.insert(.subtick)
         if options.profile.rendersSharpness { configuration.capabilities.insert(.sharpness) }
         configuration.resetReason = .powerOn
+        // The stop brake lasts as long as the actuator's output stage brakes (0 for a stage that
+        // cannot reverse the motor), as `haptic render --actuator` draws it.
+        configuration.core.brakeTicks = UInt16(clamping: options.profile.brakeTicks(tickRate: Double(configuration.core.rate)))
         self.options = options
         self.configuration = configuration
         model = DeviceModel(configuration: configuration)

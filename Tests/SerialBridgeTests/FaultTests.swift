@@ -133,7 +133,7 @@ func smallPrograms(count: Int, seed: UInt64) -> [[UInt8]] {
                 link.clearSamples()
                 let play: Result<UInt32, SessionError>? = link.run { CommandOperation(.play(Message.Play(slot: slot)), completion: $0) }
                 if case .success(let start)? = play {
-                    let expected = offlineOutput(program)
+                    let expected = offlineOutput(program, configuration: .default)
                     for _ in 0..<(expected.count + 25) { link.tick() }
                     let offset = Int(start &- link.firstSampleTick)
                     #expect(Array(link.samples[offset..<(offset + expected.count)]) == expected)

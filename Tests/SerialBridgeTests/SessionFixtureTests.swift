@@ -45,9 +45,17 @@ struct DeviceFixture {
     }
 }
 
+/// The interpreter configuration of the fixture's virtual device: the defaults of PROTOCOL.md 1.2
+/// with the default profile's brake (a virtual device brakes as long as its profile says).
+let fixtureCore: DeviceConfiguration = {
+    var core = DeviceConfiguration.default
+    core.brakeTicks = UInt16(clamping: VirtualDevice.Options().profile.brakeTicks(tickRate: Double(core.rate)))
+    return core
+}()
+
 /// The interpreter run offline on `program`: `loops` seamless iterations (PROTOCOL.md 2.8) at
 /// master scale `scale`, then the brake, then one idle sample.
-func offlineOutput(_ program: [UInt8], configuration: DeviceConfiguration = .default, loops: Int = 1,
+func offlineOutput(_ program: [UInt8], configuration: DeviceConfiguration = fixtureCore, loops: Int = 1,
                    scale: UInt8 = 255, offset: Int8 = 0) -> [OutputSample] {
     var interpreter = Interpreter(configuration: configuration)
     guard (try? interpreter.load(program)) != nil else { return [] }
@@ -76,7 +84,7 @@ func corpusFiles() -> [String] { Corpus.files() }
 @Suite struct SessionFixtureTests {
     @Test func offlineOutputEndsWithBrakeThenIdle() throws {
         let program = Program(instructions: [.setA(100), .end(delay: 5)])
-        let out = offlineOutput(program.bytes)
+        let out = offlineOutput(program.bytes, configuration: .default)
         #expect(out.prefix(5).allSatisfy { $0.amplitude == 100 })
         #expect(out.count == 5 + Int(DeviceConfiguration.default.brakeTicks) + 1)
         #expect(out.last == .silent)

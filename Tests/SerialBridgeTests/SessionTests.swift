@@ -65,7 +65,7 @@ import Testing
         let stopTick = try await device.stop()
         let end = try await device.waitForEnd(of: receipt, timeout: 1)
         #expect(end == .stopped(slot: receipt.slot, tick: stopTick, replaced: false))
-        let brake = Int(DeviceConfiguration.default.brakeTicks)
+        let brake = Int(fixtureCore.brakeTicks)
         let after = fixture.virtual.samples(from: stopTick, count: brake + 1)
         _ = fixture.virtual.waitForTick(stopTick &+ UInt32(brake + 1), timeout: 1)
         let settled = fixture.virtual.samples(from: stopTick, count: brake + 1)
