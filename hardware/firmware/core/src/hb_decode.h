@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hb_inline.h"
+#include "hb_port.h"
 #include "hb_error.h"
 #include "hb_program.h"
 

@@ -4,10 +4,7 @@
 
 #include "hb_crc16.h"
 #include "hb_decode.h"
-
-#if defined(__AVR__)
-#include <avr/pgmspace.h> /* the division table stays in flash */
-#endif
+#include "hb_port.h"
 
 /* Cost notes: the target with the least headroom is an 8-bit AVR (16,000 cycles per 1 kHz tick),
  * where every uint32_t operation is four instructions and every uint32_t field four loads and
@@ -42,15 +39,11 @@ static void channel_set(hb_channel *c, uint8_t value)
     c->ramp = HB_RAMP_NONE;
 }
 
-/* ceil(256 / d) for d = 2..31: reciprocals for 8-bit division by multiplication. */
+/* ceil(256 / d) for d = 2..31: reciprocals for 8-bit division by multiplication (a port may keep
+ * the table in flash: hb_port.h). */
 #define RECIPROCAL_LIMIT 32u
-#if defined(__AVR__)
-#define RECIPROCAL(d) pgm_read_byte(&reciprocal[(d) - 2u])
-static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] PROGMEM = {
-#else
-#define RECIPROCAL(d) reciprocal[(d) - 2u]
-static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] = {
-#endif
+#define RECIPROCAL(d) HB_PORT_READ_U8(&reciprocal[(d) - 2u])
+static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] HB_PORT_TABLE = {
     128, 86, 64, 52, 43, 37, 32, 29, 26, 24, 22, 20, 19, 18, 16,
     16, 15, 14, 13, 13, 12, 12, 11, 11, 10, 10, 10, 9, 9, 9,
 };

@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "hb_crc16.h"
-#include "hb_inline.h"
+#include "hb_port.h"
 
 void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
 {
