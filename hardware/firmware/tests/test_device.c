@@ -59,39 +59,6 @@ static void tx(void *ctx, const uint8_t *bytes, uint16_t length)
     }
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
-
-/* Appends the hex digits of `text` ("-" = none) to `out`; returns the byte count or -1. */
-static long parse_hex(const char *text, uint8_t *out, uint32_t capacity)
-{
-    uint32_t n = 0;
-    if (strcmp(text, "-") == 0) return 0;
-    while (text[0] != '\0' && text[0] != '\n') {
-        int hi = hex_value(text[0]);
-        int lo = hi < 0 ? -1 : hex_value(text[1]);
-        if (lo < 0 || n >= capacity) return -1;
-        out[n++] = (uint8_t)(hi * 16 + lo);
-        text += 2;
-    }
-    return (long)n;
-}
-
-static int config_value(const char *line, const char *key, unsigned long *out)
-{
-    char pattern[64];
-    const char *at;
-    snprintf(pattern, sizeof pattern, " %s=", key);
-    at = strstr(line, pattern);
-    if (at == NULL) return 0;
-    *out = strtoul(at + strlen(pattern), NULL, 10);
-    return 1;
-}
-
 static int parse_config(const char *line)
 {
     unsigned long v[19];
@@ -102,7 +69,7 @@ static int parse_config(const char *line)
     unsigned major, minor, patch;
     int i;
     for (i = 0; i < 18; i++) {
-        if (!config_value(line, keys[i], &v[i])) return 0;
+        if (!vector_number(line, keys[i], &v[i])) return 0;
     }
     fw = strstr(line, " fw=");
     name = strstr(line, " profile_name=");
@@ -169,7 +136,7 @@ static int parse(const char *path)
             ticks = (uint32_t)strtoul(line + 6, NULL, 10);
             ok = ticks <= MAX_TICKS;
         } else if (sscanf(line, "in %lu %s", &tick, hex) == 2) {
-            n = parse_hex(hex, in_bytes + in_used, MAX_BYTES - in_used);
+            n = vector_hex(hex, in_bytes + in_used, MAX_BYTES - in_used);
             ok = n >= 0 && input_count < MAX_INPUTS;
             if (ok) {
                 inputs[input_count].tick = (uint32_t)tick;
@@ -180,7 +147,7 @@ static int parse(const char *path)
             }
         } else if (sscanf(line, "out %lu %s", &tick, hex) == 2) {
             long i;
-            n = parse_hex(hex, out_bytes + out_used, MAX_BYTES - out_used);
+            n = vector_hex(hex, out_bytes + out_used, MAX_BYTES - out_used);
             ok = n >= 0;
             for (i = 0; ok && i < n; i++) out_ticks[out_used + (uint32_t)i] = (uint32_t)tick;
             if (ok) out_used += (uint32_t)n;

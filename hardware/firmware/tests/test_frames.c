@@ -8,6 +8,8 @@
 #include "hb_cobs.h"
 #include "hb_frame.h"
 
+#include "vector_files.h"
+
 #define MAX_BYTES 1024
 #define MAX_EVENTS 8
 #define LINE_SIZE 2200
@@ -26,29 +28,6 @@ static void fail(const char *vector, const char *what)
 {
     printf("FAIL %s: %s\n", vector, what);
     failures++;
-}
-
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* Parses "-" (empty) or an even run of hex digits; returns the byte count or -1. */
-static long parse_hex(const char *text, uint8_t *out, size_t capacity)
-{
-    size_t n = 0;
-    if (strcmp(text, "-") == 0) return 0;
-    while (text[0] != '\0') {
-        int hi = hex_value(text[0]);
-        int lo = hi < 0 ? -1 : hex_value(text[1]);
-        if (lo < 0 || n >= capacity) return -1;
-        out[n++] = (uint8_t)(hi * 16 + lo);
-        text += 2;
-    }
-    return (long)n;
 }
 
 static hb_frame_status error_kind(const char *name)
@@ -151,7 +130,7 @@ static int run_frames(const char *directory)
             expected_count = 0;
             roundtrip = 0;
         } else if (strcmp(keyword, "wire") == 0) {
-            long n = parse_hex(a, wire, sizeof wire);
+            long n = vector_hex(a, wire, sizeof wire);
             if (n < 0) fail(name, "bad wire hex");
             wire_length = n < 0 ? 0 : (size_t)n;
         } else if (strcmp(keyword, "frame") == 0 && expected_count < MAX_EVENTS) {
@@ -165,7 +144,7 @@ static int run_frames(const char *directory)
             e->header.type = (uint8_t)t;
             e->header.sequence = (uint8_t)s;
             e->header.flags = (uint8_t)f;
-            n = parse_hex(payload, e->payload, sizeof e->payload);
+            n = vector_hex(payload, e->payload, sizeof e->payload);
             if (n < 0) fail(name, "bad payload hex");
             e->payload_length = n < 0 ? 0 : (size_t)n;
         } else if (strcmp(keyword, "error") == 0 && expected_count < MAX_EVENTS) {
@@ -205,8 +184,8 @@ static int run_cobs(const char *directory)
         long decoded_length, encoded_length;
         size_t length = 0;
         if (line[0] == '#' || sscanf(line, "%4399s %4399s", decoded_hex, encoded_hex) != 2) continue;
-        decoded_length = parse_hex(decoded_hex, decoded, sizeof decoded);
-        encoded_length = parse_hex(encoded_hex, encoded, sizeof encoded);
+        decoded_length = vector_hex(decoded_hex, decoded, sizeof decoded);
+        encoded_length = vector_hex(encoded_hex, encoded, sizeof encoded);
         cases++;
         if (decoded_length < 0 || encoded_length < 0) {
             fail("cobs", "bad hex");

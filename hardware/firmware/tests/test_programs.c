@@ -53,39 +53,6 @@ static vector v;            /* one at a time; static because it is large */
 static uint8_t ring[MAX_RING];
 static char line[LINE_SIZE];
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-static long parse_hex(const char *text, uint8_t *out, long capacity)
-{
-    long n = 0;
-    while (*text == ' ') text++;
-    while (text[0] != '\0' && text[0] != '\n') {
-        int hi = hex_digit(text[0]), lo = hex_digit(text[1]);
-        if (hi < 0 || lo < 0 || n >= capacity) return -1;
-        out[n++] = (uint8_t)(hi * 16 + lo);
-        text += 2;
-    }
-    return n;
-}
-
-/* Reads "key=value" from a config line into *out; returns 1 if present. */
-static int config_value(const char *text, const char *key, unsigned long *out)
-{
-    char pattern[32];
-    const char *at;
-    snprintf(pattern, sizeof pattern, "%s=", key);
-    at = strstr(text, pattern);
-    if (at == NULL) return 0;
-    *out = strtoul(at + strlen(pattern), NULL, 10);
-    return 1;
-}
-
 static int parse(const char *path)
 {
     FILE *file = fopen(path, "r");
@@ -99,13 +66,13 @@ static int parse(const char *path)
         span *s;
         if (line[0] == '#' || line[0] == '\n') continue;
         if (strncmp(line, "config:", 7) == 0) {
-            if (config_value(line, "rate", &value)) v.cfg.rate = (uint16_t)value;
-            if (config_value(line, "max_body", &value)) v.cfg.max_body = (uint32_t)value;
-            if (config_value(line, "brake", &value)) v.cfg.brake_ticks = (uint16_t)value;
-            if (config_value(line, "threshold", &value)) v.cfg.safety_threshold = (uint8_t)value;
-            if (config_value(line, "safety", &value)) v.cfg.safety_ticks = (uint32_t)value;
+            if (vector_number(line, "rate", &value)) v.cfg.rate = (uint16_t)value;
+            if (vector_number(line, "max_body", &value)) v.cfg.max_body = (uint32_t)value;
+            if (vector_number(line, "brake", &value)) v.cfg.brake_ticks = (uint16_t)value;
+            if (vector_number(line, "threshold", &value)) v.cfg.safety_threshold = (uint8_t)value;
+            if (vector_number(line, "safety", &value)) v.cfg.safety_ticks = (uint32_t)value;
         } else if (strncmp(line, "program:", 8) == 0) {
-            v.program_length = parse_hex(line + 8, v.program, MAX_PROGRAM);
+            v.program_length = vector_hex(line + 8, v.program, MAX_PROGRAM);
             if (v.program_length < 0) break;
         } else if (strncmp(line, "stream:", 7) == 0) {
             if (sscanf(line, "stream: capacity=%ld initial=%ld", &v.capacity, &v.initial) != 2) break;
