@@ -63,9 +63,9 @@ static void check_vector(const char *name, const uint8_t *wire, size_t wire_leng
             hb_frame_decoder_frame(&decoder, &header, &payload, &payload_length);
             if (!expected[seen].is_frame) {
                 fail(name, "got a frame, expected an error");
-            } else if (memcmp(&header, &expected[seen].header, sizeof header) != 0 ||
-                       payload_length != expected[seen].payload_length ||
-                       memcmp(payload, expected[seen].payload, payload_length) != 0) {
+            } else if (memcmp(&header, &expected[seen].header, sizeof header) != 0
+                       || payload_length != expected[seen].payload_length
+                       || memcmp(payload, expected[seen].payload, payload_length) != 0) {
                 fail(name, "frame contents differ");
             }
         } else {
@@ -77,8 +77,9 @@ static void check_vector(const char *name, const uint8_t *wire, size_t wire_leng
         seen++;
     }
     if (seen != expected_count) fail(name, "fewer events than expected");
-    if ((unsigned)decoder.stats.too_long + decoder.stats.cobs + decoder.stats.short_frames + decoder.stats.crc +
-            decoder.stats.version != errors) {
+    if ((unsigned)decoder.stats.too_long + decoder.stats.cobs + decoder.stats.short_frames + decoder.stats.crc
+            + decoder.stats.version
+        != errors) {
         fail(name, "error counters disagree with reported errors");
     }
     if (roundtrip) {
@@ -93,7 +94,8 @@ static void check_vector(const char *name, const uint8_t *wire, size_t wire_leng
             }
             length += n;
         }
-        if (length != wire_length || memcmp(encoded, wire, length) != 0) fail(name, "encoding differs from wire");
+        if (length != wire_length || memcmp(encoded, wire, length) != 0)
+            fail(name, "encoding differs from wire");
     }
 }
 
@@ -138,7 +140,8 @@ static int run_frames(const char *directory)
             char payload[LINE_SIZE];
             event *e = &expected[expected_count++];
             long n;
-            if (sscanf(line, "frame %x %x %x %x %2199s", &v, &t, &s, &f, payload) != 5) fail(name, "bad frame line");
+            if (sscanf(line, "frame %x %x %x %x %2199s", &v, &t, &s, &f, payload) != 5)
+                fail(name, "bad frame line");
             e->is_frame = 1;
             e->header.version = (uint8_t)v;
             e->header.type = (uint8_t)t;
@@ -191,18 +194,19 @@ static int run_cobs(const char *directory)
             fail("cobs", "bad hex");
             continue;
         }
-        if (hb_cobs_encode(decoded, (size_t)decoded_length, out, sizeof out, &length) != HB_COBS_OK ||
-            length != (size_t)encoded_length || memcmp(out, encoded, length) != 0) {
+        if (hb_cobs_encode(decoded, (size_t)decoded_length, out, sizeof out, &length) != HB_COBS_OK
+            || length != (size_t)encoded_length || memcmp(out, encoded, length) != 0) {
             fail("cobs", "encode differs");
         }
-        if ((size_t)encoded_length > HB_COBS_MAX_ENCODED((size_t)decoded_length)) fail("cobs", "over the size bound");
-        if (hb_cobs_decode(encoded, (size_t)encoded_length, out, sizeof out, &length) != HB_COBS_OK ||
-            length != (size_t)decoded_length || memcmp(out, decoded, length) != 0) {
+        if ((size_t)encoded_length > HB_COBS_MAX_ENCODED((size_t)decoded_length))
+            fail("cobs", "over the size bound");
+        if (hb_cobs_decode(encoded, (size_t)encoded_length, out, sizeof out, &length) != HB_COBS_OK
+            || length != (size_t)decoded_length || memcmp(out, decoded, length) != 0) {
             fail("cobs", "decode differs");
         }
         /* In place, as the header promises. */
-        if (hb_cobs_decode(encoded, (size_t)encoded_length, encoded, sizeof encoded, &length) != HB_COBS_OK ||
-            length != (size_t)decoded_length || memcmp(encoded, decoded, length) != 0) {
+        if (hb_cobs_decode(encoded, (size_t)encoded_length, encoded, sizeof encoded, &length) != HB_COBS_OK
+            || length != (size_t)decoded_length || memcmp(encoded, decoded, length) != 0) {
             fail("cobs", "in-place decode differs");
         }
     }
@@ -234,10 +238,10 @@ static int fast_encode_matches_general(void)
             size_t nf, ng, exact;
             for (i = 0; i < length; i++) {
                 state = state * 1103515245u + 12345u;
-                payload[i] = kind == 0 ? (uint8_t)(1u + (state >> 16) % 255u)
-                           : kind == 1 ? 0u
-                           : kind == 2 ? (uint8_t)((state >> 16) % 4u == 0u ? 0u : (state >> 8))
-                                       : (uint8_t)(state >> 16);
+                payload[i] = kind == 0   ? (uint8_t)(1u + (state >> 16) % 255u)
+                             : kind == 1 ? 0u
+                             : kind == 2 ? (uint8_t)((state >> 16) % 4u == 0u ? 0u : (state >> 8))
+                                         : (uint8_t)(state >> 16);
             }
             h.sequence = (uint8_t)(state >> 24);
             h.type = (uint8_t)length;
@@ -251,8 +255,10 @@ static int fast_encode_matches_general(void)
             {
                 uint8_t yielded[HB_FRAME_MAX_WIRE + 1];
                 yields = 0;
-                if (hb_frame_encode_yielding(&h, payload, length, yielded, sizeof yielded, count_yield, NULL) != nf
-                    || memcmp(yielded, fast, nf) != 0 || yields != (HB_FRAME_HEADER_SIZE + length + 15u) / 16u) {
+                if (hb_frame_encode_yielding(&h, payload, length, yielded, sizeof yielded, count_yield, NULL)
+                        != nf
+                    || memcmp(yielded, fast, nf) != 0
+                    || yields != (HB_FRAME_HEADER_SIZE + length + 15u) / 16u) {
                     fail("fast encode", "the yielding encoder differs");
                 }
             }
@@ -280,7 +286,7 @@ int main(int argc, char **argv)
         return 1;
     }
     compared = fast_encode_matches_general();
-    printf("test_frames: %d frame vectors, %d COBS vectors, %d frames encoded both ways, %d failures\n", vectors,
-           cases, compared, failures);
+    printf("test_frames: %d frame vectors, %d COBS vectors, %d frames encoded both ways, %d failures\n",
+           vectors, cases, compared, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -60,8 +60,9 @@
 static HB_ALWAYS_INLINE uint16_t hb_port_crc16_update(uint16_t crc, uint8_t byte)
 {
     uint8_t x = (uint8_t)((crc >> 8) ^ byte);
+    uint16_t low_to_high = (uint16_t)(crc << 8);
     x ^= (uint8_t)(x >> 4);
-    return (uint16_t)((uint16_t)(crc << 8) ^ (uint16_t)((uint16_t)x << 12) ^ (uint16_t)((uint16_t)x << 5) ^ x);
+    return (uint16_t)(low_to_high ^ (uint16_t)((uint16_t)x << 12) ^ (uint16_t)((uint16_t)x << 5) ^ x);
 }
 #define HB_PORT_CRC16_UPDATE(crc, byte) hb_port_crc16_update((crc), (byte))
 #endif

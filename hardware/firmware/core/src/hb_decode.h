@@ -12,7 +12,6 @@
 #include "hb_error.h"
 #include "hb_program.h"
 
-
 /* A varint's value (below 2^28), or HB_VARINT_ERROR plus an error code: one uint32_t, so that it
  * is returned in registers. */
 #define HB_VARINT_ERROR 0x80000000u

@@ -61,7 +61,8 @@ uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot)
 
 static uint8_t slot_busy(const hb_device *dev, uint8_t slot)
 {
-    return (uint8_t)((dev->active && dev->active_slot == slot) || (dev->pending && dev->pending_slot == slot));
+    return (uint8_t)((dev->active && dev->active_slot == slot)
+                     || (dev->pending && dev->pending_slot == slot));
 }
 
 static void slot_empty(hb_device *dev, uint8_t slot)
@@ -349,7 +350,7 @@ static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
         hb_dev_send_response(dev, seq, REPLY_NACK, HB_MSG_HELLO, HB_ERR_BAD_LENGTH, 0);
     } else if (p[0] != HB_PROTOCOL_MAJOR) {
         hb_dev_send_response(dev, seq, REPLY_NACK, HB_MSG_HELLO, HB_ERR_VERSION_INCOMPATIBLE,
-                      (HB_PROTOCOL_MAJOR << 8) | HB_PROTOCOL_MINOR);
+                             (HB_PROTOCOL_MAJOR << 8) | HB_PROTOCOL_MINOR);
     } else {
         send_info(dev, seq);
     }
@@ -379,7 +380,8 @@ static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *
 {
     reply r;
     if (dev->last_kind != REPLY_NONE && h->sequence == dev->last_seq && crc == dev->last_crc) {
-        hb_dev_send_response(dev, h->sequence, dev->last_kind, dev->last_type, dev->last_code, dev->last_value);
+        hb_dev_send_response(dev, h->sequence, dev->last_kind, dev->last_type, dev->last_code,
+                             dev->last_value);
         return;
     }
     switch (h->type) {
@@ -440,9 +442,7 @@ static void on_frame(hb_device *dev)
         dev->silence = 0;
         on_hello(dev, h.sequence, p, n);
         return;
-    default:
-        on_command(dev, &h, p, n, crc);
-        break;
+    default: on_command(dev, &h, p, n, crc); break;
     }
     /* Last: steps the board ran from the yield hook while this frame was handled came before
      * the frame took effect (2.3), so they count toward the silence it ends. */

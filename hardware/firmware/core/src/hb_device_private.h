@@ -57,7 +57,8 @@ void hb_dev_send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t 
 /* A reply (ACK, NACK, PONG), held back if the board defers replies. */
 void hb_dev_send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length);
 /* ACK (kind REPLY_ACK) or NACK for a command. */
-void hb_dev_send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code, uint32_t value);
+void hb_dev_send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code,
+                          uint32_t value);
 /* A notice (numbered by the device), sent now. */
 void hb_dev_notice(hb_device *dev, uint8_t type, const uint8_t *payload, uint8_t length);
 /* TELEMETRY: sent now, or queued inside a step (with the step's tick). */

@@ -64,7 +64,8 @@ static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
 static HB_ALWAYS_INLINE void step_watchdog(hb_device *dev, uint32_t n)
 {
     hb_interp *it = &dev->interp;
-    if (dev->watchdog != 0u && dev->silence >= dev->watchdog && (it->mode == HB_MODE_PLAYING || dev->pending)) {
+    if (dev->watchdog != 0u && dev->silence >= dev->watchdog
+        && (it->mode == HB_MODE_PLAYING || dev->pending)) {
         uint8_t slot = dev->active ? dev->active_slot : dev->pending_slot;
         dev->pending = 0;
         if (it->mode == HB_MODE_PLAYING) {

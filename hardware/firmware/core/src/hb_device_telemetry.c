@@ -104,7 +104,8 @@ void hb_dev_send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t 
     }
 }
 
-void hb_dev_send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code, uint32_t value)
+void hb_dev_send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code,
+                          uint32_t value)
 {
     uint8_t p[HB_LEN_NACK];
     p[0] = type;

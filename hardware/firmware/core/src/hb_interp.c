@@ -43,10 +43,9 @@ static void channel_set(hb_channel *c, uint8_t value)
 /* ceil(256 / d) for d = 2..31: reciprocals for 8-bit division by multiplication (a port may keep
  * the table in flash: hb_port.h). */
 #define RECIPROCAL_LIMIT 32u
-#define RECIPROCAL(d) HB_PORT_READ_U8(&reciprocal[(d) - 2u])
 static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] HB_PORT_TABLE = {
     128, 86, 64, 52, 43, 37, 32, 29, 26, 24, 22, 20, 19, 18, 16,
-    16, 15, 14, 13, 13, 12, 12, 11, 11, 10, 10, 10, 9, 9, 9,
+    16,  15, 14, 13, 13, 12, 12, 11, 11, 10, 10, 10, 9,  9,  9,
 };
 
 /* delta div d (low byte) and delta mod d (high byte), for 1 <= d <= delta <= 255, without the
@@ -69,7 +68,7 @@ static HB_ALWAYS_INLINE uint16_t divmod8(uint8_t delta, uint8_t d)
         }
         return (uint16_t)(q | (uint16_t)((uint16_t)delta << 8));
     }
-    q = (uint8_t)(((uint16_t)delta * RECIPROCAL(d)) >> 8);
+    q = (uint8_t)(((uint16_t)delta * HB_PORT_READ_U8(&reciprocal[d - 2u])) >> 8);
     r = (uint8_t)(delta - (uint8_t)(q * d)); /* mod 256: r, or r - d + 256 >= 256 - d > d */
     if (r >= d) {
         q--;

@@ -32,7 +32,7 @@ HB_NOINLINE const uint8_t *hb_stream_window(const hb_interp *it, uint32_t at, co
 
 /* Across the ring's wrap, or the error (hb_interp_stream.h). */
 HB_NOINLINE hb_err hb_stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p,
-                                   const uint8_t **lim)
+                                  const uint8_t **lim)
 {
     const hb_source *src = it->src;
     uint32_t at = it->read_offset;
