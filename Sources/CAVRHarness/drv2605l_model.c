@@ -8,9 +8,17 @@
 #include "harness_internal.h"
 
 #define DRV_ADDRESS7 0x5Au
-enum { REG_STATUS = 0x00, REG_MODE = 0x01, REG_GO = 0x0C, REG_CAL_COMP = 0x18, REG_CAL_BEMF = 0x19, REG_FEEDBACK = 0x1A };
+enum {
+    REG_STATUS = 0x00,
+    REG_MODE = 0x01,
+    REG_GO = 0x0C,
+    REG_CAL_COMP = 0x18,
+    REG_CAL_BEMF = 0x19,
+    REG_FEEDBACK = 0x1A
+};
 
-static void reset_registers(hb_drv_model *drv) {
+static void reset_registers(hb_drv_model *drv)
+{
     memset(drv->registers, 0, sizeof drv->registers);
     drv->registers[REG_STATUS] = 0xE0; /* DEVICE_ID 7 */
     drv->registers[REG_MODE] = 0x40;   /* STANDBY */
@@ -25,7 +33,8 @@ static void reset_registers(hb_drv_model *drv) {
     drv->registers[0x1E] = 0x20;
 }
 
-static avr_cycle_count_t calibration_done(struct avr_t *avr, avr_cycle_count_t when, void *param) {
+static avr_cycle_count_t calibration_done(struct avr_t *avr, avr_cycle_count_t when, void *param)
+{
     (void)avr;
     (void)when;
     hb_avr *board = param;
@@ -38,7 +47,8 @@ static avr_cycle_count_t calibration_done(struct avr_t *avr, avr_cycle_count_t w
     return 0;
 }
 
-static void write_register(hb_avr *board, uint8_t reg, uint8_t value) {
+static void write_register(hb_avr *board, uint8_t reg, uint8_t value)
+{
     hb_drv_model *drv = &board->drv;
     hb_event_append(board, HB_AVR_EVENT_DRV_WRITE, reg, value);
     if (reg == REG_STATUS) {
@@ -49,14 +59,15 @@ static void write_register(hb_avr *board, uint8_t reg, uint8_t value) {
         return;
     }
     drv->registers[reg] = value;
-    if (reg == REG_GO && (value & 1u) && (drv->registers[REG_MODE] & 0x07u) == 0x07u &&
-        !(drv->registers[REG_MODE] & 0x40u)) {
+    if (reg == REG_GO && (value & 1u) && (drv->registers[REG_MODE] & 0x07u) == 0x07u
+        && !(drv->registers[REG_MODE] & 0x40u)) {
         avr_cycle_timer_register(board->avr, drv->calibration_cycles ? drv->calibration_cycles : 1,
                                  calibration_done, board);
     }
 }
 
-int hb_drv_model_start(hb_avr *board, uint8_t address8) {
+int hb_drv_model_start(hb_avr *board, uint8_t address8)
+{
     hb_drv_model *drv = &board->drv;
     drv->selected = (address8 >> 1) == DRV_ADDRESS7;
     if (!drv->selected) {
@@ -69,7 +80,8 @@ int hb_drv_model_start(hb_avr *board, uint8_t address8) {
     return 1;
 }
 
-int hb_drv_model_write(hb_avr *board, uint8_t byte) {
+int hb_drv_model_write(hb_avr *board, uint8_t byte)
+{
     hb_drv_model *drv = &board->drv;
     if (!drv->selected) {
         return 0;
@@ -83,28 +95,34 @@ int hb_drv_model_write(hb_avr *board, uint8_t byte) {
     return 1;
 }
 
-uint8_t hb_drv_model_read(hb_avr *board) {
+uint8_t hb_drv_model_read(hb_avr *board)
+{
     hb_drv_model *drv = &board->drv;
     return drv->selected ? drv->registers[drv->pointer++] : 0xFFu;
 }
 
-void hb_drv_model_stop(hb_avr *board) {
+void hb_drv_model_stop(hb_avr *board)
+{
     board->drv.selected = 0;
 }
 
-void hb_drv_model_attach(hb_avr *board) {
+void hb_drv_model_attach(hb_avr *board)
+{
     reset_registers(&board->drv);
     board->drv.calibration_cycles = board->avr->frequency / 1000u;
 }
 
-uint8_t hb_avr_drv_register(const hb_avr *board, uint8_t reg) {
+uint8_t hb_avr_drv_register(const hb_avr *board, uint8_t reg)
+{
     return board->drv.registers[reg];
 }
 
-uint64_t hb_avr_drv_first_access(const hb_avr *board) {
+uint64_t hb_avr_drv_first_access(const hb_avr *board)
+{
     return board->drv.first_access;
 }
 
-void hb_avr_drv_set_calibration_cycles(hb_avr *board, uint64_t cycles) {
+void hb_avr_drv_set_calibration_cycles(hb_avr *board, uint64_t cycles)
+{
     board->drv.calibration_cycles = cycles;
 }

@@ -6,7 +6,8 @@
 
 #include "harness_internal.h"
 
-static void *grow(void *items, size_t *capacity, size_t needed, size_t item_size) {
+static void *grow(void *items, size_t *capacity, size_t needed, size_t item_size)
+{
     if (needed <= *capacity) {
         return items;
     }
@@ -22,20 +23,24 @@ static void *grow(void *items, size_t *capacity, size_t needed, size_t item_size
     return grown;
 }
 
-void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value) {
+void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value)
+{
     hb_event_log *log = &board->events;
     log->items = grow(log->items, &log->capacity, log->count + 1, sizeof *log->items);
-    log->items[log->count++] = (hb_avr_event){.cycle = board->avr->cycle, .kind = kind, .reg = reg, .value = value};
+    log->items[log->count++] =
+        (hb_avr_event){.cycle = board->avr->cycle, .kind = kind, .reg = reg, .value = value};
 }
 
-void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value) {
+void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value)
+{
     log->items = grow(log->items, &log->capacity, log->count + 1, sizeof *log->items);
     log->items[log->count++] = (hb_avr_byte){.cycle = cycle, .value = value};
 }
 
 /* simavr logs through one process-wide function; messages about no particular core (the ELF
  * loader's "Loaded N .text") would go to stdout. Keep errors, on stderr, and drop the rest. */
-static void quiet_logger(avr_t *avr, const int level, const char *format, va_list args) {
+static void quiet_logger(avr_t *avr, const int level, const char *format, va_list args)
+{
     (void)avr;
     if (level <= LOG_ERROR) {
         vfprintf(stderr, format, args);
@@ -43,20 +48,18 @@ static void quiet_logger(avr_t *avr, const int level, const char *format, va_lis
 }
 
 /* Sleeping is never real time here: the harness decides how fast simulated time runs. */
-static void no_sleep(avr_t *avr, avr_cycle_count_t how_long) {
+static void no_sleep(avr_t *avr, avr_cycle_count_t how_long)
+{
     (void)avr;
     (void)how_long;
 }
 
-static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param) {
+static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param)
+{
     hb_avr *board = param;
     switch (irq->irq) {
-    case 0:
-        hb_event_append(board, HB_AVR_EVENT_OCR1A, 0, (uint8_t)value);
-        break;
-    case 1:
-        hb_event_append(board, HB_AVR_EVENT_OCR1B, 0, (uint8_t)value);
-        break;
+    case 0: hb_event_append(board, HB_AVR_EVENT_OCR1A, 0, (uint8_t)value); break;
+    case 1: hb_event_append(board, HB_AVR_EVENT_OCR1B, 0, (uint8_t)value); break;
     case 2:
         hb_profile_probe_write(board, (uint8_t)value);
         hb_event_append(board, HB_AVR_EVENT_PROBE, 0, (uint8_t)value);
@@ -67,14 +70,14 @@ static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param) {
             hb_profile_set_origin(board, board->avr->cycle);
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
 static const char *watch_names[4] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b"};
 
-static void attach_watches(hb_avr *board) {
+static void attach_watches(hb_avr *board)
+{
     static const uint16_t addresses[4] = {HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0, HB_ADDR_TCCR2B};
     board->watch_irqs = avr_alloc_irq(&board->avr->irq_pool, 0, 4, watch_names);
     for (int i = 0; i < 4; i++) {
@@ -88,7 +91,8 @@ static void attach_watches(hb_avr *board) {
 }
 
 hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency, char *error,
-                      size_t error_capacity) {
+                      size_t error_capacity)
+{
     avr_global_logger_set(quiet_logger);
     hb_avr *board = calloc(1, sizeof *board);
     if (!board) {
@@ -121,7 +125,8 @@ hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency,
     return board;
 }
 
-void hb_avr_destroy(hb_avr *board) {
+void hb_avr_destroy(hb_avr *board)
+{
     if (!board) {
         return;
     }
@@ -134,19 +139,23 @@ void hb_avr_destroy(hb_avr *board) {
     free(board);
 }
 
-uint32_t hb_avr_pc(const hb_avr *board) {
+uint32_t hb_avr_pc(const hb_avr *board)
+{
     return board->avr->pc;
 }
 
-uint64_t hb_avr_cycle(const hb_avr *board) {
+uint64_t hb_avr_cycle(const hb_avr *board)
+{
     return board->avr->cycle;
 }
 
-uint32_t hb_avr_frequency(const hb_avr *board) {
+uint32_t hb_avr_frequency(const hb_avr *board)
+{
     return board->avr->frequency;
 }
 
-int hb_avr_run_until(hb_avr *board, uint64_t cycle) {
+int hb_avr_run_until(hb_avr *board, uint64_t cycle)
+{
     avr_t *avr = board->avr;
     while (avr->cycle < cycle) {
         uint32_t pc = avr->pc;
@@ -164,11 +173,13 @@ int hb_avr_run_until(hb_avr *board, uint64_t cycle) {
     return HB_AVR_RUNNING;
 }
 
-size_t hb_avr_events_count(const hb_avr *board) {
+size_t hb_avr_events_count(const hb_avr *board)
+{
     return board->events.count;
 }
 
-size_t hb_avr_events_copy(const hb_avr *board, size_t first, hb_avr_event *out, size_t capacity) {
+size_t hb_avr_events_copy(const hb_avr *board, size_t first, hb_avr_event *out, size_t capacity)
+{
     if (first >= board->events.count) {
         return 0;
     }
@@ -180,14 +191,16 @@ size_t hb_avr_events_copy(const hb_avr *board, size_t first, hb_avr_event *out, 
     return n;
 }
 
-uint8_t hb_avr_read_data(const hb_avr *board, uint16_t address) {
+uint8_t hb_avr_read_data(const hb_avr *board, uint16_t address)
+{
     if (address > board->avr->ramend) {
         return 0;
     }
     return board->avr->data[address];
 }
 
-int32_t hb_avr_symbol_address(const hb_avr *board, const char *name) {
+int32_t hb_avr_symbol_address(const hb_avr *board, const char *name)
+{
     for (uint32_t i = 0; i < board->firmware.symbolcount; i++) {
         const avr_symbol_t *symbol = board->firmware.symbol[i];
         if (strcmp(symbol->symbol, name) == 0) {

@@ -44,19 +44,19 @@ typedef struct {
 
 typedef struct {
     uint8_t registers[256];
-    uint8_t selected;    /* addressed in the current transaction */
-    uint8_t want_pointer;/* next written byte is the register pointer */
+    uint8_t selected;     /* addressed in the current transaction */
+    uint8_t want_pointer; /* next written byte is the register pointer */
     uint8_t pointer;
     uint64_t first_access;
     uint64_t calibration_cycles;
 } hb_drv_model;
 
 typedef struct {
-    avr_twi_t *port;     /* simavr's TWI module, for its interrupt vector */
-    int owned;           /* we sent START and no STOP yet */
-    int phase;           /* what the next TWINT-clearing write does */
-    int pending;         /* what the running bus action finishes */
-    uint8_t status;      /* TWSR status when it finishes */
+    avr_twi_t *port; /* simavr's TWI module, for its interrupt vector */
+    int owned;       /* we sent START and no STOP yet */
+    int phase;       /* what the next TWINT-clearing write does */
+    int pending;     /* what the running bus action finishes */
+    uint8_t status;  /* TWSR status when it finishes */
 } hb_twi_bus;
 
 typedef struct {
@@ -73,9 +73,9 @@ typedef struct {
     uint64_t *pc_cycles; /* per flash word */
     size_t pc_words;
     uint64_t vector_entry;
-    uint64_t origin;       /* cycle of a tick boundary: windows are counted from it */
-    uint64_t group_mask;   /* categories summed per tick window (hb_avr_profile_set_group) */
-    uint32_t group_max;    /* the largest such sum over the closed windows */
+    uint64_t origin;     /* cycle of a tick boundary: windows are counted from it */
+    uint64_t group_mask; /* categories summed per tick window (hb_avr_profile_set_group) */
+    uint32_t group_max;  /* the largest such sum over the closed windows */
 } hb_profile;
 
 struct hb_avr {

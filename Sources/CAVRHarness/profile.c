@@ -19,11 +19,13 @@
 
 #include "harness_internal.h"
 
-static uint64_t window_of(const hb_profile *p, uint64_t cycle) {
+static uint64_t window_of(const hb_profile *p, uint64_t cycle)
+{
     return cycle >= p->origin ? (cycle - p->origin) / p->window : 0;
 }
 
-static uint32_t group_sum(const hb_profile *p) {
+static uint32_t group_sum(const hb_profile *p)
+{
     uint32_t sum = 0;
     for (int i = 0; i < HB_AVR_PROFILE_CATEGORIES; i++) {
         if (p->group_mask & ((uint64_t)1 << i)) {
@@ -33,7 +35,8 @@ static uint32_t group_sum(const hb_profile *p) {
     return sum;
 }
 
-static void fold_window(hb_profile *p) {
+static void fold_window(hb_profile *p)
+{
     uint32_t group = group_sum(p);
     if (group > p->group_max) {
         p->group_max = group;
@@ -46,7 +49,8 @@ static void fold_window(hb_profile *p) {
     }
 }
 
-static void charge(hb_avr *board, int category, uint64_t cycles) {
+static void charge(hb_avr *board, int category, uint64_t cycles)
+{
     hb_profile *p = &board->profile;
     uint64_t now = board->avr->cycle;
     if (now < p->interval_start) {
@@ -66,7 +70,8 @@ static void charge(hb_avr *board, int category, uint64_t cycles) {
     }
 }
 
-void hb_profile_init(hb_avr *board) {
+void hb_profile_init(hb_avr *board)
+{
     memset(&board->profile, 0, sizeof board->profile);
     board->profile.window = board->avr->frequency / 1000u;
     board->profile.current_vector = -1;
@@ -74,11 +79,13 @@ void hb_profile_init(hb_avr *board) {
     board->profile.pc_cycles = calloc(board->profile.pc_words, sizeof *board->profile.pc_cycles);
 }
 
-void hb_profile_free(hb_avr *board) {
+void hb_profile_free(hb_avr *board)
+{
     free(board->profile.pc_cycles);
 }
 
-size_t hb_avr_pc_cycles(const hb_avr *board, uint64_t *out, size_t capacity) {
+size_t hb_avr_pc_cycles(const hb_avr *board, uint64_t *out, size_t capacity)
+{
     size_t n = board->profile.pc_words < capacity ? board->profile.pc_words : capacity;
     if (board->profile.pc_cycles) {
         memcpy(out, board->profile.pc_cycles, n * sizeof *out);
@@ -86,7 +93,8 @@ size_t hb_avr_pc_cycles(const hb_avr *board, uint64_t *out, size_t capacity) {
     return n;
 }
 
-void hb_avr_profile_reset(hb_avr *board) {
+void hb_avr_profile_reset(hb_avr *board)
+{
     hb_profile *p = &board->profile;
     memset(p->entries, 0, sizeof p->entries);
     memset(p->current, 0, sizeof p->current);
@@ -98,7 +106,8 @@ void hb_avr_profile_reset(hb_avr *board) {
     }
 }
 
-void hb_profile_probe_write(hb_avr *board, uint8_t value) {
+void hb_profile_probe_write(hb_avr *board, uint8_t value)
+{
     hb_profile *p = &board->profile;
     uint64_t now = board->avr->cycle;
     uint8_t changed = (uint8_t)(value ^ p->probe_bits);
@@ -118,7 +127,8 @@ void hb_profile_probe_write(hb_avr *board, uint8_t value) {
     p->probe_bits = value;
 }
 
-void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode, uint64_t cycles) {
+void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode, uint64_t cycles)
+{
     hb_profile *p = &board->profile;
     avr_t *avr = board->avr;
     if (p->pc_cycles && pc_before / 2u < p->pc_words) {
@@ -132,13 +142,15 @@ void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode, uint64_
     }
     uint32_t pc = avr->pc;
     uint32_t slot = avr->vector_size ? avr->vector_size : 4u;
-    if (p->current_vector < 0 && pc != pc_before && pc != 0 && pc < HB_VECTOR_COUNT * slot && pc % slot == 0) {
+    if (p->current_vector < 0 && pc != pc_before && pc != 0 && pc < HB_VECTOR_COUNT * slot
+        && pc % slot == 0) {
         p->current_vector = (int)(pc / slot);
         p->vector_entry = avr->cycle;
     }
 }
 
-hb_avr_profile_entry hb_avr_profile_get(const hb_avr *board, int category) {
+hb_avr_profile_entry hb_avr_profile_get(const hb_avr *board, int category)
+{
     hb_avr_profile_entry e = {0};
     if (category < 0 || category >= HB_AVR_PROFILE_CATEGORIES) {
         return e;
@@ -151,24 +163,29 @@ hb_avr_profile_entry hb_avr_profile_get(const hb_avr *board, int category) {
     return e;
 }
 
-uint64_t hb_avr_profile_ticks(const hb_avr *board) {
+uint64_t hb_avr_profile_ticks(const hb_avr *board)
+{
     return (board->avr->cycle - board->profile.interval_start) / board->profile.window;
 }
 
-uint32_t hb_avr_profile_window(const hb_avr *board) {
+uint32_t hb_avr_profile_window(const hb_avr *board)
+{
     return board->profile.window;
 }
 
-void hb_avr_profile_set_group(hb_avr *board, uint64_t categories) {
+void hb_avr_profile_set_group(hb_avr *board, uint64_t categories)
+{
     board->profile.group_mask = categories;
 }
 
-uint32_t hb_avr_profile_group_worst(const hb_avr *board) {
+uint32_t hb_avr_profile_group_worst(const hb_avr *board)
+{
     uint32_t current = group_sum(&board->profile); /* the window still being filled */
     return current > board->profile.group_max ? current : board->profile.group_max;
 }
 
-void hb_profile_set_origin(hb_avr *board, uint64_t cycle) {
+void hb_profile_set_origin(hb_avr *board, uint64_t cycle)
+{
     hb_profile *p = &board->profile;
     fold_window(p);
     p->origin = cycle;

@@ -22,17 +22,20 @@
 
 enum { PHASE_IDLE, PHASE_ADDRESS, PHASE_WRITE, PHASE_READ };
 
-static uint32_t scl_period(const avr_t *avr) {
+static uint32_t scl_period(const avr_t *avr)
+{
     static const uint32_t prescale[4] = {1, 4, 16, 64};
     return 16u + 2u * avr->data[ADDR_TWBR] * prescale[avr->data[ADDR_TWSR] & 3u];
 }
 
-static void set_status(hb_avr *board, uint8_t status) {
+static void set_status(hb_avr *board, uint8_t status)
+{
     uint8_t *twsr = &board->avr->data[ADDR_TWSR];
     *twsr = (uint8_t)((*twsr & 0x03u) | status);
 }
 
-static avr_cycle_count_t action_done(struct avr_t *avr, avr_cycle_count_t when, void *param) {
+static avr_cycle_count_t action_done(struct avr_t *avr, avr_cycle_count_t when, void *param)
+{
     (void)when;
     hb_avr *board = param;
     hb_twi_bus *bus = &board->twi;
@@ -46,22 +49,22 @@ static avr_cycle_count_t action_done(struct avr_t *avr, avr_cycle_count_t when, 
         bus->owned = 1;
         bus->phase = PHASE_ADDRESS;
         break;
-    default:
-        set_status(board, bus->status);
-        break;
+    default: set_status(board, bus->status); break;
     }
     avr_raise_interrupt(avr, &bus->port->twi);
     avr->data[ADDR_TWCR] |= TWINT;
     return 0;
 }
 
-static void schedule(hb_avr *board, int pending, uint8_t status, uint32_t periods) {
+static void schedule(hb_avr *board, int pending, uint8_t status, uint32_t periods)
+{
     board->twi.pending = pending;
     board->twi.status = status;
     avr_cycle_timer_register(board->avr, periods * scl_period(board->avr), action_done, board);
 }
 
-static void write_twcr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param) {
+static void write_twcr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
+{
     (void)addr;
     hb_avr *board = param;
     hb_twi_bus *bus = &board->twi;
@@ -103,12 +106,14 @@ static void write_twcr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *p
     }
 }
 
-static void write_twdr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param) {
+static void write_twdr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
+{
     (void)param;
     avr->data[addr] = v;
 }
 
-void hb_twi_master_attach(hb_avr *board) {
+void hb_twi_master_attach(hb_avr *board)
+{
     for (avr_io_t *io = board->avr->io_port; io; io = io->next) {
         if (strcmp(io->kind, "twi") == 0) {
             board->twi.port = (avr_twi_t *)io;

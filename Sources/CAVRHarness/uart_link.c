@@ -14,20 +14,23 @@
 /* simavr's header declares the FIFO type; its accessors are static, so define our own copy. */
 DEFINE_FIFO(uint16_t, uart_fifo);
 
-static uint32_t cycles_per_byte(const avr_t *avr) {
+static uint32_t cycles_per_byte(const avr_t *avr)
+{
     uint32_t ubrr = (uint32_t)(avr->data[HB_ADDR_UBRR0L] | ((avr->data[HB_ADDR_UBRR0H] & 0x0Fu) << 8));
     uint32_t per_bit = (ubrr + 1u) * ((avr->data[HB_ADDR_UCSR0A] & 0x02u) ? 8u : 16u);
     return per_bit * 10u; /* start + 8 data + stop */
 }
 
-uint32_t hb_avr_uart_cycles_per_byte(const hb_avr *board) {
+uint32_t hb_avr_uart_cycles_per_byte(const hb_avr *board)
+{
     if (!(board->avr->data[HB_ADDR_UCSR0B] & 0x18u)) {
         return 0;
     }
     return cycles_per_byte(board->avr);
 }
 
-static void deliver(hb_avr *board, uint64_t when, uint8_t value) {
+static void deliver(hb_avr *board, uint64_t when, uint8_t value)
+{
     avr_t *avr = board->avr;
     avr_uart_t *uart = board->uart;
     hb_byte_log_append(&board->rx_log, when, value);
@@ -52,7 +55,8 @@ static void deliver(hb_avr *board, uint64_t when, uint8_t value) {
     avr_raise_interrupt(avr, &uart->rxc);
 }
 
-static avr_cycle_count_t rx_timer(struct avr_t *avr, avr_cycle_count_t when, void *param) {
+static avr_cycle_count_t rx_timer(struct avr_t *avr, avr_cycle_count_t when, void *param)
+{
     hb_avr *board = param;
     (void)avr;
     deliver(board, when, board->rx_queue.bytes[board->rx_next++]);
@@ -66,7 +70,8 @@ static avr_cycle_count_t rx_timer(struct avr_t *avr, avr_cycle_count_t when, voi
     return when + cycles_per_byte(board->avr);
 }
 
-void hb_avr_uart_send(hb_avr *board, const uint8_t *bytes, size_t count) {
+void hb_avr_uart_send(hb_avr *board, const uint8_t *bytes, size_t count)
+{
     if (count == 0) {
         return;
     }
@@ -93,11 +98,13 @@ void hb_avr_uart_send(hb_avr *board, const uint8_t *bytes, size_t count) {
     }
 }
 
-size_t hb_avr_uart_send_pending(const hb_avr *board) {
+size_t hb_avr_uart_send_pending(const hb_avr *board)
+{
     return board->rx_queue.count - board->rx_next;
 }
 
-static void on_tx(struct avr_irq_t *irq, uint32_t value, void *param) {
+static void on_tx(struct avr_irq_t *irq, uint32_t value, void *param)
+{
     (void)irq;
     hb_avr *board = param;
     uint64_t now = board->avr->cycle;
@@ -106,7 +113,8 @@ static void on_tx(struct avr_irq_t *irq, uint32_t value, void *param) {
     hb_byte_log_append(&board->tx_log, board->tx_busy_until, (uint8_t)value);
 }
 
-size_t hb_avr_uart_take(hb_avr *board, hb_avr_byte *out, size_t capacity) {
+size_t hb_avr_uart_take(hb_avr *board, hb_avr_byte *out, size_t capacity)
+{
     hb_byte_log *log = &board->tx_log;
     size_t n = log->count - log->taken;
     if (n > capacity) {
@@ -121,21 +129,25 @@ size_t hb_avr_uart_take(hb_avr *board, hb_avr_byte *out, size_t capacity) {
     return n;
 }
 
-size_t hb_avr_uart_rx_log_count(const hb_avr *board) {
+size_t hb_avr_uart_rx_log_count(const hb_avr *board)
+{
     return board->rx_log.count;
 }
 
-size_t hb_avr_uart_rx_log(const hb_avr *board, hb_avr_byte *out, size_t capacity) {
+size_t hb_avr_uart_rx_log(const hb_avr *board, hb_avr_byte *out, size_t capacity)
+{
     size_t n = board->rx_log.count < capacity ? board->rx_log.count : capacity;
     memcpy(out, board->rx_log.items, n * sizeof *out);
     return n;
 }
 
-hb_avr_uart_stats hb_avr_uart_get_stats(const hb_avr *board) {
+hb_avr_uart_stats hb_avr_uart_get_stats(const hb_avr *board)
+{
     return board->uart_stats;
 }
 
-void hb_uart_link_attach(hb_avr *board) {
+void hb_uart_link_attach(hb_avr *board)
+{
     for (avr_io_t *io = board->avr->io_port; io; io = io->next) {
         if (strcmp(io->kind, "uart") == 0 && ((avr_uart_t *)io)->name == '0') {
             board->uart = (avr_uart_t *)io;

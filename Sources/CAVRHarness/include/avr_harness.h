@@ -56,19 +56,19 @@ size_t hb_avr_uart_rx_log(const hb_avr *board, hb_avr_byte *out, size_t capacity
 size_t hb_avr_uart_rx_log_count(const hb_avr *board);
 
 typedef struct {
-    uint32_t max_backlog;   /* most unread bytes in the UART when a new byte completed */
-    uint32_t overruns;      /* completions that a real UART would have lost (backlog >= 3) */
-    uint32_t dropped;       /* bytes sent while the receiver was disabled */
+    uint32_t max_backlog; /* most unread bytes in the UART when a new byte completed */
+    uint32_t overruns;    /* completions that a real UART would have lost (backlog >= 3) */
+    uint32_t dropped;     /* bytes sent while the receiver was disabled */
 } hb_avr_uart_stats;
 hb_avr_uart_stats hb_avr_uart_get_stats(const hb_avr *board);
 
 /* Output events. */
 enum {
-    HB_AVR_EVENT_OCR1A = 0,  /* value = new OCR1A low byte */
+    HB_AVR_EVENT_OCR1A = 0, /* value = new OCR1A low byte */
     HB_AVR_EVENT_OCR1B = 1,
-    HB_AVR_EVENT_DRV_WRITE = 2, /* reg = DRV2605L register, value = byte written */
+    HB_AVR_EVENT_DRV_WRITE = 2,    /* reg = DRV2605L register, value = byte written */
     HB_AVR_EVENT_TIMER2_START = 3, /* the tick timer's clock was started (TCCR2B written non-zero) */
-    HB_AVR_EVENT_PROBE = 4 /* value = GPIOR0 as written: the firmware's probe bits (probe.h) */
+    HB_AVR_EVENT_PROBE = 4         /* value = GPIOR0 as written: the firmware's probe bits (probe.h) */
 };
 typedef struct {
     uint64_t cycle;
@@ -98,10 +98,10 @@ int32_t hb_avr_symbol_address(const hb_avr *board, const char *name);
 #define HB_AVR_PROFILE_CATEGORIES 40
 #define HB_AVR_PROFILE_VECTOR(n) (8 + (n))
 typedef struct {
-    uint64_t total_cycles;   /* summed over the measurement interval */
-    uint64_t calls;          /* completed regions / handler invocations */
-    uint32_t max_per_tick;   /* most cycles in one 16,000-cycle tick window */
-    uint32_t max_single;     /* longest single region or invocation */
+    uint64_t total_cycles; /* summed over the measurement interval */
+    uint64_t calls;        /* completed regions / handler invocations */
+    uint32_t max_per_tick; /* most cycles in one 16,000-cycle tick window */
+    uint32_t max_single;   /* longest single region or invocation */
 } hb_avr_profile_entry;
 /* Starts a new measurement interval at the current cycle. */
 void hb_avr_profile_reset(hb_avr *board);

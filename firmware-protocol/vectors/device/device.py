@@ -1,6 +1,6 @@
 """Reference implementation of PROTOCOL.md part 2 (the device side), written from the text.
 
-It computes the expected outputs of the device vectors independently of the C core (hb_device.c)
+It computes the expected outputs of the device vectors independently of the C core (hb_device*.c)
 and of the Swift model (DeviceModel). It reuses the program reference (../programs/reference.py)
 for validation, decoding and the closed-form ramp rule, and is built differently from both
 implementations where it can be:
@@ -14,7 +14,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import reference as ref  # noqa: E402
+from hbwire import cobs, crc16  # noqa: E402
 
 MAJOR, MINOR = 1, 0
 STREAM = 0xFF
@@ -46,25 +48,9 @@ def signed32(v):
 
 # ---- frames (2.1) ----
 
-def cobs(data):
-    out, block = bytearray(), bytearray()
-    for i, b in enumerate(data):
-        if b == 0:
-            out += bytes([len(block) + 1]) + block
-            block = bytearray()
-        else:
-            block.append(b)
-            if len(block) == 254:
-                out += b"\xff" + block
-                block = bytearray()
-                if i == len(data) - 1:
-                    return bytes(out)
-    return bytes(out + bytes([len(block) + 1]) + block)
-
-
 def frame(type_, seq, payload, version=1, flags=0):
     raw = bytes([version, type_, seq, flags]) + bytes(payload)
-    return cobs(raw + u16(ref.crc16(raw))) + b"\x00"
+    return cobs(raw + u16(crc16(raw))) + b"\x00"
 
 
 def unframe(segment):
@@ -81,7 +67,7 @@ def unframe(segment):
             out.append(0)
     if len(out) > 134 or len(out) < 6:
         return None
-    if ref.crc16(bytes(out[:-2])) != out[-2] | out[-1] << 8 or out[0] != 1:
+    if crc16(bytes(out[:-2])) != out[-2] | out[-1] << 8 or out[0] != 1:
         return None
     return out[1], out[2], bytes(out[4:-2]), out[-2] | out[-1] << 8
 
@@ -158,7 +144,7 @@ class Interp:
         self.checker.check(ins)
         self.crc_bytes += s.body[self.pos:ins["end"]]
         self.pos = s.released = ins["end"]
-        if ins["op"] == "END" and ref.crc16(bytes(self.crc_bytes)) != self.header["crc"]:
+        if ins["op"] == "END" and crc16(bytes(self.crc_bytes)) != self.header["crc"]:
             raise ref.Reject("BAD_CRC")
         self.fetched = (self.last_time + ins["delay"], ins)
 
@@ -407,7 +393,7 @@ class Device:
         s = self.slots[slot]
         if length != len(s["data"]):
             return E["COMMIT_LENGTH"], len(s["data"])
-        computed = ref.crc16(bytes(s["data"]))
+        computed = crc16(bytes(s["data"]))
         if computed != crc:
             self.slots[slot] = {"data": bytearray(), "ready": False}
             return E["CHECKSUM_MISMATCH"], computed

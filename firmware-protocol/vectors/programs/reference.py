@@ -7,6 +7,11 @@ and of the Swift model, so it is deliberately built differently from both:
 - pulse voices are kept as (start, length) intervals and tested per tick.
 Plain Python, unbounded integers, no speed concerns.
 """
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from hbwire import crc16  # noqa: E402,F401  (CRC-16/CCITT-FALSE; also ref.crc16 for the generators)
 
 OPS = ["SET_A", "RAMP_A", "SET_S", "RAMP_S", "PULSE", "LOOP", "ENDLOOP", "END"]
 
@@ -40,15 +45,6 @@ class Reject(Exception):
     def __init__(self, name):
         super().__init__(name)
         self.code = ERR[name]
-
-
-def crc16(data):
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-    return crc
 
 
 def le(data):

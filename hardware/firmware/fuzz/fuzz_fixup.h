@@ -33,7 +33,8 @@ static const uint8_t *fuzz_fixup(const uint8_t *program, uint32_t length, uint8_
         return program;
     }
     memcpy(copy, program, length);
-    body_length = (uint32_t)(copy[6] | (copy[7] << 8)) | ((uint32_t)copy[8] << 16) | ((uint32_t)copy[9] << 24);
+    body_length =
+        (uint32_t)(copy[6] | (copy[7] << 8)) | ((uint32_t)copy[8] << 16) | ((uint32_t)copy[9] << 24);
     if (mode & 1u) {
         body_length = length - HB_HEADER_SIZE;
         put_u32(copy + 6, body_length);
@@ -51,8 +52,8 @@ static const uint8_t *fuzz_fixup(const uint8_t *program, uint32_t length, uint8_
         hb_check_init(&chk, &header, 0);
         for (;;) {
             hb_instr in;
-            if (hb_instr_decode(&body, body_length, &offset, &in) != HB_OK ||
-                hb_check_instr(&chk, &in, offset) != HB_OK) {
+            if (hb_instr_decode(&body, body_length, &offset, &in) != HB_OK
+                || hb_check_instr(&chk, &in, offset) != HB_OK) {
                 break;
             }
             if (in.op == HB_OP_END) {

@@ -3,9 +3,10 @@
  * must equal the twin's with the live controls applied by the 1.11 formulas; after a stop, the
  * brake or idle sequence must follow exactly.
  *
- * Input: c0 & 15: brake_ticks, c0 bits 4..6: header fix-ups (fuzz_fixup.h); c1: number of events n; then n events of 3 bytes
- * (ticks to wait, kind % 4: scale / offset / stop brake / stop nobrake, argument), then the
- * program. The safety limiter is off (safety_ticks = 2^32 - 1) so the twin stays comparable. */
+ * Input: c0 & 15: brake_ticks, c0 bits 4..6: header fix-ups (fuzz_fixup.h); c1: number of
+ * events n; then n events of 3 bytes (ticks to wait, kind % 4: scale / offset / stop brake /
+ * stop nobrake, argument), then the program. The safety limiter is off (safety_ticks = 2^32 - 1)
+ * so the twin stays comparable. */
 #include <stdint.h>
 #include <string.h>
 

@@ -15,20 +15,20 @@ static uint8_t program[64] = {
 };
 
 static const uint8_t body[] = {
-    0xA0, 0,          /* LOOP OUTER      +0 */
-    0xA0, 100,        /* LOOP 100        +0 */
-    0x20, 255, 20,    /* RAMP_A 255, 20  +0 */
-    0x60, 200, 13,    /* RAMP_S 200, 13  +0 */
-    0x83, 180, 40,    /* PULSE 180, 40   +3 */
-    0x84, 220, 128,   /* PULSE 220, 128  +4 */
-    0x84, 100, 255,   /* PULSE 100, 255  +4 */
-    0x66, 30, 17,     /* RAMP_S 30, 17   +6 */
-    0x23, 10, 25,     /* RAMP_A 10, 25   +3 */
-    0x85, 250, 0,     /* PULSE 250, 0    +5 */
-    0x82, 90, 200,    /* PULSE 90, 200   +2 */
-    0xD7,             /* ENDLOOP         +23: period 50 */
-    0xC0,             /* ENDLOOP         +0 */
-    0xE0,             /* END             +0 */
+    0xA0, 0,        /* LOOP OUTER      +0 */
+    0xA0, 100,      /* LOOP 100        +0 */
+    0x20, 255, 20,  /* RAMP_A 255, 20  +0 */
+    0x60, 200, 13,  /* RAMP_S 200, 13  +0 */
+    0x83, 180, 40,  /* PULSE 180, 40   +3 */
+    0x84, 220, 128, /* PULSE 220, 128  +4 */
+    0x84, 100, 255, /* PULSE 100, 255  +4 */
+    0x66, 30,  17,  /* RAMP_S 30, 17   +6 */
+    0x23, 10,  25,  /* RAMP_A 10, 25   +3 */
+    0x85, 250, 0,   /* PULSE 250, 0    +5 */
+    0x82, 90,  200, /* PULSE 90, 200   +2 */
+    0xD7,           /* ENDLOOP         +23: period 50 */
+    0xC0,           /* ENDLOOP         +0 */
+    0xE0,           /* END             +0 */
 };
 
 int main(int argc, char **argv)

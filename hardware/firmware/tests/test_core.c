@@ -16,16 +16,16 @@
 
 static long checks, failures;
 
-#define CHECK(cond, ...)                       \
-    do {                                       \
-        checks++;                              \
-        if (!(cond)) {                         \
-            if (failures++ < 20) {             \
+#define CHECK(cond, ...)                                    \
+    do {                                                    \
+        checks++;                                           \
+        if (!(cond)) {                                      \
+            if (failures++ < 20) {                          \
                 printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-                printf(__VA_ARGS__);           \
-                printf("\n");                  \
-            }                                  \
-        }                                      \
+                printf(__VA_ARGS__);                        \
+                printf("\n");                               \
+            }                                               \
+        }                                                   \
     } while (0)
 
 static uint32_t rng_state = 12345u;
@@ -131,7 +131,8 @@ static void check_ramp(uint8_t v0, uint8_t v1, uint32_t d, uint32_t ticks)
 static void ramp_tests(void)
 {
     static const uint32_t short_d[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100, 127, 128, 129, 200, 254, 255};
-    static const uint32_t long_d[] = {256, 257, 300, 511, 1000, 4097, 65535, 65536, 65537, 1000000, 0x0FFFFFFFu};
+    static const uint32_t long_d[] = {256,   257,   300,   511,     1000,       4097,
+                                      65535, 65536, 65537, 1000000, 0x0FFFFFFFu};
     unsigned v0, v1, i;
     for (v0 = 0; v0 < 256; v0 += (v0 < 4 || v0 > 250) ? 1u : 7u) {
         for (v1 = 0; v1 < 256; v1 += (v1 < 4 || v1 > 250) ? 1u : 5u) {
@@ -259,8 +260,8 @@ static hb_err ref_varint(const uint8_t *ring, uint32_t mask, uint32_t written, u
     return HB_ERR_VARINT_TOO_LONG;
 }
 
-static hb_err ref_decode(const uint8_t *ring, uint32_t mask, uint32_t written, uint32_t body, uint32_t *offset,
-                         hb_instr *out)
+static hb_err ref_decode(const uint8_t *ring, uint32_t mask, uint32_t written, uint32_t body,
+                         uint32_t *offset, hb_instr *out)
 {
     uint32_t at = *offset;
     uint8_t first_byte = 0;
@@ -304,8 +305,8 @@ static hb_err ref_decode(const uint8_t *ring, uint32_t mask, uint32_t written, u
 static uint8_t random_byte(void)
 {
     switch (rng() % 6u) {
-    case 0: return (uint8_t)(rng() % 8u << 5 | 31u);  /* extended delay */
-    case 1: return (uint8_t)(0x80u | rng());          /* varint continuation */
+    case 0: return (uint8_t)(rng() % 8u << 5 | 31u); /* extended delay */
+    case 1: return (uint8_t)(0x80u | rng());         /* varint continuation */
     case 2: return 0;
     default: return (uint8_t)rng();
     }
@@ -335,12 +336,15 @@ static void decode_tests(void)
         memset(&got, 0xAA, sizeof got);
         e_got = hb_instr_decode(&src, body, &off_got, &got);
         e_want = ref_decode(storage, capacity - 1u, src.written, body, &off_want, &want);
-        CHECK(e_got == e_want && off_got == off_want, "ring %lu at %lu, written %lu, body %lu: error %u offset %lu, "
-              "want %u offset %lu", (unsigned long)capacity, (unsigned long)start, (unsigned long)src.written,
-              (unsigned long)body, e_got, (unsigned long)off_got, e_want, (unsigned long)off_want);
+        CHECK(e_got == e_want && off_got == off_want,
+              "ring %lu at %lu, written %lu, body %lu: error %u offset %lu, "
+              "want %u offset %lu",
+              (unsigned long)capacity, (unsigned long)start, (unsigned long)src.written, (unsigned long)body,
+              e_got, (unsigned long)off_got, e_want, (unsigned long)off_want);
         if (e_got == HB_OK && e_want == HB_OK) {
-            CHECK(got.op == want.op && got.delay == want.delay && got.dur == want.dur && got.value == want.value
-                  && got.sharp == want.sharp, "ring decode at %lu: fields differ", (unsigned long)start);
+            CHECK(got.op == want.op && got.delay == want.delay && got.dur == want.dur
+                      && got.value == want.value && got.sharp == want.sharp,
+                  "ring decode at %lu: fields differ", (unsigned long)start);
         }
     }
 }

@@ -1,6 +1,7 @@
-/* Runs the device vectors (firmware-protocol/vectors/device/, one session per .txt, format in the README there)
- * through hb_device: the received bytes go in before the step of their tick, and the bytes sent
- * (with their ticks) and every output sample must match. Also a few direct API checks.
+/* Runs the device vectors (firmware-protocol/vectors/device/, one session per .txt, format in the
+ * README there) through hb_device: the received bytes go in before the step of their tick, and
+ * the bytes sent (with their ticks) and every output sample must match. Also a few direct API
+ * checks.
  *
  * Usage: test_device <vectors directory>. Exit status 0 when nothing failed.
  * Host-only test code: stdio and dirent, but no malloc, like the core. */
@@ -59,50 +60,18 @@ static void tx(void *ctx, const uint8_t *bytes, uint16_t length)
     }
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
-
-/* Appends the hex digits of `text` ("-" = none) to `out`; returns the byte count or -1. */
-static long parse_hex(const char *text, uint8_t *out, uint32_t capacity)
-{
-    uint32_t n = 0;
-    if (strcmp(text, "-") == 0) return 0;
-    while (text[0] != '\0' && text[0] != '\n') {
-        int hi = hex_value(text[0]);
-        int lo = hi < 0 ? -1 : hex_value(text[1]);
-        if (lo < 0 || n >= capacity) return -1;
-        out[n++] = (uint8_t)(hi * 16 + lo);
-        text += 2;
-    }
-    return (long)n;
-}
-
-static int config_value(const char *line, const char *key, unsigned long *out)
-{
-    char pattern[64];
-    const char *at;
-    snprintf(pattern, sizeof pattern, " %s=", key);
-    at = strstr(line, pattern);
-    if (at == NULL) return 0;
-    *out = strtoul(at + strlen(pattern), NULL, 10);
-    return 1;
-}
-
 static int parse_config(const char *line)
 {
     unsigned long v[19];
-    static const char *keys[19] = {"slots", "slot_capacity", "stream", "rx_buffer", "wake", "idle", "watchdog",
-                                   "rate", "max_body", "brake", "threshold", "safety", "actuator", "profile_id",
-                                   "device_id", "caps", "reset_reason", "boot_count", "fw"};
+    static const char *keys[19] = {"slots",     "slot_capacity", "stream",     "rx_buffer",  "wake",
+                                   "idle",      "watchdog",      "rate",       "max_body",   "brake",
+                                   "threshold", "safety",        "actuator",   "profile_id", "device_id",
+                                   "caps",      "reset_reason",  "boot_count", "fw"};
     const char *fw, *name;
     unsigned major, minor, patch;
     int i;
     for (i = 0; i < 18; i++) {
-        if (!config_value(line, keys[i], &v[i])) return 0;
+        if (!vector_number(line, keys[i], &v[i])) return 0;
     }
     fw = strstr(line, " fw=");
     name = strstr(line, " profile_name=");
@@ -169,7 +138,7 @@ static int parse(const char *path)
             ticks = (uint32_t)strtoul(line + 6, NULL, 10);
             ok = ticks <= MAX_TICKS;
         } else if (sscanf(line, "in %lu %s", &tick, hex) == 2) {
-            n = parse_hex(hex, in_bytes + in_used, MAX_BYTES - in_used);
+            n = vector_hex(hex, in_bytes + in_used, MAX_BYTES - in_used);
             ok = n >= 0 && input_count < MAX_INPUTS;
             if (ok) {
                 inputs[input_count].tick = (uint32_t)tick;
@@ -180,7 +149,7 @@ static int parse(const char *path)
             }
         } else if (sscanf(line, "out %lu %s", &tick, hex) == 2) {
             long i;
-            n = parse_hex(hex, out_bytes + out_used, MAX_BYTES - out_used);
+            n = vector_hex(hex, out_bytes + out_used, MAX_BYTES - out_used);
             ok = n >= 0;
             for (i = 0; ok && i < n; i++) out_ticks[out_used + (uint32_t)i] = (uint32_t)tick;
             if (ok) out_used += (uint32_t)n;
@@ -225,7 +194,8 @@ static int run(const char *name, int split)
             uint32_t before = got_used;
             s = hb_device_step(&dev);
             if ((split == 1 || split == 3) && got_used != before) {
-                printf("FAIL %s: tick %u: hb_device_step sent %u bytes\n", name, (unsigned)t, (unsigned)(got_used - before));
+                printf("FAIL %s: tick %u: hb_device_step sent %u bytes\n", name, (unsigned)t,
+                       (unsigned)(got_used - before));
                 return 0;
             }
             if (dev.queued_count > max_queued) max_queued = dev.queued_count;
@@ -234,16 +204,16 @@ static int run(const char *name, int split)
             s = hb_device_tick(&dev);
         }
         if (s.amp != samples[t].amp || s.sharp != samples[t].sharp || s.flags != samples[t].flags) {
-            printf("FAIL %s: tick %u: sample %u %u %u, expected %u %u %u\n", name, (unsigned)t, s.amp, s.sharp,
-                   s.flags, samples[t].amp, samples[t].sharp, samples[t].flags);
+            printf("FAIL %s: tick %u: sample %u %u %u, expected %u %u %u\n", name, (unsigned)t, s.amp,
+                   s.sharp, s.flags, samples[t].amp, samples[t].sharp, samples[t].flags);
             return 0;
         }
     }
     hb_device_flush(&dev);
     for (i = 0; i < got_used && i < out_used; i++) {
         if (got_bytes[i] != out_bytes[i] || (split != 2 && got_ticks[i] != out_ticks[i])) {
-            printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name, (unsigned)i,
-                   got_bytes[i], (unsigned)got_ticks[i], out_bytes[i], (unsigned)out_ticks[i]);
+            printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name,
+                   (unsigned)i, got_bytes[i], (unsigned)got_ticks[i], out_bytes[i], (unsigned)out_ticks[i]);
             return 0;
         }
     }
@@ -265,10 +235,9 @@ static void check(int condition, const char *what)
 
 /* A 320-tick program (ramps, pulses, a loop: the ATmega328P self-test's). */
 static const uint8_t program[] = {
-    0x48, 0x50, 0x01, 0x01, 0xE8, 0x03, 0x1C, 0x00, 0x00, 0x00, 0x40, 0x01,
-    0x00, 0x00, 0xCB, 0xEB, 0x40, 0x28, 0x25, 0xC8, 0x32, 0x9F, 0x18, 0xFF,
-    0xFF, 0x74, 0xDC, 0x28, 0xAA, 0x03, 0x0A, 0x50, 0x85, 0xB4, 0x00, 0x39,
-    0xA0, 0x0A, 0xCA, 0x2A, 0x00, 0x3C, 0xFF, 0x27,
+    0x48, 0x50, 0x01, 0x01, 0xE8, 0x03, 0x1C, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0xCB,
+    0xEB, 0x40, 0x28, 0x25, 0xC8, 0x32, 0x9F, 0x18, 0xFF, 0xFF, 0x74, 0xDC, 0x28, 0xAA, 0x03,
+    0x0A, 0x50, 0x85, 0xB4, 0x00, 0x39, 0xA0, 0x0A, 0xCA, 0x2A, 0x00, 0x3C, 0xFF, 0x27,
 };
 
 static void send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
@@ -306,7 +275,8 @@ static void hello_yields(void)
 {
     static hb_device a, b;
     hb_device_config c;
-    uint8_t upload[5 + sizeof program], commit[7], play[10] = {0, 0, 0, 0, 0, 0, 255, 0, 1, 0}, hello[2] = {1, 0};
+    uint8_t upload[5 + sizeof program], commit[7], play[10] = {0, 0, 0, 0, 0, 0, 255, 0, 1, 0},
+                                                   hello[2] = {1, 0};
     uint8_t first[MAX_BYTES];
     uint32_t first_used = 0;
     uint16_t crc = hb_crc16(HB_CRC16_INIT, program, sizeof program);
@@ -369,10 +339,12 @@ static void api_tests(void)
     hb_device_config c;
     hb_device_config_default(&c);
     check(c.slot_count == 4 && c.slot_capacity == 1024 && c.stream_capacity == 256 && c.wake_ticks == 20
-              && c.idle_ticks == 2000 && c.watchdog == 1000 && c.core.rate == 1000, "defaults are those of 2.16");
+              && c.idle_ticks == 2000 && c.watchdog == 1000 && c.core.rate == 1000,
+          "defaults are those of 2.16");
     c.slot_count = 0;
     got_used = 0;
-    check(!hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 0, "0 slots refused, nothing sent");
+    check(!hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 0,
+          "0 slots refused, nothing sent");
     c.slot_count = HB_DEVICE_MAX_SLOTS + 1u;
     check(!hb_device_init(&dev, &c, memory, ring, tx, NULL), "too many slots refused");
     c.slot_count = 1;
@@ -380,7 +352,8 @@ static void api_tests(void)
     check(!hb_device_init(&dev, &c, memory, ring, tx, NULL), "a ring that is not a power of two refused");
     c.stream_capacity = 0;
     c.wake_ticks = 0;
-    check(hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 15, "RESET is 15 bytes on the wire");
+    check(hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 15,
+          "RESET is 15 bytes on the wire");
     check(hb_device_stage(&dev) == HB_STAGE_WARM, "W = 0: warm at boot");
     /* The longest reply, INFO with a 16-byte name (and a longer one truncated), fits HB_DEVICE_TX_MAX. */
     {
@@ -393,7 +366,8 @@ static void api_tests(void)
         hb_device_init(&dev, &c, memory, ring, tx, NULL);
         got_used = 0;
         hb_device_receive(&dev, wire, (uint16_t)n);
-        check(got_used == HB_DEVICE_TX_MAX - 1u || got_used == HB_DEVICE_TX_MAX, "INFO with a 16-byte name fits");
+        check(got_used == HB_DEVICE_TX_MAX - 1u || got_used == HB_DEVICE_TX_MAX,
+              "INFO with a 16-byte name fits");
     }
     /* The tick counter and PONG: a PING before step n reports n. */
     {
@@ -441,9 +415,10 @@ int main(int argc, char **argv)
         printf("no vectors in %s\n", argv[1]);
         failed++;
     }
-    printf("device: every vector also run as hb_device_step + hb_device_flush, without the flush, and with deferred replies; at most %u notices queued by a step (queue %u)\n",
+    printf("device: every vector also run as hb_device_step + hb_device_flush, without the flush, and with "
+           "deferred replies; at most %u notices queued by a step (queue %u)\n",
            max_queued, (unsigned)HB_DEVICE_NOTICE_QUEUE);
-    printf("device: api %d checks, %d failed; vectors %d passed, %d failed\n", api_checks, api_failures, passed,
-           failed);
+    printf("device: api %d checks, %d failed; vectors %d passed, %d failed\n", api_checks, api_failures,
+           passed, failed);
     return failed == 0 && api_failures == 0 ? 0 : 1;
 }

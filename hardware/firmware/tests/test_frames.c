@@ -8,6 +8,8 @@
 #include "hb_cobs.h"
 #include "hb_frame.h"
 
+#include "vector_files.h"
+
 #define MAX_BYTES 1024
 #define MAX_EVENTS 8
 #define LINE_SIZE 2200
@@ -26,29 +28,6 @@ static void fail(const char *vector, const char *what)
 {
     printf("FAIL %s: %s\n", vector, what);
     failures++;
-}
-
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* Parses "-" (empty) or an even run of hex digits; returns the byte count or -1. */
-static long parse_hex(const char *text, uint8_t *out, size_t capacity)
-{
-    size_t n = 0;
-    if (strcmp(text, "-") == 0) return 0;
-    while (text[0] != '\0') {
-        int hi = hex_value(text[0]);
-        int lo = hi < 0 ? -1 : hex_value(text[1]);
-        if (lo < 0 || n >= capacity) return -1;
-        out[n++] = (uint8_t)(hi * 16 + lo);
-        text += 2;
-    }
-    return (long)n;
 }
 
 static hb_frame_status error_kind(const char *name)
@@ -84,9 +63,9 @@ static void check_vector(const char *name, const uint8_t *wire, size_t wire_leng
             hb_frame_decoder_frame(&decoder, &header, &payload, &payload_length);
             if (!expected[seen].is_frame) {
                 fail(name, "got a frame, expected an error");
-            } else if (memcmp(&header, &expected[seen].header, sizeof header) != 0 ||
-                       payload_length != expected[seen].payload_length ||
-                       memcmp(payload, expected[seen].payload, payload_length) != 0) {
+            } else if (memcmp(&header, &expected[seen].header, sizeof header) != 0
+                       || payload_length != expected[seen].payload_length
+                       || memcmp(payload, expected[seen].payload, payload_length) != 0) {
                 fail(name, "frame contents differ");
             }
         } else {
@@ -98,8 +77,9 @@ static void check_vector(const char *name, const uint8_t *wire, size_t wire_leng
         seen++;
     }
     if (seen != expected_count) fail(name, "fewer events than expected");
-    if ((unsigned)decoder.stats.too_long + decoder.stats.cobs + decoder.stats.short_frames + decoder.stats.crc +
-            decoder.stats.version != errors) {
+    if ((unsigned)decoder.stats.too_long + decoder.stats.cobs + decoder.stats.short_frames + decoder.stats.crc
+            + decoder.stats.version
+        != errors) {
         fail(name, "error counters disagree with reported errors");
     }
     if (roundtrip) {
@@ -114,7 +94,8 @@ static void check_vector(const char *name, const uint8_t *wire, size_t wire_leng
             }
             length += n;
         }
-        if (length != wire_length || memcmp(encoded, wire, length) != 0) fail(name, "encoding differs from wire");
+        if (length != wire_length || memcmp(encoded, wire, length) != 0)
+            fail(name, "encoding differs from wire");
     }
 }
 
@@ -151,7 +132,7 @@ static int run_frames(const char *directory)
             expected_count = 0;
             roundtrip = 0;
         } else if (strcmp(keyword, "wire") == 0) {
-            long n = parse_hex(a, wire, sizeof wire);
+            long n = vector_hex(a, wire, sizeof wire);
             if (n < 0) fail(name, "bad wire hex");
             wire_length = n < 0 ? 0 : (size_t)n;
         } else if (strcmp(keyword, "frame") == 0 && expected_count < MAX_EVENTS) {
@@ -159,13 +140,14 @@ static int run_frames(const char *directory)
             char payload[LINE_SIZE];
             event *e = &expected[expected_count++];
             long n;
-            if (sscanf(line, "frame %x %x %x %x %2199s", &v, &t, &s, &f, payload) != 5) fail(name, "bad frame line");
+            if (sscanf(line, "frame %x %x %x %x %2199s", &v, &t, &s, &f, payload) != 5)
+                fail(name, "bad frame line");
             e->is_frame = 1;
             e->header.version = (uint8_t)v;
             e->header.type = (uint8_t)t;
             e->header.sequence = (uint8_t)s;
             e->header.flags = (uint8_t)f;
-            n = parse_hex(payload, e->payload, sizeof e->payload);
+            n = vector_hex(payload, e->payload, sizeof e->payload);
             if (n < 0) fail(name, "bad payload hex");
             e->payload_length = n < 0 ? 0 : (size_t)n;
         } else if (strcmp(keyword, "error") == 0 && expected_count < MAX_EVENTS) {
@@ -205,25 +187,26 @@ static int run_cobs(const char *directory)
         long decoded_length, encoded_length;
         size_t length = 0;
         if (line[0] == '#' || sscanf(line, "%4399s %4399s", decoded_hex, encoded_hex) != 2) continue;
-        decoded_length = parse_hex(decoded_hex, decoded, sizeof decoded);
-        encoded_length = parse_hex(encoded_hex, encoded, sizeof encoded);
+        decoded_length = vector_hex(decoded_hex, decoded, sizeof decoded);
+        encoded_length = vector_hex(encoded_hex, encoded, sizeof encoded);
         cases++;
         if (decoded_length < 0 || encoded_length < 0) {
             fail("cobs", "bad hex");
             continue;
         }
-        if (hb_cobs_encode(decoded, (size_t)decoded_length, out, sizeof out, &length) != HB_COBS_OK ||
-            length != (size_t)encoded_length || memcmp(out, encoded, length) != 0) {
+        if (hb_cobs_encode(decoded, (size_t)decoded_length, out, sizeof out, &length) != HB_COBS_OK
+            || length != (size_t)encoded_length || memcmp(out, encoded, length) != 0) {
             fail("cobs", "encode differs");
         }
-        if ((size_t)encoded_length > HB_COBS_MAX_ENCODED((size_t)decoded_length)) fail("cobs", "over the size bound");
-        if (hb_cobs_decode(encoded, (size_t)encoded_length, out, sizeof out, &length) != HB_COBS_OK ||
-            length != (size_t)decoded_length || memcmp(out, decoded, length) != 0) {
+        if ((size_t)encoded_length > HB_COBS_MAX_ENCODED((size_t)decoded_length))
+            fail("cobs", "over the size bound");
+        if (hb_cobs_decode(encoded, (size_t)encoded_length, out, sizeof out, &length) != HB_COBS_OK
+            || length != (size_t)decoded_length || memcmp(out, decoded, length) != 0) {
             fail("cobs", "decode differs");
         }
         /* In place, as the header promises. */
-        if (hb_cobs_decode(encoded, (size_t)encoded_length, encoded, sizeof encoded, &length) != HB_COBS_OK ||
-            length != (size_t)decoded_length || memcmp(encoded, decoded, length) != 0) {
+        if (hb_cobs_decode(encoded, (size_t)encoded_length, encoded, sizeof encoded, &length) != HB_COBS_OK
+            || length != (size_t)decoded_length || memcmp(encoded, decoded, length) != 0) {
             fail("cobs", "in-place decode differs");
         }
     }
@@ -255,10 +238,10 @@ static int fast_encode_matches_general(void)
             size_t nf, ng, exact;
             for (i = 0; i < length; i++) {
                 state = state * 1103515245u + 12345u;
-                payload[i] = kind == 0 ? (uint8_t)(1u + (state >> 16) % 255u)
-                           : kind == 1 ? 0u
-                           : kind == 2 ? (uint8_t)((state >> 16) % 4u == 0u ? 0u : (state >> 8))
-                                       : (uint8_t)(state >> 16);
+                payload[i] = kind == 0   ? (uint8_t)(1u + (state >> 16) % 255u)
+                             : kind == 1 ? 0u
+                             : kind == 2 ? (uint8_t)((state >> 16) % 4u == 0u ? 0u : (state >> 8))
+                                         : (uint8_t)(state >> 16);
             }
             h.sequence = (uint8_t)(state >> 24);
             h.type = (uint8_t)length;
@@ -272,8 +255,10 @@ static int fast_encode_matches_general(void)
             {
                 uint8_t yielded[HB_FRAME_MAX_WIRE + 1];
                 yields = 0;
-                if (hb_frame_encode_yielding(&h, payload, length, yielded, sizeof yielded, count_yield, NULL) != nf
-                    || memcmp(yielded, fast, nf) != 0 || yields != (HB_FRAME_HEADER_SIZE + length + 15u) / 16u) {
+                if (hb_frame_encode_yielding(&h, payload, length, yielded, sizeof yielded, count_yield, NULL)
+                        != nf
+                    || memcmp(yielded, fast, nf) != 0
+                    || yields != (HB_FRAME_HEADER_SIZE + length + 15u) / 16u) {
                     fail("fast encode", "the yielding encoder differs");
                 }
             }
@@ -301,7 +286,7 @@ int main(int argc, char **argv)
         return 1;
     }
     compared = fast_encode_matches_general();
-    printf("test_frames: %d frame vectors, %d COBS vectors, %d frames encoded both ways, %d failures\n", vectors,
-           cases, compared, failures);
+    printf("test_frames: %d frame vectors, %d COBS vectors, %d frames encoded both ways, %d failures\n",
+           vectors, cases, compared, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -49,42 +49,9 @@ typedef struct {
     long final_tick;
 } vector;
 
-static vector v;            /* one at a time; static because it is large */
+static vector v; /* one at a time; static because it is large */
 static uint8_t ring[MAX_RING];
 static char line[LINE_SIZE];
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-static long parse_hex(const char *text, uint8_t *out, long capacity)
-{
-    long n = 0;
-    while (*text == ' ') text++;
-    while (text[0] != '\0' && text[0] != '\n') {
-        int hi = hex_digit(text[0]), lo = hex_digit(text[1]);
-        if (hi < 0 || lo < 0 || n >= capacity) return -1;
-        out[n++] = (uint8_t)(hi * 16 + lo);
-        text += 2;
-    }
-    return n;
-}
-
-/* Reads "key=value" from a config line into *out; returns 1 if present. */
-static int config_value(const char *text, const char *key, unsigned long *out)
-{
-    char pattern[32];
-    const char *at;
-    snprintf(pattern, sizeof pattern, "%s=", key);
-    at = strstr(text, pattern);
-    if (at == NULL) return 0;
-    *out = strtoul(at + strlen(pattern), NULL, 10);
-    return 1;
-}
 
 static int parse(const char *path)
 {
@@ -99,13 +66,13 @@ static int parse(const char *path)
         span *s;
         if (line[0] == '#' || line[0] == '\n') continue;
         if (strncmp(line, "config:", 7) == 0) {
-            if (config_value(line, "rate", &value)) v.cfg.rate = (uint16_t)value;
-            if (config_value(line, "max_body", &value)) v.cfg.max_body = (uint32_t)value;
-            if (config_value(line, "brake", &value)) v.cfg.brake_ticks = (uint16_t)value;
-            if (config_value(line, "threshold", &value)) v.cfg.safety_threshold = (uint8_t)value;
-            if (config_value(line, "safety", &value)) v.cfg.safety_ticks = (uint32_t)value;
+            if (vector_number(line, "rate", &value)) v.cfg.rate = (uint16_t)value;
+            if (vector_number(line, "max_body", &value)) v.cfg.max_body = (uint32_t)value;
+            if (vector_number(line, "brake", &value)) v.cfg.brake_ticks = (uint16_t)value;
+            if (vector_number(line, "threshold", &value)) v.cfg.safety_threshold = (uint8_t)value;
+            if (vector_number(line, "safety", &value)) v.cfg.safety_ticks = (uint32_t)value;
         } else if (strncmp(line, "program:", 8) == 0) {
-            v.program_length = parse_hex(line + 8, v.program, MAX_PROGRAM);
+            v.program_length = vector_hex(line + 8, v.program, MAX_PROGRAM);
             if (v.program_length < 0) break;
         } else if (strncmp(line, "stream:", 7) == 0) {
             if (sscanf(line, "stream: capacity=%ld initial=%ld", &v.capacity, &v.initial) != 2) break;
@@ -115,14 +82,17 @@ static int parse(const char *path)
             v.expect = atoi(line + 13);
         } else if (strncmp(line, "event:", 6) == 0) {
             event *e = &v.events[v.event_count];
-            if (v.event_count == MAX_EVENTS ||
-                sscanf(line, "event: %ld %15s %15s", &e->tick, e->kind, e->arg) != 3) break;
+            if (v.event_count == MAX_EVENTS
+                || sscanf(line, "event: %ld %15s %15s", &e->tick, e->kind, e->arg) != 3)
+                break;
             v.event_count++;
         } else if (strncmp(line, "ticks:", 6) == 0) {
             v.ticks = atol(line + 6);
         } else if (strncmp(line, "final:", 6) == 0) {
             if (sscanf(line, "final: mode %15s error %d tick %ld", v.final_mode, &v.final_error,
-                       &v.final_tick) != 3) break;
+                       &v.final_tick)
+                != 3)
+                break;
         } else {
             if (v.span_count == MAX_SPANS) break;
             s = &v.spans[v.span_count];
@@ -137,7 +107,8 @@ static int parse(const char *path)
         }
     }
     fclose(file);
-    return v.expect >= 0 && v.ticks >= 0 && v.final_mode[0] != '\0' && v.span_count > 0 && v.capacity <= MAX_RING;
+    return v.expect >= 0 && v.ticks >= 0 && v.final_mode[0] != '\0' && v.span_count > 0
+           && v.capacity <= MAX_RING;
 }
 
 static const char *mode_name(uint8_t mode)
@@ -193,8 +164,8 @@ static int run(const char *name)
                 hb_interp_stop(&it, strcmp(e->arg, "brake") == 0);
             } else if (strcmp(e->kind, "feed") == 0) {
                 uint32_t count = (uint32_t)atoi(e->arg);
-                if (v.capacity == 0 || (uint32_t)fed + count > body_bytes ||
-                    hb_source_write(&src, body + fed, count) != count) {
+                if (v.capacity == 0 || (uint32_t)fed + count > body_bytes
+                    || hb_source_write(&src, body + fed, count) != count) {
                     printf("FAIL %s: feed of %u bytes at tick %ld does not fit\n", name, count, tick);
                     return 0;
                 }
@@ -222,11 +193,11 @@ static int run(const char *name)
         }
     }
     status = hb_interp_status(&it);
-    if (strcmp(mode_name(status.mode), v.final_mode) != 0 || status.error != v.final_error ||
-        (long)status.tick != v.final_tick) {
+    if (strcmp(mode_name(status.mode), v.final_mode) != 0 || status.error != v.final_error
+        || (long)status.tick != v.final_tick) {
         printf("FAIL %s: final mode %s error %u tick %lu, expected mode %s error %d tick %ld\n", name,
-               mode_name(status.mode), status.error, (unsigned long)status.tick, v.final_mode,
-               v.final_error, v.final_tick);
+               mode_name(status.mode), status.error, (unsigned long)status.tick, v.final_mode, v.final_error,
+               v.final_tick);
         return 0;
     }
     return 1;
@@ -291,9 +262,12 @@ static int stream_twin(const char *name)
                     || hb_interp_status(&ref).error != hb_interp_status(&it).error
                     || hb_interp_status(&ref).tick != hb_interp_status(&it).tick
                     || hb_interp_status(&ref).mode != hb_interp_status(&it).mode) {
-                    printf("FAIL %s: streamed through %u bytes fed %u per tick, tick %ld: got %u %u %u error %u, "
-                           "whole ring %u %u %u error %u\n", name, capacities[c], feeds[f], tick, b.amp, b.sharp,
-                           b.flags, hb_interp_status(&it).error, a.amp, a.sharp, a.flags, hb_interp_status(&ref).error);
+                    printf("FAIL %s: streamed through %u bytes fed %u per tick, tick %ld: got %u %u %u error "
+                           "%u, "
+                           "whole ring %u %u %u error %u\n",
+                           name, capacities[c], feeds[f], tick, b.amp, b.sharp, b.flags,
+                           hb_interp_status(&it).error, a.amp, a.sharp, a.flags,
+                           hb_interp_status(&ref).error);
                     return 0;
                 }
                 if (hb_interp_status(&ref).mode == HB_MODE_IDLE) {
@@ -310,13 +284,13 @@ static int stream_twin(const char *name)
 
 static int api_failures = 0, api_checks = 0;
 
-#define API_CHECK(cond)                                                  \
-    do {                                                                 \
-        api_checks++;                                                    \
-        if (!(cond)) {                                                   \
-            printf("FAIL api: %s (line %d)\n", #cond, __LINE__);          \
-            api_failures++;                                              \
-        }                                                                \
+#define API_CHECK(cond)                                          \
+    do {                                                         \
+        api_checks++;                                            \
+        if (!(cond)) {                                           \
+            printf("FAIL api: %s (line %d)\n", #cond, __LINE__); \
+            api_failures++;                                      \
+        }                                                        \
     } while (0)
 
 /* SET_A 200 at 0, END at 5 (SHARP set) */
@@ -420,7 +394,8 @@ int main(int argc, char **argv)
             }
         }
         if (bad != 0) {
-            printf("FAIL crc16 byte-wise update differs from the bitwise form in %lu pairs\n", (unsigned long)bad);
+            printf("FAIL crc16 byte-wise update differs from the bitwise form in %lu pairs\n",
+                   (unsigned long)bad);
             failed++;
         } else {
             passed++;

@@ -48,24 +48,28 @@ static uint8_t stream_ring[STREAM_CAPACITY];
 static hb_device_config config;
 static hb_device device;
 
-static void transmit(void *ctx, const uint8_t *bytes, uint16_t length) {
+static void transmit(void *ctx, const uint8_t *bytes, uint16_t length)
+{
     (void)ctx;
     hb_uart_write(bytes, length);
 }
 
-static uint16_t subtick(void *ctx) {
+static uint16_t subtick(void *ctx)
+{
     (void)ctx;
     return hb_tick_subtick();
 }
 
 /* Long frame handling pauses here between pieces: a due tick runs at once (hb_device.h). */
-static void yield_to_ticks(void *ctx) {
+static void yield_to_ticks(void *ctx)
+{
     (void)ctx;
     hb_board_yield();
 }
 
 /* MCUSR flags to the protocol's reset reasons (2.6); 0 when the bootloader cleared them. */
-static uint8_t reset_reason(uint8_t flags) {
+static uint8_t reset_reason(uint8_t flags)
+{
     if (flags & _BV(WDRF)) {
         return HB_RESET_WATCHDOG;
     }
@@ -81,7 +85,8 @@ static uint8_t reset_reason(uint8_t flags) {
     return HB_RESET_UNKNOWN;
 }
 
-void hb_app_init(void) {
+void hb_app_init(void)
+{
     hb_device_config_default(&config);
     config.slot_count = SLOT_COUNT;
     config.slot_capacity = SLOT_CAPACITY;
@@ -102,23 +107,27 @@ void hb_app_init(void) {
     hb_device_set_deferred_replies(&device, 1);
 }
 
-void hb_app_byte(uint8_t byte) {
+void hb_app_byte(uint8_t byte)
+{
     hb_device_receive_byte(&device, byte);
 }
 
 /* The step only records its notices (TELEMETRY, CREDIT); they are encoded and sent by
  * hb_app_flush once the sample is with the output stage (hb_device.h). */
-void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags) {
+void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags)
+{
     hb_sample s = hb_device_step(&device);
     *amplitude = s.amp;
     *sharpness = s.sharp;
     *flags = s.flags;
 }
 
-void hb_app_flush(void) {
+void hb_app_flush(void)
+{
     hb_device_flush(&device);
 }
 
-uint8_t hb_app_pending(void) {
+uint8_t hb_app_pending(void)
+{
     return hb_device_pending(&device);
 }

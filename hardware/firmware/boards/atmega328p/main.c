@@ -27,14 +27,16 @@ uint8_t hb_board_reset_flags;
 /* Optiboot clears MCUSR and hands its value over in r2: save r2 before the C runtime uses it. */
 static uint8_t bootloader_flags __attribute__((section(".noinit")));
 void hb_board_save_r2(void) __attribute__((naked, used, section(".init0")));
-void hb_board_save_r2(void) {
+void hb_board_save_r2(void)
+{
     __asm__ __volatile__("sts %0, r2" : "=m"(bootloader_flags));
 }
 
 /* Steps run so far, modulo 256, against the timer's hb_tick_count(). */
 static uint8_t done;
 
-void hb_board_run_due_ticks(void) {
+void hb_board_run_due_ticks(void)
+{
     if (hb_output_work_due()) {
         hb_output_work();
     }
@@ -51,17 +53,20 @@ void hb_board_run_due_ticks(void) {
     }
 }
 
-static uint8_t work_due(void) {
+static uint8_t work_due(void)
+{
     return (uint8_t)(hb_tick_count() != done || hb_output_work_due());
 }
 
 /* A held reply is encoded and sent now only if that cannot delay the next step (board.h,
  * HB_FLUSH_GUARD_CYCLES); the device sends it before it takes another byte, so bytes wait too. */
-static uint8_t flush_may_wait(void) {
+static uint8_t flush_may_wait(void)
+{
     return (uint8_t)(hb_app_pending() && hb_tick_trigger_near());
 }
 
-void hb_board_yield(void) {
+void hb_board_yield(void)
+{
     if (work_due()) {
         /* the step's probe region must not also count as protocol handling */
         HB_PROBE_OFF(HB_PROBE_PROTO);
@@ -76,7 +81,8 @@ void hb_board_yield(void) {
  * comes due or a frame ends. A byte inside a frame costs the decoder a few dozen cycles
  * (hb_frame_decoder_push), well within the chip's two-byte buffer; anything longer (encoding a
  * reply, a frame's final 0x00 and what the frame does) runs with the interrupt on. */
-static void receive(void) {
+static void receive(void)
+{
     /* A held reply that must wait for the step, or a trigger that came after the check in
      * hb_board_run_due_ticks: round again. The guard first, then the trigger: a trigger that
      * comes between the two checks is seen by the second, and one that comes after both was
@@ -113,7 +119,8 @@ static void receive(void) {
     hb_uart_rx_unmask();
 }
 
-int main(void) {
+int main(void)
+{
     hb_board_reset_flags = MCUSR ? MCUSR : bootloader_flags;
     MCUSR = 0;
     GPIOR0 = 0;

@@ -72,13 +72,15 @@ static volatile uint8_t latch_tag; /* hb_tick_count() at the hand-off (output_pw
 static volatile uint8_t taken;
 static volatile uint8_t written = 0xFFu; /* forces the first write; read by the interrupt */
 
-static void write_reg(uint8_t reg, uint8_t value) {
+static void write_reg(uint8_t reg, uint8_t value)
+{
     if (hb_twi_write_register(HB_DRV_ADDRESS, reg, value) != HB_TWI_OK) {
         hb_drv2605l.bus_errors++;
     }
 }
 
-static uint8_t read_reg(uint8_t reg) {
+static uint8_t read_reg(uint8_t reg)
+{
     uint8_t value = 0;
     if (hb_twi_read_register(HB_DRV_ADDRESS, reg, &value) != HB_TWI_OK) {
         hb_drv2605l.bus_errors++;
@@ -86,7 +88,8 @@ static uint8_t read_reg(uint8_t reg) {
     return value;
 }
 
-static void write_actuator_settings(uint8_t feedback) {
+static void write_actuator_settings(uint8_t feedback)
+{
     write_reg(HB_DRV_REG_RATED, HB_DRV_RATED_VOLTAGE);
     write_reg(HB_DRV_REG_OD_CLAMP, HB_DRV_OD_CLAMP);
     write_reg(HB_DRV_REG_FEEDBACK, feedback);
@@ -96,14 +99,16 @@ static void write_actuator_settings(uint8_t feedback) {
     write_reg(HB_DRV_REG_CONTROL4, CONTROL4);
 }
 
-static void enter_rtp(void) {
+static void enter_rtp(void)
+{
     write_reg(HB_DRV_REG_LIBRARY, LIBRARY);
     write_reg(HB_DRV_REG_RTP, 0);
     write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_RTP);
     written = 0;
 }
 
-uint8_t hb_drv2605l_autocalibrate(void) {
+uint8_t hb_drv2605l_autocalibrate(void)
+{
     write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_AUTO_CALIBRATION);
     write_actuator_settings(FEEDBACK_BASE | HB_DRV_BEMF_GAIN);
     write_reg(HB_DRV_REG_GO, 1);
@@ -111,8 +116,8 @@ uint8_t hb_drv2605l_autocalibrate(void) {
     for (uint16_t ms = 0; ms < 2000u && (read_reg(HB_DRV_REG_GO) & 1u); ms++) {
         _delay_ms(1);
     }
-    uint8_t ok = (read_reg(HB_DRV_REG_STATUS) & 0x08u) == 0u && (read_reg(HB_DRV_REG_GO) & 1u) == 0u &&
-                 hb_drv2605l.present;
+    uint8_t ok = (read_reg(HB_DRV_REG_STATUS) & 0x08u) == 0u && (read_reg(HB_DRV_REG_GO) & 1u) == 0u
+                 && hb_drv2605l.present;
     hb_drv2605l.cal_comp = read_reg(HB_DRV_REG_CAL_COMP);
     hb_drv2605l.cal_bemf = read_reg(HB_DRV_REG_CAL_BEMF);
     hb_drv2605l.feedback = read_reg(HB_DRV_REG_FEEDBACK);
@@ -121,7 +126,8 @@ uint8_t hb_drv2605l_autocalibrate(void) {
     return ok;
 }
 
-void hb_hal_output_init(void) {
+void hb_hal_output_init(void)
+{
     hb_twi_init();
     _delay_ms(1); /* the DRV2605L accepts I2C 250 us after power-up */
     write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_INTERNAL_TRIGGER); /* leave standby */
@@ -140,7 +146,8 @@ void hb_hal_output_init(void) {
 #endif
 }
 
-void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
+void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
+{
     (void)sharpness;
     latch = (flags & 1u) ? 0u : amplitude;
     latch_tag = hb_tick_count();
@@ -148,7 +155,8 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
 
 /* The boundary (1 update per tick): take the sample the last step latched, and leave the bus
  * write to the main loop (hb_output_work), which runs it before anything else it has to do. */
-void hb_output_timer_update(uint8_t boundary) {
+void hb_output_timer_update(uint8_t boundary)
+{
     (void)boundary;
     if (latch_tag != hb_tick_count()) {
         hb_output_late_ticks++;
@@ -160,7 +168,8 @@ void hb_output_timer_update(uint8_t boundary) {
     }
 }
 
-void hb_output_work(void) {
+void hb_output_work(void)
+{
     hb_output_write_due = 0;
     uint8_t value = taken;
     if (value != written) {

@@ -29,7 +29,7 @@
 #define HB_LRA_F_MAX_HZ HB_LRA_F_MIN_HZ
 #endif
 #define UPDATES_PER_SECOND (1000UL * HB_OUTPUT_UPDATES_PER_TICK)
-#define PHASE_INCREMENT_RAW(f) (((f) * 65536UL + UPDATES_PER_SECOND / 2UL) / UPDATES_PER_SECOND)
+#define PHASE_INCREMENT_RAW(f) ((65536UL * (f) + UPDATES_PER_SECOND / 2UL) / UPDATES_PER_SECOND)
 #define PHASE_INCREMENT(f) ((uint16_t)PHASE_INCREMENT_RAW(f))
 #define INC_MIN PHASE_INCREMENT(HB_LRA_F_MIN_HZ)
 #define INC_MAX PHASE_INCREMENT(HB_LRA_F_MAX_HZ)
@@ -59,15 +59,17 @@ static uint16_t increment;
 static uint8_t invert;
 static uint16_t phase;
 
-void hb_hal_output_init(void) {
+void hb_hal_output_init(void)
+{
     OCR1A = 0;
     OCR1B = 0;
-    DDRB |= _BV(DDB1) | _BV(DDB2);               /* D9, D10 outputs */
+    DDRB |= _BV(DDB1) | _BV(DDB2);                   /* D9, D10 outputs */
     TCCR1A = _BV(COM1A1) | _BV(COM1B1) | _BV(WGM10); /* non-inverting, phase-correct 8-bit */
-    TCCR1B = _BV(CS10);                          /* no prescaler */
+    TCCR1B = _BV(CS10);                              /* no prescaler */
 }
 
-void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
+void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
+{
     uint8_t braking = flags & 1u;
     uint8_t d;
     if (braking) {
@@ -78,11 +80,13 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
     }
 #if INC_SPAN_RAW * 255UL + 128UL <= 0xFFFFUL
     /* the band's span times 255 fits 16 bits (164 x 255 for 160..180 Hz): no 32-bit multiply */
-    uint16_t inc = (uint16_t)(INC_MIN + (uint16_t)(((uint16_t)(INC_MAX - INC_MIN) * (uint16_t)sharpness + 128u) >> 8));
+    uint16_t inc =
+        (uint16_t)(INC_MIN + (uint16_t)(((uint16_t)(INC_MAX - INC_MIN) * (uint16_t)sharpness + 128u) >> 8));
 #else
-    uint16_t inc = (uint16_t)(INC_MIN + (uint16_t)((((uint32_t)(INC_MAX - INC_MIN)) * sharpness + 128u) >> 8));
+    uint16_t inc =
+        (uint16_t)(INC_MIN + (uint16_t)((((uint32_t)(INC_MAX - INC_MIN)) * sharpness + 128u) >> 8));
 #endif
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+    ATOMIC_BLOCK (ATOMIC_RESTORESTATE) {
         latch_drive = d;
         latch_increment = inc;
         latch_invert = braking;
@@ -90,7 +94,8 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags) {
     }
 }
 
-void hb_output_timer_update(uint8_t boundary) {
+void hb_output_timer_update(uint8_t boundary)
+{
     if (boundary) {
         if (latch_tag != hb_tick_count()) {
             hb_output_late_ticks++; /* the newest sample there is plays on, a tick stale */

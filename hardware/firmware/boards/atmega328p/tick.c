@@ -43,9 +43,10 @@ static volatile uint8_t ticks;
 static uint8_t update_in_tick = 1;
 #endif
 
-void hb_tick_init(void) {
+void hb_tick_init(void)
+{
     (void)hb_tick_step_lead; /* a read keeps it in the image for the harness */
-    TCCR2A = _BV(WGM21); /* CTC, TOP = OCR2A */
+    TCCR2A = _BV(WGM21);     /* CTC, TOP = OCR2A */
     OCR2A = (uint8_t)TICK_COMPARE;
     TCNT2 = 0;
 #if STEP_AT_COMPARE_B
@@ -60,7 +61,8 @@ void hb_tick_init(void) {
     TCCR2B = TICK_PRESCALER_BITS;
 }
 
-ISR(TIMER2_COMPA_vect) {
+ISR(TIMER2_COMPA_vect)
+{
 #if HB_OUTPUT_UPDATES_PER_TICK > 1u
     uint8_t update = update_in_tick;
     hb_output_timer_update(update == 0u);
@@ -80,7 +82,8 @@ ISR(TIMER2_COMPA_vect) {
 }
 
 #if STEP_AT_COMPARE_B
-ISR(TIMER2_COMPB_vect) {
+ISR(TIMER2_COMPB_vect)
+{
 #if HB_OUTPUT_UPDATES_PER_TICK > 1u
     TIMSK2 = _BV(OCIE2A);
 #endif
@@ -88,7 +91,8 @@ ISR(TIMER2_COMPB_vect) {
 }
 #endif
 
-uint8_t hb_tick_count(void) {
+uint8_t hb_tick_count(void)
+{
     return ticks;
 }
 
@@ -102,13 +106,15 @@ uint8_t hb_tick_count(void) {
 #endif
 
 /* Timer counts since the last step trigger (0 .. PER_TICK_COUNTS - 1). */
-static uint16_t counts_since_trigger(void) {
+static uint16_t counts_since_trigger(void)
+{
     uint8_t sreg = SREG;
     cli();
     uint8_t count = TCNT2;
     uint8_t pending = TIFR2 & _BV(OCF2A);
 #if HB_OUTPUT_UPDATES_PER_TICK > 1u
-    uint8_t since = (uint8_t)((update_in_tick + HB_OUTPUT_UPDATES_PER_TICK - 1u) % HB_OUTPUT_UPDATES_PER_TICK);
+    uint8_t since =
+        (uint8_t)((update_in_tick + HB_OUTPUT_UPDATES_PER_TICK - 1u) % HB_OUTPUT_UPDATES_PER_TICK);
 #else
     uint8_t since = 0;
 #endif
@@ -124,7 +130,8 @@ static uint16_t counts_since_trigger(void) {
     return elapsed;
 }
 
-uint16_t hb_tick_subtick(void) {
+uint16_t hb_tick_subtick(void)
+{
     return (uint16_t)(((uint32_t)counts_since_trigger() * (uint16_t)SUBTICK_MUL) >> 7);
 }
 
@@ -133,6 +140,7 @@ uint16_t hb_tick_subtick(void) {
 #error "the flush guard must be shorter than a tick"
 #endif
 
-uint8_t hb_tick_trigger_near(void) {
+uint8_t hb_tick_trigger_near(void)
+{
     return (uint8_t)(counts_since_trigger() >= (uint16_t)(PER_TICK_COUNTS - GUARD_COUNTS));
 }

@@ -17,13 +17,15 @@
 #define TW_MR_SLA_ACK 0x40u
 #define TW_MR_DATA_NACK 0x58u
 
-void hb_twi_init(void) {
+void hb_twi_init(void)
+{
     TWSR = 0; /* prescaler 1 */
     TWBR = (uint8_t)TWBR_VALUE;
     TWCR = _BV(TWEN);
 }
 
-static uint8_t wait_int(void) {
+static uint8_t wait_int(void)
+{
     for (uint16_t n = 0; n < SPIN_LIMIT; n++) {
         if (TWCR & _BV(TWINT)) {
             return 1;
@@ -32,13 +34,15 @@ static uint8_t wait_int(void) {
     return 0;
 }
 
-static void stop(void) {
+static void stop(void)
+{
     TWCR = _BV(TWINT) | _BV(TWEN) | _BV(TWSTO);
     for (uint16_t n = 0; n < SPIN_LIMIT && (TWCR & _BV(TWSTO)); n++) {
     }
 }
 
-static uint8_t start(uint8_t sla) {
+static uint8_t start(uint8_t sla)
+{
     TWCR = _BV(TWINT) | _BV(TWSTA) | _BV(TWEN);
     if (!wait_int()) {
         return HB_TWI_ERR_TIMEOUT;
@@ -59,7 +63,8 @@ static uint8_t start(uint8_t sla) {
     return HB_TWI_OK;
 }
 
-static uint8_t send(uint8_t byte) {
+static uint8_t send(uint8_t byte)
+{
     TWDR = byte;
     TWCR = _BV(TWINT) | _BV(TWEN);
     if (!wait_int()) {
@@ -68,7 +73,8 @@ static uint8_t send(uint8_t byte) {
     return (TWSR & 0xF8u) == TW_MT_DATA_ACK ? HB_TWI_OK : HB_TWI_ERR_NACK;
 }
 
-uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value) {
+uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value)
+{
     uint8_t err = start((uint8_t)(address7 << 1));
     if (err == HB_TWI_OK) {
         err = send(reg);
@@ -80,7 +86,8 @@ uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value) {
     return err;
 }
 
-uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value) {
+uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value)
+{
     uint8_t err = start((uint8_t)(address7 << 1));
     if (err == HB_TWI_OK) {
         err = send(reg);

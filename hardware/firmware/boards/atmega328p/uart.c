@@ -34,7 +34,8 @@ volatile uint8_t hb_uart_rx_high_water;
 volatile uint16_t hb_uart_rx_overflows;
 volatile uint16_t hb_uart_rx_errors;
 
-void hb_uart_init(void) {
+void hb_uart_init(void)
+{
     rx_head = 0;
     /* Status and frame format before the baud registers: simavr 1.6 derives its byte
      * time from U2X and the character size at the moment UBRR0L is written. */
@@ -46,7 +47,9 @@ void hb_uart_init(void) {
 }
 
 /* Both UART interrupts save only r24 (SREG goes to GPIOR2: they do not nest) and Z, the ring
- * pointer. Their bodies refer to the GPIOR2 operand as %[sreg_save]. */
+ * pointer. Their bodies refer to the GPIOR2 operand as %[sreg_save]. The assembly is kept one
+ * instruction a line, as in a listing (not reflowed by clang-format). */
+/* clang-format off */
 #define ISR_SAVE                    \
     "push r24\n\t"                 \
     "in r24, __SREG__\n\t"         \
@@ -60,6 +63,7 @@ void hb_uart_init(void) {
     "out __SREG__, r24\n\t"        \
     "pop r24\n\t"                  \
     "reti\n\t"
+/* clang-format on */
 
 /* The receive interrupt runs for every byte (up to 50 per tick at 500 kbaud), so it is written
  * in assembly and does only what must happen per byte: count a frame or overrun error flagged
@@ -67,7 +71,9 @@ void hb_uart_init(void) {
  * the interrupt response and the vector jump (84 for the C version). The high-water mark is
  * kept by the reader instead (hb_uart_rx_count): the fill level only grows here and only
  * shrinks there, so its peak is always seen by the next count taken before a byte is read. */
-ISR(USART_RX_vect, ISR_NAKED) {
+ISR(USART_RX_vect, ISR_NAKED)
+{
+    /* clang-format off */
     __asm__ __volatile__(
         ISR_SAVE
         "lds r24, %[ucsra]\n\t"       /* FE and DOR are valid only before UDR0 is read */
@@ -112,9 +118,11 @@ ISR(USART_RX_vect, ISR_NAKED) {
           [overflows] "i"(&hb_uart_rx_overflows), [head] "I"(_SFR_IO_ADDR(GPIOR1)),
           [sreg_save] "I"(_SFR_IO_ADDR(GPIOR2)), [tail] "i"(&rx_tail),
           [ring] "i"(rx_ring), [size] "M"(HB_RX_BUFFER_SIZE), [mask] "M"(RX_MASK));
+    /* clang-format on */
 }
 
-uint8_t hb_uart_rx_count(void) {
+uint8_t hb_uart_rx_count(void)
+{
     uint8_t count = (uint8_t)(rx_head - rx_tail);
     if (count > hb_uart_rx_high_water) {
         hb_uart_rx_high_water = count;
@@ -122,15 +130,18 @@ uint8_t hb_uart_rx_count(void) {
     return count;
 }
 
-void hb_uart_rx_mask(void) {
+void hb_uart_rx_mask(void)
+{
     UCSR0B = (uint8_t)(UCSR0B & (uint8_t)~_BV(RXCIE0)); /* UDRIE0 as it is: TX keeps running */
 }
 
-void hb_uart_rx_unmask(void) {
+void hb_uart_rx_unmask(void)
+{
     UCSR0B = (uint8_t)(UCSR0B | _BV(RXCIE0));
 }
 
-void hb_uart_rx_pump(void) {
+void hb_uart_rx_pump(void)
+{
     uint8_t status;
     while ((status = UCSR0A) & _BV(RXC0)) {
         HB_PROBE_ON(HB_PROBE_UART);
@@ -149,7 +160,8 @@ void hb_uart_rx_pump(void) {
     }
 }
 
-uint8_t hb_uart_rx_poll(uint8_t *byte) {
+uint8_t hb_uart_rx_poll(uint8_t *byte)
+{
     uint8_t status = UCSR0A;
     if ((status & _BV(RXC0)) == 0u) {
         return 0; /* nothing arrived: the caller's idle time, not receive work */
@@ -163,7 +175,8 @@ uint8_t hb_uart_rx_poll(uint8_t *byte) {
     return 1;
 }
 
-uint8_t hb_uart_rx_take(void) {
+uint8_t hb_uart_rx_take(void)
+{
     uint8_t tail = rx_tail;
     uint8_t byte = rx_ring[tail & RX_MASK];
     rx_tail = (uint8_t)(tail + 1u);
@@ -172,7 +185,9 @@ uint8_t hb_uart_rx_take(void) {
 
 /* The transmit interrupt, in assembly for the same reason as the receive one: 45 cycles a byte
  * with the response and the vector jump (61 for the C version). */
-ISR(USART_UDRE_vect, ISR_NAKED) {
+ISR(USART_UDRE_vect, ISR_NAKED)
+{
+    /* clang-format off */
     __asm__ __volatile__(
         ISR_SAVE
         "lds r30, %[tail]\n\t"
@@ -199,13 +214,16 @@ ISR(USART_UDRE_vect, ISR_NAKED) {
         : [udr] "n"(_SFR_MEM_ADDR(UDR0)), [ucsrb] "n"(_SFR_MEM_ADDR(UCSR0B)),
           [no_udrie] "M"(0xFF & ~_BV(UDRIE0)), [sreg_save] "I"(_SFR_IO_ADDR(GPIOR2)),
           [head] "i"(&tx_head), [tail] "i"(&tx_tail), [ring] "i"(tx_ring), [mask] "M"(TX_MASK));
+    /* clang-format on */
 }
 
-uint8_t hb_uart_tx_free(void) {
+uint8_t hb_uart_tx_free(void)
+{
     return (uint8_t)(HB_TX_BUFFER_SIZE - (uint8_t)(tx_head - tx_tail));
 }
 
-void hb_uart_write(const uint8_t *bytes, uint16_t length) {
+void hb_uart_write(const uint8_t *bytes, uint16_t length)
+{
     for (uint16_t i = 0; i < length; i++) {
         while (hb_uart_tx_free() == 0) {
             /* The UDRE interrupt drains the ring (interrupts are enabled in the main loop). With

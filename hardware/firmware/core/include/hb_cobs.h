@@ -17,9 +17,9 @@
 
 typedef enum {
     HB_COBS_OK = 0,
-    HB_COBS_ERR_SPACE = -1,     /* output buffer too small */
-    HB_COBS_ERR_ZERO = -2,      /* a 0x00 byte inside encoded data */
-    HB_COBS_ERR_TRUNCATED = -3  /* a code byte promises more bytes than follow */
+    HB_COBS_ERR_SPACE = -1,    /* output buffer too small */
+    HB_COBS_ERR_ZERO = -2,     /* a 0x00 byte inside encoded data */
+    HB_COBS_ERR_TRUNCATED = -3 /* a code byte promises more bytes than follow */
 } hb_cobs_status;
 
 /* Incremental encoder: bytes go straight into the output buffer, so a frame can be encoded

@@ -72,24 +72,24 @@ enum { HB_STAGE_COLD = 0, HB_STAGE_WAKING = 1, HB_STAGE_WARM = 2 };
 
 /* Everything a device is: part 1's numbers, sizes, timing and identity (2.16). */
 typedef struct hb_device_config {
-    hb_config core;              /* rate, max_body, brake, safety (1.2) */
-    uint32_t slot_capacity;      /* bytes per slot, header included */
-    uint32_t stream_capacity;    /* stream ring bytes, a power of two; 0: no streaming */
+    hb_config core;           /* rate, max_body, brake, safety (1.2) */
+    uint32_t slot_capacity;   /* bytes per slot, header included */
+    uint32_t stream_capacity; /* stream ring bytes, a power of two; 0: no streaming */
     uint32_t device_id;
     uint32_t boot_count;
-    const char *profile_name;    /* ASCII, up to 16 characters are reported; NULL: none */
-    uint16_t rx_buffer;          /* the board's receive buffer, reported in INFO (2.5) */
-    uint16_t wake_ticks;         /* W (2.9) */
-    uint16_t idle_ticks;         /* 0: the stage never sleeps */
-    uint16_t watchdog;           /* at boot; SET_CONFIG changes it (2.13) */
+    const char *profile_name; /* ASCII, up to 16 characters are reported; NULL: none */
+    uint16_t rx_buffer;       /* the board's receive buffer, reported in INFO (2.5) */
+    uint16_t wake_ticks;      /* W (2.9) */
+    uint16_t idle_ticks;      /* 0: the stage never sleeps */
+    uint16_t watchdog;        /* at boot; SET_CONFIG changes it (2.13) */
     uint16_t profile_id;
-    uint16_t capabilities;       /* HB_CAP_SHARPNESS etc.; the core sets HB_CAP_STREAM itself */
-    uint8_t slot_count;          /* 1..HB_DEVICE_MAX_SLOTS */
+    uint16_t capabilities; /* HB_CAP_SHARPNESS etc.; the core sets HB_CAP_STREAM itself */
+    uint8_t slot_count;    /* 1..HB_DEVICE_MAX_SLOTS */
     uint8_t fw_major;
     uint8_t fw_minor;
     uint8_t fw_patch;
-    uint8_t actuator;            /* HB_ACTUATOR_* */
-    uint8_t reset_reason;        /* HB_RESET_*, reported in the RESET notice */
+    uint8_t actuator;     /* HB_ACTUATOR_* */
+    uint8_t reset_reason; /* HB_RESET_*, reported in the RESET notice */
 } hb_device_config;
 
 typedef void (*hb_device_tx_fn)(void *ctx, const uint8_t *bytes, uint16_t length);
@@ -97,57 +97,57 @@ typedef void (*hb_device_tx_fn)(void *ctx, const uint8_t *bytes, uint16_t length
 typedef uint16_t (*hb_device_subtick_fn)(void *ctx);
 
 typedef struct hb_device_slot {
-    uint32_t fill;   /* bytes uploaded, in order */
-    uint16_t crc;    /* running CRC-16 of the fill bytes (COMMIT's check, 2.7) */
+    uint32_t fill;     /* bytes uploaded, in order */
+    uint16_t crc;      /* running CRC-16 of the fill bytes (COMMIT's check, 2.7) */
     uint16_t body_crc; /* running CRC-16 of the fill bytes past the 16-byte header (rule 1.6 CRC) */
-    uint8_t ready;   /* holds a program that passed validation */
+    uint8_t ready;     /* holds a program that passed validation */
 } hb_device_slot;
 
 typedef struct hb_device {
     hb_interp interp;
     hb_frame_decoder rx;
-    hb_source ring;                    /* the stream: written = `next`, released = read position */
+    hb_source ring; /* the stream: written = `next`, released = read position */
     const hb_device_config *cfg;
-    uint8_t *memory;                   /* program memory: slot i at i * slot_capacity */
+    uint8_t *memory; /* program memory: slot i at i * slot_capacity */
     uint8_t *ring_storage;
     hb_device_tx_fn tx;
     hb_device_subtick_fn subtick;
-    hb_yield_fn yield;                 /* NULL: frames are handled in one go */
-    void *ctx;                         /* passed to tx and subtick */
-    uint32_t now;                      /* device tick: steps since boot */
+    hb_yield_fn yield; /* NULL: frames are handled in one go */
+    void *ctx;         /* passed to tx and subtick */
+    uint32_t now;      /* device tick: steps since boot */
     uint32_t pending_at;
-    uint32_t full_scale_run;           /* the active play's limiter counter, across iterations */
-    uint32_t granted;                  /* last CREDIT limit */
-    uint32_t last_value;               /* duplicate memory: the remembered response */
+    uint32_t full_scale_run; /* the active play's limiter counter, across iterations */
+    uint32_t granted;        /* last CREDIT limit */
+    uint32_t last_value;     /* duplicate memory: the remembered response */
     uint16_t last_crc;
     uint16_t pending_loops;
     uint16_t loops_left;
     uint16_t wake_left;
     uint16_t idle_left;
     uint16_t watchdog;
-    uint16_t silence;                  /* steps since the last valid frame, saturating */
+    uint16_t silence; /* steps since the last valid frame, saturating */
     hb_device_slot slots[HB_DEVICE_MAX_SLOTS];
     uint8_t stream_header[16];
-    uint8_t pending;                   /* a play is pending */
+    uint8_t pending; /* a play is pending */
     uint8_t pending_slot;
     uint8_t pending_flags;
     uint8_t pending_scale;
     int8_t pending_offset;
-    uint8_t active;                    /* a play is active (started, end not yet reported) */
+    uint8_t active; /* a play is active (started, end not yet reported) */
     uint8_t active_slot;
-    uint8_t first_output;              /* the active play has output amp > 0 */
-    uint8_t stream_state;              /* closed, open, playing */
-    uint8_t stage;                     /* HB_STAGE_* */
-    uint8_t last_kind;                 /* none, ACK, NACK */
+    uint8_t first_output; /* the active play has output amp > 0 */
+    uint8_t stream_state; /* closed, open, playing */
+    uint8_t stage;        /* HB_STAGE_* */
+    uint8_t last_kind;    /* none, ACK, NACK */
     uint8_t last_seq;
     uint8_t last_type;
     uint8_t last_code;
     uint8_t notice_seq;
-    uint8_t in_step;                   /* hb_device_step is running: notices are queued */
-    uint8_t queued_count;              /* notices queued by the last step, not yet sent */
-    uint8_t sending;                   /* a frame goes out in pieces (INFO): flushes wait for it */
-    uint8_t defer_replies;             /* hb_device_set_deferred_replies */
-    uint8_t reply_held;                /* a reply waits for hb_device_flush */
+    uint8_t in_step;       /* hb_device_step is running: notices are queued */
+    uint8_t queued_count;  /* notices queued by the last step, not yet sent */
+    uint8_t sending;       /* a frame goes out in pieces (INFO): flushes wait for it */
+    uint8_t defer_replies; /* hb_device_set_deferred_replies */
+    uint8_t reply_held;    /* a reply waits for hb_device_flush */
     uint8_t reply_type;
     uint8_t reply_seq;
     uint8_t reply_length;

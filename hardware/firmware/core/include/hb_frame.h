@@ -5,9 +5,9 @@
  *   payload 0..HB_FRAME_MAX_PAYLOAD bytes, defined per message type
  *   crc16   CRC-16/CCITT-FALSE over header and payload, least significant byte first
  *
- * The decoder is a byte-at-a-time state machine over a fixed buffer: no malloc, no
- * recursion, constant work per byte (the checksum included: it is computed as bytes arrive), so it can run in a UART ISR or in a main loop
- * draining an RX ring. */
+ * The decoder is a byte-at-a-time state machine over a fixed buffer: no malloc, no recursion,
+ * constant work per byte (the checksum included: it is computed as bytes arrive), so it can run
+ * in a UART ISR or in a main loop draining an RX ring. */
 #ifndef HB_FRAME_H
 #define HB_FRAME_H
 
@@ -50,13 +50,13 @@ size_t hb_frame_encode_general(const hb_frame_header *header, const uint8_t *pay
                                uint8_t *out, size_t capacity);
 
 typedef enum {
-    HB_FRAME_NONE = 0,                 /* byte consumed, no frame ended */
-    HB_FRAME_READY = 1,                /* a valid frame ended; see hb_frame_decoder_frame */
-    HB_FRAME_ERR_TOO_LONG = -1,        /* more than HB_FRAME_MAX_RAW decoded bytes */
-    HB_FRAME_ERR_COBS = -2,            /* the delimiter arrived inside a COBS block */
-    HB_FRAME_ERR_SHORT = -3,           /* fewer than HB_FRAME_MIN_RAW decoded bytes */
-    HB_FRAME_ERR_CRC = -4,             /* checksum mismatch */
-    HB_FRAME_ERR_VERSION = -5          /* checksum good, version byte is not HB_FRAME_VERSION */
+    HB_FRAME_NONE = 0,          /* byte consumed, no frame ended */
+    HB_FRAME_READY = 1,         /* a valid frame ended; see hb_frame_decoder_frame */
+    HB_FRAME_ERR_TOO_LONG = -1, /* more than HB_FRAME_MAX_RAW decoded bytes */
+    HB_FRAME_ERR_COBS = -2,     /* the delimiter arrived inside a COBS block */
+    HB_FRAME_ERR_SHORT = -3,    /* fewer than HB_FRAME_MIN_RAW decoded bytes */
+    HB_FRAME_ERR_CRC = -4,      /* checksum mismatch */
+    HB_FRAME_ERR_VERSION = -5   /* checksum good, version byte is not HB_FRAME_VERSION */
 } hb_frame_status;
 
 /* Per-outcome counters; each wraps modulo 2^16. */
@@ -89,7 +89,7 @@ void hb_frame_decoder_init(hb_frame_decoder *decoder);
 hb_frame_status hb_frame_decoder_push(hb_frame_decoder *decoder, uint8_t byte);
 
 /* The frame completed by the last push that returned HB_FRAME_READY. */
-void hb_frame_decoder_frame(const hb_frame_decoder *decoder, hb_frame_header *header,
-                            const uint8_t **payload, uint8_t *payload_length);
+void hb_frame_decoder_frame(const hb_frame_decoder *decoder, hb_frame_header *header, const uint8_t **payload,
+                            uint8_t *payload_length);
 
 #endif

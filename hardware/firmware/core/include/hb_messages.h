@@ -8,31 +8,31 @@
 #define HB_PROTOCOL_MINOR 0u
 
 /* Host to device (0x01..0x7F). */
-#define HB_MSG_HELLO 0x01u        /* command: major u8, minor u8 -> INFO */
-#define HB_MSG_PING 0x02u         /* echo u32 -> PONG */
-#define HB_MSG_UPLOAD 0x03u       /* command: slot u8, offset u32, data */
-#define HB_MSG_COMMIT 0x04u       /* command: slot u8, length u32, crc u16 */
-#define HB_MSG_PLAY 0x05u         /* command: slot u8, flags u8, at u32, scale u8, offset i8, loops u16 */
-#define HB_MSG_STOP 0x06u         /* command: flags u8 */
-#define HB_MSG_PREPARE 0x07u      /* command: no payload */
-#define HB_MSG_SET_PARAM 0x08u    /* scale u8, offset i8 (unacknowledged) */
-#define HB_MSG_STREAM_OPEN 0x09u  /* command: program header u8[16] */
-#define HB_MSG_STREAM_DATA 0x0Au  /* offset u32, data (unacknowledged) */
-#define HB_MSG_SET_CONFIG 0x0Bu   /* command: key u8, value u32 */
+#define HB_MSG_HELLO 0x01u       /* command: major u8, minor u8 -> INFO */
+#define HB_MSG_PING 0x02u        /* echo u32 -> PONG */
+#define HB_MSG_UPLOAD 0x03u      /* command: slot u8, offset u32, data */
+#define HB_MSG_COMMIT 0x04u      /* command: slot u8, length u32, crc u16 */
+#define HB_MSG_PLAY 0x05u        /* command: slot u8, flags u8, at u32, scale u8, offset i8, loops u16 */
+#define HB_MSG_STOP 0x06u        /* command: flags u8 */
+#define HB_MSG_PREPARE 0x07u     /* command: no payload */
+#define HB_MSG_SET_PARAM 0x08u   /* scale u8, offset i8 (unacknowledged) */
+#define HB_MSG_STREAM_OPEN 0x09u /* command: program header u8[16] */
+#define HB_MSG_STREAM_DATA 0x0Au /* offset u32, data (unacknowledged) */
+#define HB_MSG_SET_CONFIG 0x0Bu  /* command: key u8, value u32 */
 
 /* Device to host (0x80..0xFF). */
-#define HB_MSG_ACK 0x80u          /* type u8, value u32 */
-#define HB_MSG_NACK 0x81u         /* type u8, code u8, value u32 */
-#define HB_MSG_INFO 0x82u         /* 44 bytes + profile name */
-#define HB_MSG_PONG 0x83u         /* echo u32, tick u32, subtick u16 */
-#define HB_MSG_TELEMETRY 0x84u    /* event u8, slot u8, code u8, tick u32 */
-#define HB_MSG_CREDIT 0x85u       /* next u32, limit u32 */
-#define HB_MSG_RESET 0x86u        /* major u8, minor u8, reason u8, boot_count u32 */
+#define HB_MSG_ACK 0x80u       /* type u8, value u32 */
+#define HB_MSG_NACK 0x81u      /* type u8, code u8, value u32 */
+#define HB_MSG_INFO 0x82u      /* 44 bytes + profile name */
+#define HB_MSG_PONG 0x83u      /* echo u32, tick u32, subtick u16 */
+#define HB_MSG_TELEMETRY 0x84u /* event u8, slot u8, code u8, tick u32 */
+#define HB_MSG_CREDIT 0x85u    /* next u32, limit u32 */
+#define HB_MSG_RESET 0x86u     /* major u8, minor u8, reason u8, boot_count u32 */
 
 /* Fixed payload parts (2.2.2). */
 #define HB_LEN_HELLO 2u
 #define HB_LEN_PING 4u
-#define HB_LEN_UPLOAD 6u          /* at least one data byte */
+#define HB_LEN_UPLOAD 6u /* at least one data byte */
 #define HB_LEN_UPLOAD_FIELDS 5u
 #define HB_LEN_COMMIT 7u
 #define HB_LEN_PLAY 10u
@@ -51,10 +51,10 @@
 #define HB_PROFILE_NAME_MAX 16u
 
 /* Field values. */
-#define HB_STREAM_SLOT 0xFFu      /* PLAY / TELEMETRY slot number of the stream */
-#define HB_PLAY_AT 0x01u          /* PLAY flags bit 0: start at `at` */
-#define HB_STOP_BRAKE 0x01u       /* STOP flags bit 0 */
-#define HB_CONFIG_WATCHDOG 1u     /* SET_CONFIG key */
+#define HB_STREAM_SLOT 0xFFu  /* PLAY / TELEMETRY slot number of the stream */
+#define HB_PLAY_AT 0x01u      /* PLAY flags bit 0: start at `at` */
+#define HB_STOP_BRAKE 0x01u   /* STOP flags bit 0 */
+#define HB_CONFIG_WATCHDOG 1u /* SET_CONFIG key */
 
 #define HB_CAP_STREAM 0x0001u
 #define HB_CAP_SHARPNESS 0x0002u

@@ -12,11 +12,11 @@
 #include <stdint.h>
 
 typedef struct hb_source {
-    const uint8_t *data;  /* flat: the body; ring: the ring storage */
-    uint8_t *ring;        /* ring storage for writing; NULL for a flat source */
-    uint32_t capacity;    /* flat: body length; ring: storage size (power of two) */
-    uint32_t written;     /* body bytes available so far (flat: all of them) */
-    uint32_t released;    /* ring: the reader is done with every byte below this offset */
+    const uint8_t *data; /* flat: the body; ring: the ring storage */
+    uint8_t *ring;       /* ring storage for writing; NULL for a flat source */
+    uint32_t capacity;   /* flat: body length; ring: storage size (power of two) */
+    uint32_t written;    /* body bytes available so far (flat: all of them) */
+    uint32_t released;   /* ring: the reader is done with every byte below this offset */
 } hb_source;
 
 /* A flat source over `length` body bytes, all available. */

@@ -11,18 +11,18 @@
 #include "hb_program.h"
 
 #define HB_MAX_LOOP_DEPTH 4u
-#define HB_MAX_RUN 16u  /* most instructions in a row at one time */
+#define HB_MAX_RUN 16u /* most instructions in a row at one time */
 
 typedef struct hb_check {
     uint32_t loop_start[HB_MAX_LOOP_DEPTH]; /* time of each open LOOP */
-    uint32_t time;         /* current instruction's time, first iteration of every open loop */
+    uint32_t time; /* current instruction's time, first iteration of every open loop */
     uint32_t total_ticks;
     uint32_t body_length;
     uint8_t loop_count[HB_MAX_LOOP_DEPTH];
     uint8_t depth;
     uint8_t run;
     uint8_t flags;
-    uint8_t streamed;      /* 1: LOOP and ENDLOOP are errors */
+    uint8_t streamed; /* 1: LOOP and ENDLOOP are errors */
 } hb_check;
 
 void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed);

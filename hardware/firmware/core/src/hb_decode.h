@@ -8,10 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hb_inline.h"
+#include "hb_port.h"
 #include "hb_error.h"
 #include "hb_program.h"
-
 
 /* A varint's value (below 2^28), or HB_VARINT_ERROR plus an error code: one uint32_t, so that it
  * is returned in registers. */

@@ -5,10 +5,12 @@
 enum { RECEIVING = 0, DISCARDING = 1 };
 
 /* C99 has no static_assert: a negative array size fails the build if a literal in hb_frame.h drifts. */
-typedef char hb_frame_min_raw_check[(HB_FRAME_MIN_RAW == HB_FRAME_HEADER_SIZE + HB_FRAME_CRC_SIZE) ? 1 : -1];
-typedef char hb_frame_max_raw_check[(HB_FRAME_MAX_RAW == HB_FRAME_HEADER_SIZE + HB_FRAME_MAX_PAYLOAD + HB_FRAME_CRC_SIZE) ? 1 : -1];
-typedef char hb_frame_max_wire_check[(HB_FRAME_MAX_WIRE == HB_COBS_MAX_ENCODED(HB_FRAME_MAX_RAW) + 1u) ? 1 : -1];
-typedef char hb_frame_length_fits_u8[(HB_FRAME_MAX_RAW <= 255u) ? 1 : -1];
+#define FRAME_ASSERT(name, holds) typedef char name[(holds) ? 1 : -1]
+FRAME_ASSERT(hb_frame_min_raw_check, HB_FRAME_MIN_RAW == HB_FRAME_HEADER_SIZE + HB_FRAME_CRC_SIZE);
+FRAME_ASSERT(hb_frame_max_raw_check,
+             HB_FRAME_MAX_RAW == HB_FRAME_HEADER_SIZE + HB_FRAME_MAX_PAYLOAD + HB_FRAME_CRC_SIZE);
+FRAME_ASSERT(hb_frame_max_wire_check, HB_FRAME_MAX_WIRE == HB_COBS_MAX_ENCODED(HB_FRAME_MAX_RAW) + 1u);
+FRAME_ASSERT(hb_frame_length_fits_u8, HB_FRAME_MAX_RAW <= 255u);
 
 /* The general path: header, payload and checksum pushed through the incremental COBS encoder
  * straight into `out` (no raw copy on the stack). */
@@ -173,8 +175,8 @@ static hb_frame_status finish(hb_frame_decoder *decoder)
         return HB_FRAME_ERR_SHORT;
     }
     crc = decoder->crc; /* of every byte but the last two (append) */
-    received = (uint16_t)(decoder->buffer[decoder->length - 2u] |
-                          ((uint16_t)decoder->buffer[decoder->length - 1u] << 8));
+    received = (uint16_t)(decoder->buffer[decoder->length - 2u]
+                          | ((uint16_t)decoder->buffer[decoder->length - 1u] << 8));
     if (crc != received) {
         decoder->stats.crc++;
         return HB_FRAME_ERR_CRC;
@@ -225,8 +227,8 @@ hb_frame_status hb_frame_decoder_push(hb_frame_decoder *decoder, uint8_t byte)
     return HB_FRAME_NONE;
 }
 
-void hb_frame_decoder_frame(const hb_frame_decoder *decoder, hb_frame_header *header,
-                            const uint8_t **payload, uint8_t *payload_length)
+void hb_frame_decoder_frame(const hb_frame_decoder *decoder, hb_frame_header *header, const uint8_t **payload,
+                            uint8_t *payload_length)
 {
     header->version = decoder->buffer[0];
     header->type = decoder->buffer[1];

@@ -4,10 +4,8 @@
 
 #include "hb_crc16.h"
 #include "hb_decode.h"
-
-#if defined(__AVR__)
-#include <avr/pgmspace.h> /* the division table stays in flash */
-#endif
+#include "hb_interp_stream.h"
+#include "hb_port.h"
 
 /* Cost notes: the target with the least headroom is an 8-bit AVR (16,000 cycles per 1 kHz tick),
  * where every uint32_t operation is four instructions and every uint32_t field four loads and
@@ -42,17 +40,12 @@ static void channel_set(hb_channel *c, uint8_t value)
     c->ramp = HB_RAMP_NONE;
 }
 
-/* ceil(256 / d) for d = 2..31: reciprocals for 8-bit division by multiplication. */
+/* ceil(256 / d) for d = 2..31: reciprocals for 8-bit division by multiplication (a port may keep
+ * the table in flash: hb_port.h). */
 #define RECIPROCAL_LIMIT 32u
-#if defined(__AVR__)
-#define RECIPROCAL(d) pgm_read_byte(&reciprocal[(d) - 2u])
-static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] PROGMEM = {
-#else
-#define RECIPROCAL(d) reciprocal[(d) - 2u]
-static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] = {
-#endif
+static const uint8_t reciprocal[RECIPROCAL_LIMIT - 2u] HB_PORT_TABLE = {
     128, 86, 64, 52, 43, 37, 32, 29, 26, 24, 22, 20, 19, 18, 16,
-    16, 15, 14, 13, 13, 12, 12, 11, 11, 10, 10, 10, 9, 9, 9,
+    16,  15, 14, 13, 13, 12, 12, 11, 11, 10, 10, 10, 9,  9,  9,
 };
 
 /* delta div d (low byte) and delta mod d (high byte), for 1 <= d <= delta <= 255, without the
@@ -75,7 +68,7 @@ static HB_ALWAYS_INLINE uint16_t divmod8(uint8_t delta, uint8_t d)
         }
         return (uint16_t)(q | (uint16_t)((uint16_t)delta << 8));
     }
-    q = (uint8_t)(((uint16_t)delta * RECIPROCAL(d)) >> 8);
+    q = (uint8_t)(((uint16_t)delta * HB_PORT_READ_U8(&reciprocal[d - 2u])) >> 8);
     r = (uint8_t)(delta - (uint8_t)(q * d)); /* mod 256: r, or r - d + 256 >= 256 - d > d */
     if (r >= d) {
         q--;
@@ -322,123 +315,6 @@ hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *sr
 
 /* ---- playing ---- */
 
-/* ---- streamed fetches (1.14) ----
- * A streamed program's instructions are decoded in place in the ring, with the decoder flat
- * programs use, up to the ring's wrap or the end of what is written (stream_window); the bytes
- * decoded since `base` go into read_offset and the CRC in one pass (stream_flush) before END's
- * CRC test and at the end of the step, which releases them (the writer cannot run during a step,
- * so releasing at its end is the same as after each fetch). Most of the CRC is taken on ticks
- * with nothing due, ahead of the fetches (stream_crc_ahead). The decoder reads in order, so a window
- * that holds the whole instruction gives the result of decoding all the bytes there are; when
- * it needed a byte past the window, the instruction runs across the wrap (it is decoded again
- * from a copy) or it is one of the per-byte errors of 1.6 (a) and 1.14 (hb_decode_missing). */
-
-/* The bytes from body offset `at` (written) that are written, in the body and before the ring's
- * wrap: returns the first, *lim is past the last. Pointer-width sizes: the storage is
- * addressable, so its size and offsets into it fit. */
-static HB_NOINLINE const uint8_t *stream_window(const hb_interp *it, uint32_t at, const uint8_t **lim)
-{
-    const hb_source *src = it->src;
-    uint32_t avail = src->written < it->header.body_length ? src->written : it->header.body_length;
-    const uint8_t *p = src->data;
-    size_t room = (size_t)-1;
-    avail -= at;
-    if (src->ring == NULL) {
-        p += at;
-    } else {
-        size_t index = (size_t)at & (size_t)(src->capacity - 1u);
-        p += index;
-        room = (size_t)src->capacity - index;
-    }
-    if (avail < room) {
-        room = (size_t)avail;
-    }
-    *lim = p + room;
-    return p;
-}
-
-/* The decoder needed a byte past the window [*p, *lim), where *p is the byte at read_offset.
- * If *lim is the ring's end and more bytes are written: at the wrap, *p, *lim become the window
- * from the storage's start; else the instruction's bytes (up to HB_MAX_INSTR_BYTES of them) run
- * across the wrap and, unless `copied` already, are copied into buf, *p, *lim set around them,
- * and it->end to the end of the window after the wrap (run goes on there). Else returns the
- * error of 1.6 (a) and 1.14. */
-static HB_NOINLINE hb_err stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p,
-                                      const uint8_t **lim)
-{
-    const hb_source *src = it->src;
-    uint32_t at = it->read_offset;
-    uint32_t avail = (src->written < it->header.body_length ? src->written : it->header.body_length) - at;
-    uint8_t count;
-    const uint8_t *from = *p;
-    size_t room = (size_t)(*lim - from);
-    /* avail <= capacity, as the writer stays within capacity of the release; the test keeps the
-     * copies below inside the storage even if a caller's releases break that */
-    if (avail > src->capacity) {
-        avail = src->capacity;
-    }
-    count = avail < HB_MAX_INSTR_BYTES ? (uint8_t)avail : HB_MAX_INSTR_BYTES;
-    if (!copied && src->ring != NULL && *lim == src->data + src->capacity && avail > room) {
-        if (room == 0) {
-            *p = src->data;
-            *lim = src->data + (size_t)avail;
-            return HB_OK;
-        }
-        if (room < count) {
-            uint8_t i = 0;
-            do {
-                buf[i++] = *from++;
-            } while (i < (uint8_t)room);
-            from = src->data;
-            do {
-                buf[i++] = *from++;
-            } while (i < count);
-            *p = buf;
-            *lim = buf + count;
-            it->end = src->data + (size_t)(avail - room);
-            return HB_OK;
-        }
-    }
-    return hb_decode_missing(HB_ERR_TRUNCATED, at, count, it->header.body_length);
-}
-
-/* The instructions decoded since `from` (the byte at read_offset) up to `to`: into read_offset,
- * and into the CRC as far as stream_crc_ahead has not taken them already (the last bytes of the
- * run). run releases once, at the end of the step: releases only ever move up, so that is the
- * same as after each fetch. */
-static void stream_flush(hb_interp *it, const uint8_t *from, const uint8_t *to)
-{
-    size_t n = (size_t)(to - from);
-    if (n != 0) {
-        uint32_t at = it->read_offset + (uint32_t)n;
-        if (at > it->crc_at) {
-            size_t behind = (size_t)(at - it->crc_at);
-            it->crc = hb_crc16(it->crc, to - behind, behind);
-            it->crc_at = at;
-        }
-        it->read_offset = at;
-    }
-}
-
-/* On a tick with nothing due, the CRC of up to CRC_AHEAD bytes written after those it has
- * taken, up to the ring's wrap: they are read (and released, then overwritten) later, so a busy
- * tick then finds their CRC done. The CRC covers the same body bytes in the same order, and is
- * complete when END is fetched, where it is tested (1.14). */
-#define CRC_AHEAD 16u
-static HB_NOINLINE void stream_crc_ahead(hb_interp *it)
-{
-    const uint8_t *lim, *p;
-    if (it->crc_at >= it->src->written) { /* nothing new (a shortcut: the window says so too) */
-        return;
-    }
-    p = stream_window(it, it->crc_at, &lim);
-    uint8_t n = lim - p < (ptrdiff_t)CRC_AHEAD ? (uint8_t)(lim - p) : CRC_AHEAD;
-    if (n != 0) {
-        it->crc = hb_crc16(it->crc, p, n);
-        it->crc_at += n;
-    }
-}
-
 /* it->wait, it->wait_high = ticks, as a 16-bit countdown and its carries: a tick with nothing
  * due decrements 16 bits (delays below 65,536 are nearly all of them). */
 static void set_wait(hb_interp *it, uint32_t ticks)
@@ -465,7 +341,7 @@ static void channel_op(hb_interp *it, uint8_t op, uint8_t value, uint32_t dur)
  * them (nor can an instruction time overflow); the checks that keep this code memory-safe on any
  * bytes remain, with the streamed path's error codes.
  * A streamed program (never LOOP or ENDLOOP: error 23 at fetch) is read from the ring's window
- * (see the streamed fetches above), and each fetch applies the validator's rules: inline for an
+ * (hb_interp_stream.h), and each fetch applies the validator's rules: inline for an
  * instruction due with the one before it (delay 0, so its time already passed 1.6 (c)), else
  * hb_check_instr. The interpreter's own time-overflow test is the checker's: in a stream (no
  * loops) the checker's time is the time of the last executed instruction, and hb_check_instr
@@ -479,7 +355,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
     uint8_t streamed = it->streamed;
     hb_err err = HB_OK;
     if (streamed) {
-        pc = base = stream_window(it, it->read_offset, &lim);
+        pc = base = hb_stream_window(it, it->read_offset, &lim);
     }
     for (;;) {
         uint8_t op = in->op;
@@ -537,9 +413,9 @@ static HB_NOINLINE hb_err run(hb_interp *it)
                 break;
             }
             /* past the window: across the wrap (decode again from a copy), or an error */
-            stream_flush(it, base, q);
+            hb_stream_flush(it, base, q);
             base = q;
-            err = stream_more(it, copied, buf, &base, &lim);
+            err = hb_stream_more(it, copied, buf, &base, &lim);
             pc = base;
             if (err != HB_OK) {
                 break;
@@ -566,7 +442,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
                     break;
                 }
                 if (op == HB_OP_END) {
-                    stream_flush(it, base, pc);
+                    hb_stream_flush(it, base, pc);
                     base = pc;
                     if (it->crc != it->header.crc) {
                         err = HB_ERR_BAD_CRC;
@@ -575,7 +451,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
                 }
             }
             if (copied) { /* back to the ring after the copied instruction */
-                stream_flush(it, base, pc);
+                hb_stream_flush(it, base, pc);
                 pc = base = it->src->data + ((size_t)it->read_offset & (size_t)(it->src->capacity - 1u));
                 lim = it->end;
                 copied = 0;
@@ -587,7 +463,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
         }
     }
     if (streamed) {
-        stream_flush(it, base, pc);
+        hb_stream_flush(it, base, pc);
         hb_source_release(it->src, it->read_offset);
     }
     it->pc = pc;
@@ -608,7 +484,7 @@ hb_sample hb_interp_step(hb_interp *it)
     if (it->wait != 0) {
         it->wait--;
         if (it->streamed) {
-            stream_crc_ahead(it);
+            hb_stream_crc_ahead(it);
         }
     } else if (it->wait_high != 0) {
         it->wait_high--;

@@ -64,7 +64,7 @@ uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
      * into loops of one-bit shifts): high's top 12 bits go to the upper half, its low 2 bits to
      * the top of the lower half */
     low = (uint16_t)((p[0] & 0x7Fu) | (uint16_t)((p[1] & 0x7Fu) << 7)); /* bits 0..13 */
-    high = (uint16_t)(p[2] & 0x7Fu);                                   /* bits 14..27 */
+    high = (uint16_t)(p[2] & 0x7Fu);                                    /* bits 14..27 */
     if (last == 3u) {
         high = (uint16_t)(high | (uint16_t)((p[3] & 0x7Fu) << 7));
     }

@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "hb_crc16.h"
-#include "hb_inline.h"
+#include "hb_port.h"
 
 void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
 {
@@ -21,8 +21,8 @@ void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
  * a 32-bit division as 1.6 suggests: the same verdict, which an 8-bit CPU gets far cheaper. */
 static uint32_t loop_end(uint32_t start, uint32_t period, uint8_t count, uint8_t *overflow)
 {
-    uint32_t low = (uint32_t)(uint16_t)period * count;           /* < 2^24 */
-    uint32_t high = (uint32_t)(uint16_t)(period >> 16) * count;  /* < 2^24 */
+    uint32_t low = (uint32_t)(uint16_t)period * count;          /* < 2^24 */
+    uint32_t high = (uint32_t)(uint16_t)(period >> 16) * count; /* < 2^24 */
     uint32_t product, end;
     *overflow = 1;
     if (high > 0xFFFFu) {
@@ -158,7 +158,8 @@ static hb_err validate(const uint8_t *program, uint32_t length, const hb_config 
     if (header->body_length != length - HB_HEADER_SIZE) {
         return HB_ERR_LENGTH_MISMATCH;
     }
-    crc = body_crc != NULL ? *body_crc : hb_crc16(HB_CRC16_INIT, program + HB_HEADER_SIZE, (size_t)header->body_length);
+    crc = body_crc != NULL ? *body_crc
+                           : hb_crc16(HB_CRC16_INIT, program + HB_HEADER_SIZE, (size_t)header->body_length);
     if (crc != header->crc) {
         return HB_ERR_BAD_CRC;
     }
