@@ -1,7 +1,7 @@
 import HapticProtocol
 
 /// Frames in (firmware-protocol/PROTOCOL.md 2.4-2.13): each command's checks in the order the text
-/// lists them, the duplicate memory, and the unacknowledged messages. Mirrors hb_device.c.
+/// lists them, the duplicate memory, and the unacknowledged messages. Mirrors hb_device.c (commands) and hb_device_stream.c.
 extension DeviceModel {
     /// A command's outcome: ACK (code 0) or NACK, and the notice that follows the response.
     struct Reply {

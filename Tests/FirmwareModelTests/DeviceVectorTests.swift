@@ -5,7 +5,7 @@ import HapticProtocol
 import TestSupport
 import Testing
 
-/// The C device (hardware/firmware/core/src/hb_device.c) behind the same two calls as `DeviceModel`.
+/// The C device (hardware/firmware/core/src/hb_device*.c) behind the same two calls as `DeviceModel`.
 /// Owns heap copies of everything the C side points to: the device, its configuration, the
 /// profile name, the program memory and the stream ring.
 final class CDevice {
