@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
-                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "SerialBridge", "AVREmulator",
+                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "SerialBridge", "AVREmulator", "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,6 +69,8 @@ let package = Package(
             pkgConfig: "simavr",
             providers: [.apt(["libsimavr-dev", "libelf-dev"]), .brew(["simavr"])]
         ),
+        // zlib for `haptic render`'s PNG files (Debian: zlib1g-dev; macOS: in the SDK).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // C side of the emulator: UART timing, output recording, DRV2605L model, cycle profiling.
         .target(name: "CAVRHarness", dependencies: ["CSimAVR"]),
         // The reference firmware's portable C core, compiled into the test suite for differential tests.
@@ -82,7 +84,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern"]),
-        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern"]),
+        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "AVREmulator"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol"]),
         .testTarget(name: "AVREmulatorTests", dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore"]),
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore"]),
