@@ -69,7 +69,7 @@ let package = Package(
             name: "HapticCLI",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
-                "HapticTransport", "HapticSession", "SerialBridge",
+                "HapticTransport", "HapticSession", "SerialBridge", "CZlib",
                 .target(name: "AVREmulator", condition: .when(traits: emulator)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -89,6 +89,8 @@ let package = Package(
             pkgConfig: "simavr",
             providers: [.apt(["libsimavr-dev", "libelf-dev"]), .brew(["simavr"])]
         ),
+        // zlib for `haptic render`'s PNG files (Debian: zlib1g-dev; macOS: in the SDK).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // C side of the emulator: UART timing, output recording, DRV2605L model, cycle profiling.
         .target(name: "CAVRHarness", dependencies: ["CSimAVR"], cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
         // The reference firmware's portable C core, compiled into the test suite for differential tests.
@@ -104,7 +106,7 @@ let package = Package(
         // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
         .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport"),
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"]),
-        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "TestSupport"]),
+        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"]),
         .testTarget(
             name: "AVREmulatorTests",

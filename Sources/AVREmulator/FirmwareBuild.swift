@@ -47,21 +47,16 @@ public struct AVRFirmwareBuild: Sendable, Hashable {
     }
 
     private static func make(_ arguments: [String]) throws(AVRFirmwareBuildError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["make"] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch { throw .make(status: -1, log: "cannot run make: \(error)") }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw .make(status: process.terminationStatus, log: String(decoding: err + out, as: UTF8.self))
+        let result: ProcessOutput
+        do {
+            result = try runProcess(executable: "/usr/bin/env", arguments: ["make"] + arguments)
+        } catch {
+            throw .make(status: -1, log: "cannot run make: \(error)")
         }
-        return String(decoding: out, as: UTF8.self)
+        guard result.status == 0 else {
+            throw .make(status: result.status, log: String(decoding: result.stderr + result.stdout, as: UTF8.self))
+        }
+        return String(decoding: result.stdout, as: UTF8.self)
     }
 
     /// The repository root containing this source file's package (for tests and tools run

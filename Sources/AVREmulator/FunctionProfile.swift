@@ -20,15 +20,7 @@ extension AVRBoard {
     }
 
     private static func textSymbols(_ elf: String) throws -> [(address: UInt32, name: String)] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["avr-nm", "-n", "--defined-only", elf]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try runProcess(executable: "/usr/bin/env", arguments: ["avr-nm", "-n", "--defined-only", elf]).stdout
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ")
             guard parts.count == 3, "Tt".contains(parts[1]), let address = UInt32(parts[0], radix: 16) else { return nil }

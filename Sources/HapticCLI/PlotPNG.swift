@@ -1,10 +1,17 @@
+import CZlib
 import Foundation
 
-// PNG output for `TimePlot` without system libraries: a small anti-aliased rasteriser for the plot's shapes,
-// a 5x7 bitmap font for its labels, and a PNG writer (zlib stream with fixed-Huffman deflate, CRC-32, Adler-32).
+// PNG output for `TimePlot`: a small anti-aliased rasteriser for the plot's shapes, a 5x7 bitmap font for its
+// labels, and the PNG chunks around zlib's compression and CRC-32.
 
 extension TimePlot {
     func png() -> [UInt8] {
+        let image = raster()
+        return PNGWriter.encode(width: image.width, height: image.height, rgb: image.pixels)
+    }
+
+    /// The plot drawn into pixels.
+    func raster() -> Raster {
         var raster = Raster(width: Int(width.rounded()), height: Int(height.rounded()))
         for shape in shapes() {
             switch shape {
@@ -21,7 +28,7 @@ extension TimePlot {
                 raster.text(text, x: x, baseline: y, size: size, anchor: anchor, color: color, bold: bold)
             }
         }
-        return PNGWriter.encode(width: raster.width, height: raster.height, rgb: raster.pixels)
+        return raster
     }
 }
 
@@ -181,143 +188,40 @@ enum BitmapFont {
     ]
 }
 
-/// PNG (RGB, 8 bits per channel) in a zlib stream compressed with deflate's fixed Huffman codes. Matches are
-/// searched one pixel back and one row up only: plots are flat colour, so that is nearly all the redundancy.
+/// PNG (RGB, 8 bits per channel, not interlaced): IHDR, one IDAT compressed by zlib, IEND.
 enum PNGWriter {
     static func encode(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
         precondition(rgb.count == width * height * 3)
-        let stride = width * 3 + 1
+        let rowBytes = width * 3
         var raw = [UInt8]()
-        raw.reserveCapacity(stride * height)
+        raw.reserveCapacity((rowBytes + 1) * height)
         for row in 0..<height {
-            raw.append(0)  // filter: none
-            raw.append(contentsOf: rgb[(row * width * 3)..<((row + 1) * width * 3)])
+            raw.append(0)  // filter type 0 (none): plots are flat colour, which deflate packs well as it is
+            raw += rgb[(row * rowBytes)..<((row + 1) * rowBytes)]
         }
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var header: [UInt8] = []
-        header += be32(UInt32(width)) + be32(UInt32(height))
-        header += [8, 2, 0, 0, 0]  // depth 8, colour type 2 (RGB), deflate, adaptive filtering, no interlace
-        chunk("IHDR", header, into: &out)
-        chunk("IDAT", zlib(raw, distances: [3, stride]), into: &out)
+        // depth 8, colour type 2 (RGB), deflate, adaptive filtering, no interlace
+        chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, 2, 0, 0, 0], into: &out)
+        chunk("IDAT", compress(raw), into: &out)
         chunk("IEND", [], into: &out)
         return out
     }
 
+    /// `data` as a zlib stream (RFC 1950), the format of IDAT.
+    static func compress(_ data: [UInt8]) -> [UInt8] {
+        var size = compressBound(uLong(data.count))
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let status = compress2(&out, &size, data, uLong(data.count), Z_BEST_COMPRESSION)
+        precondition(status == Z_OK, "zlib compress2 failed with status \(status)")
+        return Array(out[..<Int(size)])
+    }
+
     static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
 
+    /// Length, type, data, and the CRC-32 of type and data.
     static func chunk(_ type: String, _ data: [UInt8], into out: inout [UInt8]) {
         let typed = Array(type.utf8) + data
-        out += be32(UInt32(data.count)) + typed + be32(crc32(typed))
-    }
-
-    static let crcTable: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    /// CRC-32 (ISO-HDLC, as PNG uses): check value 0xCBF43926 for "123456789".
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in bytes { c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
-    }
-
-    static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for chunk in stride(from: 0, to: bytes.count, by: 5552) {
-            for byte in bytes[chunk..<min(chunk + 5552, bytes.count)] {
-                a += UInt32(byte)
-                b += a
-            }
-            a %= 65521
-            b %= 65521
-        }
-        return b << 16 | a
-    }
-
-    /// zlib stream: header, one final fixed-Huffman deflate block, Adler-32.
-    static func zlib(_ data: [UInt8], distances: [Int]) -> [UInt8] {
-        var bits = BitWriter()
-        bits.bytes = [0x78, 0x01]
-        bits.write(1, count: 1)  // BFINAL
-        bits.write(1, count: 2)  // BTYPE = 01, fixed Huffman
-        var i = 0
-        while i < data.count {
-            var bestLength = 0, bestDistance = 0
-            for distance in distances where distance <= i && distance <= 32768 {
-                var length = 0
-                while length < 258, i + length < data.count, data[i + length] == data[i + length - distance] { length += 1 }
-                if length > bestLength { bestLength = length; bestDistance = distance }
-            }
-            if bestLength >= 3 {
-                writeLength(bestLength, &bits)
-                writeDistance(bestDistance, &bits)
-                i += bestLength
-            } else {
-                writeLiteral(Int(data[i]), &bits)
-                i += 1
-            }
-        }
-        writeLiteral(256, &bits)  // end of block
-        bits.flush()
-        return bits.bytes + be32(adler32(data))
-    }
-
-    static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
-    static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-                               2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-    static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
-
-    /// Literal/length symbol with the fixed code (RFC 1951, 3.2.6).
-    static func writeLiteral(_ symbol: Int, _ bits: inout BitWriter) {
-        switch symbol {
-        case 0...143: bits.writeHuffman(0x30 + symbol, count: 8)
-        case 144...255: bits.writeHuffman(0x190 + symbol - 144, count: 9)
-        case 256...279: bits.writeHuffman(symbol - 256, count: 7)
-        default: bits.writeHuffman(0xC0 + symbol - 280, count: 8)
-        }
-    }
-
-    static func writeLength(_ length: Int, _ bits: inout BitWriter) {
-        let code = (lengthBase.lastIndex { $0 <= length })!
-        writeLiteral(257 + code, &bits)
-        if lengthExtra[code] > 0 { bits.write(length - lengthBase[code], count: lengthExtra[code]) }
-    }
-
-    static func writeDistance(_ distance: Int, _ bits: inout BitWriter) {
-        let code = (distanceBase.lastIndex { $0 <= distance })!
-        bits.writeHuffman(code, count: 5)
-        if distanceExtra[code] > 0 { bits.write(distance - distanceBase[code], count: distanceExtra[code]) }
-    }
-
-    /// Deflate's bit order: values least-significant bit first, Huffman codes most-significant bit first.
-    struct BitWriter {
-        var bytes: [UInt8] = []
-        var buffer: UInt32 = 0
-        var used = 0
-
-        mutating func write(_ value: Int, count: Int) {
-            buffer |= UInt32(value) << UInt32(used)
-            used += count
-            while used >= 8 {
-                bytes.append(UInt8(buffer & 0xFF))
-                buffer >>= 8
-                used -= 8
-            }
-        }
-
-        mutating func writeHuffman(_ code: Int, count: Int) {
-            var reversed = 0
-            for k in 0..<count where code & (1 << k) != 0 { reversed |= 1 << (count - 1 - k) }
-            write(reversed, count: count)
-        }
-
-        mutating func flush() {
-            if used > 0 { bytes.append(UInt8(buffer & 0xFF)) }
-            buffer = 0
-            used = 0
-        }
+        let crc = typed.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+        out += be32(UInt32(data.count)) + typed + be32(UInt32(crc))
     }
 }

@@ -1,8 +1,11 @@
 /// CRC-16/CCITT-FALSE: polynomial 0x1021, initial value 0xFFFF, not reflected, no final XOR.
 /// Check value: CRC of the ASCII bytes "123456789" is 0x29B1 (firmware-protocol/PROTOCOL.md).
 ///
-/// Used for both the program body checksum and the wire frames. Bitwise, like the firmware, which
-/// keeps no 512-byte table in a 2 KB RAM / 32 KB flash part.
+/// Used for both the program body checksum and the wire frames. Bitwise here, as the definition
+/// reads. The firmware (hardware/firmware/core/src/hb_crc16.c) computes the same CRC a byte at a
+/// time without a table: the eight shift-and-xor steps folded into three shifts of one 8-bit
+/// value (hand-written assembly on AVR), since a 512-byte table costs more flash than the cycles
+/// it saves on a 32 KB part. crc16MatchesFirmware (FirmwareModelTests) holds the two equal.
 public enum CRC16 {
     public static let initial: UInt16 = 0xFFFF
 

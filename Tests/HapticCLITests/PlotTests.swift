@@ -3,103 +3,96 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import AVREmulator
 @testable import HapticCLI
 import HapticPattern
 
-// MARK: - PNG writer, checked with an independent fixed-Huffman inflater
+// MARK: - PNG files, read back by an independent decoder (Python's zlib)
 
-/// Just enough inflate (RFC 1951, fixed Huffman blocks only) to read back what PNGWriter writes.
-private func inflateFixed(_ data: ArraySlice<UInt8>) -> [UInt8]? {
-    let bytes = Array(data)
-    var position = 0
-    func bit() -> Int? {
-        guard position / 8 < bytes.count else { return nil }
-        defer { position += 1 }
-        return Int(bytes[position / 8] >> UInt8(position % 8)) & 1
-    }
-    func bits(_ n: Int) -> Int? {
-        var v = 0
-        for k in 0..<n { guard let b = bit() else { return nil }; v |= b << k }
-        return v
-    }
-    let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
-    let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-    let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
-    guard bits(1) == 1, bits(2) == 1 else { return nil }  // one final fixed block
-    var out: [UInt8] = []
-    while true {
-        var code = 0, symbol = -1
-        for length in 1...9 {
-            guard let b = bit() else { return nil }
-            code = code << 1 | b
-            if length == 7, code <= 23 { symbol = 256 + code; break }
-            if length == 8, (0x30...0xBF).contains(code) { symbol = code - 0x30; break }
-            if length == 8, (0xC0...0xC7).contains(code) { symbol = 280 + code - 0xC0; break }
-            if length == 9, (0x190...0x1FF).contains(code) { symbol = 144 + code - 0x190; break }
-        }
-        guard symbol >= 0 else { return nil }
-        if symbol < 256 { out.append(UInt8(symbol)); continue }
-        if symbol == 256 { return out }
-        let l = symbol - 257
-        guard let extra = bits(lengthExtra[l]) else { return nil }
-        let length = lengthBase[l] + extra
-        var d = 0
-        for _ in 0..<5 { guard let b = bit() else { return nil }; d = d << 1 | b }
-        guard d < 30, let dExtra = bits(distanceExtra[d]) else { return nil }
-        let distance = distanceBase[d] + dExtra
-        guard distance <= out.count else { return nil }
-        for _ in 0..<length { out.append(out[out.count - distance]) }
-    }
+/// Reads a PNG (8-bit RGB) with Python's zlib and struct: checks the signature and every chunk's CRC,
+/// inflates the IDAT data, undoes each row's filter, writes the pixels to argv[2] and prints the header.
+private let pythonPNGDecoder = #"""
+import json, struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG signature'
+pos, chunks, idat = 8, [], b''
+while pos < len(data):
+    length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    assert struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])[0] == zlib.crc32(kind + body), 'CRC'
+    chunks.append(kind.decode())
+    if kind == b'IHDR':
+        width, height, depth, colour, method, filtering, interlace = struct.unpack('>IIBBBBB', body)
+    if kind == b'IDAT':
+        idat += body
+    pos += 12 + length
+assert (depth, colour, method, filtering, interlace) == (8, 2, 0, 0, 0), 'not 8-bit RGB'
+raw, stride = zlib.decompress(idat), width * 3
+assert len(raw) == height * (stride + 1), 'inflated size'
+rows, previous = [], bytearray(stride)
+for y in range(height):
+    kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    assert kind <= 4, 'filter type'
+    for x in range(stride if kind else 0):
+        a, b, c = line[x - 3] if x >= 3 else 0, previous[x], previous[x - 3] if x >= 3 else 0
+        p = a + b - c
+        paeth = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+        line[x] = (line[x] + [0, a, b, (a + b) // 2, paeth][kind]) & 255
+    rows.append(bytes(line))
+    previous = line
+open(sys.argv[2], 'wb').write(b''.join(rows))
+print(json.dumps({'chunks': chunks, 'width': width, 'height': height}))
+"""#
+
+private struct DecodedPNG: Decodable, Equatable {
+    var chunks: [String]
+    var width: Int
+    var height: Int
+    var pixels: [UInt8] = []
+
+    enum CodingKeys: CodingKey { case chunks, width, height }
 }
 
-private func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
-    UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+/// The PNG file at `path` as Python decodes it.
+private func decodeWithPython(_ path: String) throws -> DecodedPNG {
+    let pixels = path + ".rgb"
+    defer { try? FileManager.default.removeItem(atPath: pixels) }
+    let run = try runProcess(executable: "/usr/bin/env", arguments: ["python3", "-c", pythonPNGDecoder, path, pixels])
+    #expect(run.status == 0, "python3 could not decode \(path): \(String(decoding: run.stderr, as: UTF8.self))")
+    var decoded = try JSONDecoder().decode(DecodedPNG.self, from: run.stdout)
+    decoded.pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pixels)))
+    return decoded
 }
 
-@Test func checksumsMatchTheirCheckValues() {
-    #expect(PNGWriter.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
-    #expect(PNGWriter.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
-    #expect(PNGWriter.adler32([]) == 1)
+private func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("haptic-plot-tests-\(getpid())-\(name)").path
 }
 
-@Test func zlibStreamInflatesBackToItsInput() {
-    var g = SystemRandomNumberGenerator()
-    var inputs: [[UInt8]] = [[], [7], Array(repeating: 0, count: 100_000), Array("abcabcabcabcabc".utf8)]
-    inputs.append((0..<5000).map { _ in UInt8.random(in: 0...255, using: &g) })
-    inputs.append((0..<20000).map { UInt8(($0 / 7) % 3) })
-    for input in inputs {
-        let stream = PNGWriter.zlib(input, distances: [1, 3, 301])
-        #expect(stream[0] == 0x78 && (UInt16(stream[0]) << 8 | UInt16(stream[1])) % 31 == 0)
-        #expect(inflateFixed(stream[2..<(stream.count - 4)]) == input)
-        #expect(be32(Array(stream), stream.count - 4) == PNGWriter.adler32(input))
-    }
-}
-
-@Test func pngHasValidChunksAndThePixels() throws {
+@Test func pngDecodesToItsPixels() throws {
     var pixels = [UInt8](repeating: 255, count: 5 * 3 * 3)
     pixels[(1 * 5 + 2) * 3] = 0  // pixel (2, 1) cyan
-    let png = PNGWriter.encode(width: 5, height: 3, rgb: pixels)
-    #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-    var i = 8
-    var types: [String] = []
-    var idat: [UInt8] = []
-    while i < png.count {
-        let length = Int(be32(png, i))
-        let typed = Array(png[(i + 4)..<(i + 8 + length)])
-        #expect(be32(png, i + 8 + length) == PNGWriter.crc32(typed))
-        let type = String(decoding: typed[0..<4], as: UTF8.self)
-        types.append(type)
-        if type == "IHDR" { #expect(Array(typed[4...]) == [0, 0, 0, 5, 0, 0, 0, 3, 8, 2, 0, 0, 0]) }
-        if type == "IDAT" { idat += typed[4...] }
-        i += 12 + length
-    }
-    #expect(types == ["IHDR", "IDAT", "IEND"])
-    let raw = try #require(inflateFixed(idat[2..<(idat.count - 4)]))
-    #expect(raw.count == 3 * (1 + 5 * 3))
-    let rows = (0..<3).map { Array(raw[($0 * 16)..<($0 * 16 + 16)]) }
-    #expect(rows.allSatisfy { $0[0] == 0 })
-    #expect(Array(rows[1][1...]) == Array(pixels[15..<30]))
+    let path = temporaryPath("5x3.png")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data(PNGWriter.encode(width: 5, height: 3, rgb: pixels)).write(to: URL(fileURLWithPath: path))
+    #expect(try decodeWithPython(path) == DecodedPNG(chunks: ["IHDR", "IDAT", "IEND"], width: 5, height: 3, pixels: pixels))
+}
+
+/// `haptic render … -o FILE.png` writes the plot's pixels exactly: the decoded file equals the raster.
+@Test func renderWritesThePlotAsPNG() throws {
+    let path = temporaryPath("splash.png")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Render.parse(["preset:tutorial.splash", "-o", path]).run()
+    let decoded = try decodeWithPython(path)
+
+    let preset = try #require(Preset.named("tutorial.splash"))
+    let input = PatternInput(pattern: preset.pattern, label: preset.name, preset: preset, warnings: [])
+    let renderer = ReferenceRenderer(pattern: preset.pattern)
+    let raster = Render.plot(input, renderer, renderer.render(rate: 1000), rate: 1000, width: 960).raster()
+    #expect(decoded.chunks == ["IHDR", "IDAT", "IEND"])
+    #expect(decoded.width == 960 && decoded.height == raster.height)
+    #expect(decoded.pixels == raster.pixels)
+    #expect(Array(decoded.pixels[0..<3]) == [255, 255, 255], "white background in the top left corner")
+    #expect(Set(stride(from: 0, to: decoded.pixels.count, by: 3).map { decoded.pixels[$0..<($0 + 3)] }).count > 10, "a plot, not a blank")
 }
 
 // MARK: - Plot layout
@@ -144,7 +137,5 @@ private func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
     for text in [">Intensity<", ">Sharpness<", ">intensity<", ">sharpness<", ">time (ms)<", ">tutorial.splash<", ">#2<"] {
         #expect(svg.contains(text), "missing \(text)")
     }
-    let png = plot.png()
-    #expect(be32(png, 16) == 960 && be32(png, 20) == UInt32(plot.height.rounded()))
 }
 #endif

@@ -15,6 +15,23 @@ struct ProfileBuiltinsTests {
         #expect(ActuatorProfile.builtIns.contains { $0.name == ActuatorProfile.defaultName })
     }
 
+    /// The built-ins are compiled from the files' text: ActuatorProfileBuiltins.swift must be what
+    /// tools/gen-builtin-profiles writes from hardware/actuators now (with the test above, the two
+    /// cannot drift: a file edited without rerunning the script fails here).
+    @Test func generatedBuiltInsAreTheFilesNow() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["bash", ProfileFiles.repository + "/tools/gen-builtin-profiles", "--stdout"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let generated = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let committed = FileManager.default.contents(atPath: ProfileFiles.repository + "/Sources/HapticCompiler/ActuatorProfileBuiltins.swift")
+        #expect(generated == committed, "Sources/HapticCompiler/ActuatorProfileBuiltins.swift is stale: run tools/gen-builtin-profiles")
+    }
+
     /// Every number in a shipped file is a figure, and every figure says where it comes from.
     @Test func everyFigureHasASource() throws {
         for path in ProfileFiles.paths {

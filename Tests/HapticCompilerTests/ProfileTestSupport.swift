@@ -3,9 +3,9 @@ import Foundation
 
 /// Where the shipped profile files are: <repository>/hardware/actuators, found from this file.
 enum ProfileFiles {
-    static let directory: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("hardware/actuators").path
+    static let repository: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let directory = repository + "/hardware/actuators"
 
     static var paths: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
