@@ -39,7 +39,7 @@ extension ActuatorProfile {
   "sources": {
     "drive.ratedVolts": "Datasheet class (10 mm coin ERMs): rated 3.0 V DC.",
     "drive.overdriveVolts": "Datasheet class: maximum operating voltage 3.6 V (operating range 2.3-3.6 V), used as the kick ceiling (k = 1.2).",
-    "erm.timeConstantMs": "Estimated: 35 ms (typical coin ERM rise to 90 % of speed in about 80 ms = 2.3 tau; REFERENCE range 30-100 ms). Measure: time to 63 % of rated speed.",
+    "erm.timeConstantMs": "Estimated: 35 ms (typical coin ERM rise to 90 % of speed in about 80 ms = 2.3 tau; coin and cylinder ERMs typically take 30-100 ms to spin up, hardware/actuators/README.md). Measure: time to 63 % of rated speed.",
     "erm.coastTimeConstantMs": "Estimated: twice the driven constant. With the transistor off the flyback diode is reverse-biased by the back-EMF, so the motor loses its electrical damping and coasts on friction alone.",
     "erm.ratedSpeedRPM": "Datasheet class: 12,000 rpm at 3.0 V (vibration at 200 Hz).",
     "erm.startLevel": "Datasheet class: starting voltage 2.3 V = 0.77 of rated.",
@@ -48,7 +48,7 @@ extension ActuatorProfile {
     "edges.brakeMs": "A single-switch driver cannot reverse the motor: no brake.",
     "edges.brakeRatio": "No brake.",
     "transfer.floor": "Chosen: 0.65, above the minimum running level and high enough that the kick (0.65 x 1.2 = 0.78) passes the 0.77 start level, so every non-zero intensity starts the motor from rest.",
-    "sharpness.minimumEdge": "Chosen: 0.5, an ERM pulse without a kick is hardly felt (REFERENCE: ERM clicks need 30 ms or more); half the kick is the softest edge."
+    "sharpness.minimumEdge": "Chosen: 0.5, an ERM pulse without a kick is hardly felt (an ERM needs about 30 ms of drive or more to be felt as a click); half the kick is the softest edge."
   }
 }
 
@@ -88,7 +88,7 @@ extension ActuatorProfile {
   "sources": {
     "drive.ratedVolts": "Datasheet class (7 mm pager motors): rated 3.0 V DC.",
     "drive.overdriveVolts": "Datasheet class: 3.6 V maximum operating voltage, used as kick and brake ceiling (k = 1.2).",
-    "erm.timeConstantMs": "Estimated: 50 ms, slower than a coin motor because of the larger eccentric mass (REFERENCE range 30-100 ms).",
+    "erm.timeConstantMs": "Estimated: 50 ms, slower than a coin motor because of the larger eccentric mass (coin and cylinder ERMs typically take 30-100 ms to spin up, hardware/actuators/README.md).",
     "erm.coastTimeConstantMs": "Estimated: twice the driven constant (no electrical damping while coasting).",
     "erm.ratedSpeedRPM": "Typical, not from a datasheet: 12,500 rpm at 3 V for 7 mm pager motors (vibration near 208 Hz).",
     "erm.startLevel": "Estimated: cylinder motors start near 1.5 V = 0.5 of rated.",
@@ -292,7 +292,7 @@ extension ActuatorProfile {
     "edges.brakeRatio": "No brake.",
     "transfer.exponent": "Meta/Lofelt convention amplitude = intensity^2; above resonance a voice coil's acceleration follows its drive.",
     "transfer.floor": "No dead zone: no floor.",
-    "sharpness.minHz": "MPEG-I haptics reference encoder maps sharpness 0...1 to 65...300 Hz (REFERENCE section 3).",
+    "sharpness.minHz": "MPEG-I haptics reference encoder maps sharpness 0...1 to 65...300 Hz.",
     "sharpness.maxHz": "Same mapping, upper end."
   }
 }

@@ -1,11 +1,11 @@
 import Foundation
 @testable import HapticCompiler
+import TestSupport
 
-/// Where the shipped profile files are: <repository>/hardware/actuators, found from this file.
+/// Where the shipped profile files are: <repository>/hardware/actuators.
 enum ProfileFiles {
-    static let repository: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let directory = repository + "/hardware/actuators"
+    static let repository: String = Repository.root.path
+    static let directory = Repository.path("hardware/actuators")
 
     static var paths: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
