@@ -31,16 +31,18 @@ public struct AVRFirmwareBuild: Sendable, Hashable {
             + extra.map { "\($0.key)=\($0.value)" } + (extra.isEmpty ? [] : ["VARIANT=\(String(variant))"])
     }
 
-    /// Runs make in `repositoryRoot` and returns the ELF's path.
-    public func build(repositoryRoot: String) throws(AVRFirmwareBuildError) -> String {
+    /// Runs make on the board port of the checkout at `repositoryRoot` and returns the ELF's path.
+    /// Images go to `buildDirectory` (default: the checkout's `hardware/firmware/build`).
+    public func build(repositoryRoot: String, buildDirectory: String? = nil) throws(AVRFirmwareBuildError) -> String {
         let board = repositoryRoot + "/hardware/firmware/boards/atmega328p"
-        let buildDirectory = repositoryRoot + "/hardware/firmware/build"
+        let buildDirectory = buildDirectory ?? repositoryRoot + "/hardware/firmware/build"
         try? FileManager.default.createDirectory(atPath: buildDirectory, withIntermediateDirectories: true)
         let lock = open(buildDirectory + "/.atmega328p-build.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         defer { if lock >= 0 { close(lock) } }
         if lock >= 0 { flock(lock, LOCK_EX) }
-        _ = try Self.make(["-s", "-C", board] + makeArguments + ["all"])
-        let path = try Self.make(["-s", "--no-print-directory", "-C", board] + makeArguments + ["print-elf"])
+        let arguments = makeArguments + ["BUILD_ROOT=\(buildDirectory)"]
+        _ = try Self.make(["-s", "-C", board] + arguments + ["all"])
+        let path = try Self.make(["-s", "--no-print-directory", "-C", board] + arguments + ["print-elf"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard FileManager.default.fileExists(atPath: path) else { throw .noOutput(path) }
         return path
@@ -57,19 +59,6 @@ public struct AVRFirmwareBuild: Sendable, Hashable {
             throw .make(status: result.status, log: String(decoding: result.stderr + result.stdout, as: UTF8.self))
         }
         return String(decoding: result.stdout, as: UTF8.self)
-    }
-
-    /// The repository root containing this source file's package (for tests and tools run
-    /// from a checkout).
-    public static func repositoryRoot(from file: String = #filePath) -> String {
-        var url = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-                return url.path
-            }
-            url.deleteLastPathComponent()
-        }
-        return FileManager.default.currentDirectoryPath
     }
 }
 

@@ -27,7 +27,7 @@ struct Emulate: AsyncParsableCommand {
     @Option(help: "Run the real firmware on this microcontroller in simavr (supported: atmega328p).")
     var mcu: String?
 
-    @Option(help: "With --mcu: the firmware ELF to run (default: built from this checkout).")
+    @Option(help: "With --mcu: the AVR firmware ELF to run (default: built with avr-gcc from the HapticBridge checkout you run in, into ~/.cache/hapticbridge/firmware).")
     var firmware: String?
 
     @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")

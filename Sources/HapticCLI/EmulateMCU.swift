@@ -46,21 +46,30 @@ enum EmulatedMCU {
         }
     }
 
+    /// The ELF to run: `firmware` once it is checked to be an AVR ELF, else `build` made from the
+    /// firmware sources of the checkout the command runs in, into the per-user cache (said in `log`).
+    static func firmwarePath(_ firmware: String?, build: AVRFirmwareBuild, log: (String) -> Void) throws -> String {
+        if let firmware {
+            if let problem = FirmwareSources.problem(withELF: firmware) { throw Failure.firmware(problem) }
+            return firmware
+        }
+        guard let checkout = FirmwareSources.checkout() else {
+            throw Failure.firmware("no firmware to run: run from a HapticBridge checkout (it builds hardware/firmware with avr-gcc) or pass --firmware PATH.elf")
+        }
+        let cache = FirmwareSources.cacheDirectory(for: checkout)
+        log("firmware: building \(build.output.rawValue)/\(build.actuator.rawValue) from \(checkout)/hardware/firmware into \(cache)")
+        do {
+            return try build.build(repositoryRoot: checkout, buildDirectory: cache)
+        } catch {
+            throw Failure.firmware("cannot build the firmware (install gcc-avr avr-libc, or pass --firmware PATH.elf): \(error)")
+        }
+    }
+
     /// Builds or loads the firmware, opens a pseudo-terminal, prints its path through `log`
     /// and serves the board on it.
     static func serve(_ options: Options, log: (String) -> Void) throws {
         guard supported.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
-        let path: String
-        if let firmware = options.firmware {
-            path = firmware
-        } else {
-            let build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
-            do {
-                path = try build.build(repositoryRoot: AVRFirmwareBuild.repositoryRoot())
-            } catch {
-                throw Failure.firmware("cannot build the firmware (pass --firmware PATH to an ELF): \(error)")
-            }
-        }
+        let path = try firmwarePath(options.firmware, build: AVRFirmwareBuild(output: options.output, actuator: options.actuator), log: log)
         let board = try AVRBoard(firmware: path, mcu: options.mcu)
         let pty = try PseudoTerminal()
         defer { pty.close() }

@@ -41,7 +41,7 @@ struct Profile: AsyncParsableCommand {
     @Option(help: "Measure the firmware cycle-accurately on this simulated microcontroller instead (supported: atmega328p).")
     var mcu: String?
 
-    @Option(help: "With --mcu: the firmware ELF to measure (default: built from this checkout).")
+    @Option(help: "With --mcu: the AVR firmware ELF to measure (default: built with avr-gcc from the HapticBridge checkout you run in, into ~/.cache/hapticbridge/firmware).")
     var firmware: String?
 
     func validate() throws {

@@ -15,15 +15,9 @@ enum ProfiledMCU {
 
     static func measure(mcu: String, firmware: String?) throws -> (report: BoardBudgetReport, firmware: String) {
         guard EmulatedMCU.supported.contains(mcu) else { throw EmulatedMCU.Failure.unsupportedMCU(mcu) }
-        let path: String
-        if let firmware {
-            path = firmware
-        } else {
-            do {
-                path = try AVRFirmwareBuild().build(repositoryRoot: AVRFirmwareBuild.repositoryRoot())
-            } catch {
-                throw EmulatedMCU.Failure.firmware("cannot build the firmware (pass --firmware PATH to an ELF): \(error)")
-            }
+        // Progress goes to standard error, so that --json output stays one document.
+        let path = try EmulatedMCU.firmwarePath(firmware, build: AVRFirmwareBuild()) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         return (try BoardBudget.measure(firmware: path, mcu: mcu), path)
     }
