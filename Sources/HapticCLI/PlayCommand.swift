@@ -90,6 +90,9 @@ struct Play: AsyncParsableCommand {
         await device.close()
     }
 
+    /// Patterns at least this long (seconds) show progress while they play.
+    static let progressThreshold = 2.0
+
     private static func interrupted(by signal: Int32) -> ExitCode {
         FileHandle.standardError.write(Data("\(Interrupts.name(of: signal)): stopped the play (brake) and closed the session\n".utf8))
         return ExitCode(Interrupts.exitStatus(for: signal))
@@ -109,8 +112,24 @@ struct Play: AsyncParsableCommand {
         let called = HapticDevice.hostTime()
         let receipt = try await device.play(prepared, intensity: intensity)
         let playBytes = await device.statistics.bytesSent - before
+        // A long pattern shows how far the play is (standard error), from the host's clock.
+        let progress = prepared.duration >= Self.progressThreshold ? ProgressDisplay("playing", total: prepared.duration, unit: "s") : nil
+        let ticker = progress.map { display in
+            Task {
+                while !Task.isCancelled {
+                    display.set(HapticDevice.hostTime() - called)
+                    try? await Task.sleep(nanoseconds: 100_000_000)
+                }
+            }
+        }
+        defer {
+            ticker?.cancel()
+            progress?.finish()
+        }
         let first = try await device.waitForFirstOutput(of: receipt, timeout: prepared.duration + 2)
         let end = try await device.waitForEnd(of: receipt, timeout: prepared.duration + 2)
+        ticker?.cancel()
+        progress?.finish()
 
         let leadIn = LatencyProfiler.leadIn(of: prepared.program, rate: rate) ?? 0
         var figures: [(String, String)] = []

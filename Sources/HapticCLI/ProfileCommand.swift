@@ -80,7 +80,11 @@ struct Profile: AsyncParsableCommand {
         let report: LatencyReport
         do {
             let profiler = LatencyProfiler(device: device, subjects: subjects, options: .init(iterations: n, baudRate: line.baud, coldPlays: cold))
-            report = try await profiler.run()
+            // Two plays per iteration, and with --cold one more per pattern after the idle wait.
+            let plays = Double(2 * n + (cold ? subjects.count : 0))
+            let progress = ProgressDisplay("profiling", total: plays, quiet: json)
+            report = try await profiler.run { _ in progress.advance() }
+            progress.finish()
         } catch {
             await device.close()
             throw CommandFailure("\(error)")
