@@ -22,6 +22,10 @@ struct Export: ParsableCommand {
     @Flag(help: "Write minified JSON (no whitespace).")
     var minified = false
 
+    func validate() throws {
+        try OutputPath.validate(output, option: "-o", extensions: ["ahap", "json"])
+    }
+
     func run() throws {
         let loaded = try PatternInput.load(input)
         var pattern = loaded.pattern

@@ -48,7 +48,7 @@ struct Render: ParsableCommand {
     func validate() throws {
         guard rate.isFinite, rate >= 1, rate <= 100_000 else { throw ValidationError("--rate must be between 1 and 100000 Hz") }
         guard (320...4000).contains(width) else { throw ValidationError("--width must be between 320 and 4000 pixels") }
-        guard format != nil else { throw ValidationError("output must end in .svg, .png or .csv (or be '-' for CSV on standard output)") }
+        try OutputPath.validate(output, option: "-o", extensions: ["svg", "png", "csv"])
         guard actuator == nil || rate == 1000 else { throw ValidationError("--actuator plays the program at 1000 Hz: leave --rate at 1000") }
     }
 
