@@ -56,7 +56,7 @@ struct Bench: ParsableCommand {
         let files = try Self.ahapFiles(in: inputs)
         guard !files.isEmpty else { throw CommandFailure("no .ahap files in \(inputs.joined(separator: ", "))") }
         var patterns: [(label: String, pattern: HapticPattern)] = []
-        var unreadable: [(String, String)] = []
+        var unreadable: [(file: String, error: String)] = []
         for file in files {
             do {
                 patterns.append((file, try AHAPDecoder().decode(contentsOfFile: file).pattern))
@@ -73,12 +73,13 @@ struct Bench: ParsableCommand {
         }
         // The model's speed on its busy benchmark program (every tick ramps, pulses overlap).
         let busy = InterpreterBenchmark.measure(ticks: Self.modelBenchmarkTicks)
+        let report = Report(best, busy: busy, repeat: `repeat`, unreadable: unreadable)
         if json {
-            print(jsonText(best, busy: busy, unreadable: unreadable), terminator: "")
+            emit(try reportJSON(report))
         } else {
-            printTable(best, busy: busy, unreadable: unreadable)
+            printTable(report)
         }
-        if best.failures > 0 || !unreadable.isEmpty { throw ExitCode(1) }
+        if report.totals.outsideTolerance > 0 || !report.unreadable.isEmpty { throw ExitCode(1) }
     }
 
     /// The .ahap files named or inside the directories named (sorted, not recursive).
@@ -102,19 +103,19 @@ struct Bench: ParsableCommand {
 
     // MARK: Text
 
-    private func printTable(_ bench: CompilerBenchmark, busy: InterpreterBenchmark.Measurement, unreadable: [(String, String)]) {
+    private func printTable(_ bench: Report) {
         let f = Compile.format
-        print("profile \(bench.profile), tolerance \(bench.options.tolerance) LSB, \(bench.options.tickRate) Hz, loops \(bench.options.loops ? "on" : "off")")
-        print("")
+        emit("profile \(bench.profile), tolerance \(bench.options.tolerance) LSB, \(bench.options.tickRate) Hz, loops \(bench.options.loops ? "on" : "off")")
+        emit("")
         let header = ["file", "ticks", "A", "S", "PULSE", "LOOP", "program", "raw", "AHAP min", "raw/prog", "AHAP/prog", "max err", "mean err", "ms"]
         var rows: [[String]] = []
-        for entry in bench.entries {
-            let name = (entry.label as NSString).lastPathComponent
-            guard let r = entry.report else {
-                rows.append([name, "failed: " + (entry.error ?? "")])
+        for file in bench.files {
+            let name = (file.file as NSString).lastPathComponent
+            guard let r = file.report else {
+                rows.append([name, "failed: " + (file.error ?? "")])
                 continue
             }
-            let i = r.instructions
+            let i = r.instructions.counts
             var maxError = "\(r.fidelity.amplitudeMaxError)"
             if let s = r.fidelity.sharpnessMaxError { maxError += "/\(s)" }
             if !r.fidelity.withinTolerance { maxError += " !" }
@@ -122,23 +123,23 @@ struct Bench: ParsableCommand {
                          "\(r.programBytes)", "\(r.rawSampleBytes)", "\(r.ahapMinifiedBytes)", f(r.rawRatio, 1), f(r.ahapRatio, 1),
                          maxError, f(r.fidelity.amplitudeMeanError, 3), f(r.compileSeconds * 1000, 2)])
         }
-        let ti = bench.totalInstructions
-        var totalError = "\(bench.amplitudeMaxError)"
-        if let s = bench.sharpnessMaxError { totalError += "/\(s)" }
-        let total = ["total (\(bench.entries.count))", "\(bench.totalTicks)", "\(ti.setA + ti.rampA)", "\(ti.setS + ti.rampS)", "\(ti.pulse)", "\(ti.loop)",
-                     "\(bench.totalProgramBytes)", "\(bench.totalRawSampleBytes)", "\(bench.totalAHAPMinifiedBytes)",
-                     f(Double(bench.totalRawSampleBytes) / Double(max(bench.totalProgramBytes, 1)), 1),
-                     f(Double(bench.totalAHAPMinifiedBytes) / Double(max(bench.totalProgramBytes, 1)), 1),
-                     totalError, f(bench.amplitudeMeanError, 3), f(bench.compileSeconds * 1000, 1)]
+        let t = bench.totals, ti = t.instructions.counts, speed = bench.speed, medians = bench.medians
+        var totalError = "\(t.amplitudeMaxError)"
+        if let s = t.sharpnessMaxError { totalError += "/\(s)" }
+        let total = ["total (\(t.files))", "\(t.ticks)", "\(ti.setA + ti.rampA)", "\(ti.setS + ti.rampS)", "\(ti.pulse)", "\(ti.loop)",
+                     "\(t.programBytes)", "\(t.rawSampleBytes)", "\(t.ahapMinifiedBytes)",
+                     f(Double(t.rawSampleBytes) / Double(max(t.programBytes, 1)), 1),
+                     f(Double(t.ahapMinifiedBytes) / Double(max(t.programBytes, 1)), 1),
+                     totalError, f(t.amplitudeMeanError, 3), f(speed.compileSeconds * 1000, 1)]
         printColumns([header] + rows + [total])
-        print("")
-        print("max err: amplitude/sharpness in LSB; A, S: SET+RAMP per channel")
-        print("median per file: program \(f(bench.medianProgramBytes, 1)) bytes, raw/program \(f(bench.medianRawRatio, 1))x, AHAP/program \(f(bench.medianAHAPRatio, 1))x, compile \(f(bench.medianCompileSeconds * 1000, 3)) ms")
-        print("compile: \(f(bench.compileSeconds * 1000, 1)) ms for \(bench.entries.count) patterns = \(f(bench.patternsPerSecond, 0)) patterns/s (fastest of \(`repeat`))")
-        print("interpreter model: \(f(bench.interpreterTicksPerSecond / 1e6, 1)) M ticks/s during the fidelity checks, "
-              + "\(f(busy.ticksPerSecond / 1e6, 1)) M ticks/s on its busy benchmark program (\(busy.ticks) ticks)")
-        print("within tolerance: \(bench.entries.count - bench.failures) of \(bench.entries.count)")
-        for (file, error) in unreadable { print("unreadable: \(file): \(error)") }
+        emit("")
+        emit("max err: amplitude/sharpness in LSB; A, S: SET+RAMP per channel")
+        emit("median per file: program \(f(medians.programBytes, 1)) bytes, raw/program \(f(medians.rawRatio, 1))x, AHAP/program \(f(medians.ahapRatio, 1))x, compile \(f(medians.compileSeconds * 1000, 3)) ms")
+        emit("compile: \(f(speed.compileSeconds * 1000, 1)) ms for \(t.files) patterns = \(f(speed.patternsPerSecond, 0)) patterns/s (fastest of \(bench.repeat))")
+        emit("interpreter model: \(f(speed.interpreterTicksPerSecond / 1e6, 1)) M ticks/s during the fidelity checks, "
+              + "\(f(speed.interpreterBusyTicksPerSecond / 1e6, 1)) M ticks/s on its busy benchmark program (\(speed.interpreterBusyTicks) ticks)")
+        emit("within tolerance: \(t.files - t.outsideTolerance) of \(t.files)")
+        for entry in bench.unreadable { emit("unreadable: \(entry.file): \(entry.error)") }
     }
 
     private func printColumns(_ rows: [[String]]) {
@@ -155,102 +156,7 @@ struct Bench: ParsableCommand {
                 let pad = String(repeating: " ", count: widths[index] - cell.count)
                 return index == 0 ? cell + pad : pad + cell
             }
-            print(cells.joined(separator: "  "))
+            emit(cells.joined(separator: "  "))
         }
-    }
-
-    // MARK: JSON (schema haptic-bench/1, docs/cli.md)
-
-    private func jsonText(_ bench: CompilerBenchmark, busy: InterpreterBenchmark.Measurement, unreadable: [(String, String)]) -> String {
-        var writer = JSONWriter(pretty: true)
-        writer.beginObject()
-        writer.key("files")
-        writer.beginArray()
-        for entry in bench.entries {
-            writer.beginObject()
-            writer.key("error")
-            if let error = entry.error { writer.string(error) } else { writer.null() }
-            writer.key("file")
-            writer.string(entry.label)
-            writer.key("report")
-            if let report = entry.report { Compile.write(report, to: &writer) } else { writer.null() }
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.key("medians")
-        writer.beginObject()
-        writer.key("ahapRatio")
-        writer.number(bench.medianAHAPRatio)
-        writer.key("compileSeconds")
-        writer.number(bench.medianCompileSeconds)
-        writer.key("programBytes")
-        writer.number(bench.medianProgramBytes)
-        writer.key("rawRatio")
-        writer.number(bench.medianRawRatio)
-        writer.endObject()
-        writer.key("options")
-        Compile.write(bench.options, to: &writer)
-        writer.key("profile")
-        writer.string(bench.profile)
-        writer.key("repeat")
-        writer.integer(`repeat`)
-        writer.key("schema")
-        writer.string("haptic-bench/1")
-        writer.key("speed")
-        writer.beginObject()
-        writer.key("compileSeconds")
-        writer.number(bench.compileSeconds)
-        writer.key("interpreterBusyTicksPerSecond")
-        writer.number(busy.ticksPerSecond)
-        writer.key("interpreterTicksPerSecond")
-        writer.number(bench.interpreterTicksPerSecond)
-        writer.key("patternsPerSecond")
-        writer.number(bench.patternsPerSecond)
-        writer.endObject()
-        writer.key("totals")
-        writer.beginObject()
-        writer.key("ahapMinifiedBytes")
-        writer.integer(bench.totalAHAPMinifiedBytes)
-        writer.key("amplitudeMaxError")
-        writer.integer(bench.amplitudeMaxError)
-        writer.key("amplitudeMeanError")
-        writer.number(bench.amplitudeMeanError)
-        writer.key("bodyBytes")
-        writer.integer(bench.totalBodyBytes)
-        writer.key("files")
-        writer.integer(bench.entries.count)
-        writer.key("instructions")
-        Compile.write(bench.totalInstructions, to: &writer)
-        writer.key("outsideTolerance")
-        writer.integer(bench.failures)
-        writer.key("programBytes")
-        writer.integer(bench.totalProgramBytes)
-        writer.key("pulses")
-        writer.integer(bench.totalPulses)
-        writer.key("rawSampleBytes")
-        writer.integer(bench.totalRawSampleBytes)
-        writer.key("sharpnessMaxError")
-        if let s = bench.sharpnessMaxError { writer.integer(s) } else { writer.null() }
-        writer.key("sharpnessMeanError")
-        if let s = bench.sharpnessMeanError { writer.number(s) } else { writer.null() }
-        writer.key("ticks")
-        writer.integer(bench.totalTicks)
-        writer.key("transients")
-        writer.integer(bench.totalTransients)
-        writer.endObject()
-        writer.key("unreadable")
-        writer.beginArray()
-        for (file, error) in unreadable {
-            writer.beginObject(inline: true)
-            writer.key("error")
-            writer.string(error)
-            writer.key("file")
-            writer.string(file)
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.endObject()
-        writer.endDocument()
-        return writer.text
     }
 }

@@ -89,12 +89,13 @@ struct Compile: ParsableCommand {
             }
             outcomes.append(outcome)
         }
+        let report = Report(files: outcomes.map(Report.File.init), options: CompileOptionsReport(options), profile: profile.name)
         if json {
-            print(jsonText(outcomes, profile: profile), terminator: "")
+            emit(try reportJSON(report))
         } else if output != "-" {
-            for outcome in outcomes { printText(outcome, profile: profile) }
+            for file in report.files { printText(file) }
         }
-        if outcomes.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+        if report.files.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 
     /// -o as given for one input; <dir>/<stem>.bin for several; nil without -o.
@@ -116,29 +117,29 @@ struct Compile: ParsableCommand {
 
     // MARK: Text
 
-    private func printText(_ outcome: Outcome, profile: ActuatorProfile) {
-        guard let compiled = outcome.compiled else {
+    private func printText(_ file: Report.File) {
+        guard let report = file.report else {
             // Decoder errors already start with the file name.
-            let error = outcome.error ?? "failed"
-            let line = error.hasPrefix(outcome.input) ? error : "\(outcome.input): \(error)"
+            let error = file.error ?? "failed"
+            let line = error.hasPrefix(file.input) ? error : "\(file.input): \(error)"
             FileHandle.standardError.write(Data((line + "\n").utf8))
             return
         }
-        let arrow = outcome.output.map { " -> \($0)" } ?? ""
-        print("\(outcome.input)\(arrow)")
-        for line in Self.describe(compiled.report) { print("  " + line) }
-        if let error = outcome.error {
-            FileHandle.standardError.write(Data("\(outcome.input): \(error)\n".utf8))
+        let arrow = file.output.map { " -> \($0)" } ?? ""
+        emit("\(file.input)\(arrow)")
+        for line in Self.describe(report) { emit("  " + line) }
+        if let error = file.error {
+            FileHandle.standardError.write(Data("\(file.input): \(error)\n".utf8))
         }
     }
 
-    /// The report as a few lines of text (shared with `haptic bench --verbose`).
-    static func describe(_ r: CompileReport) -> [String] {
+    /// The report as a few lines of text.
+    static func describe(_ r: ProgramReport) -> [String] {
         let seconds = Double(r.totalTicks) / Double(r.tickRate)
         var lines: [String] = []
         lines.append("profile \(r.profile), \(r.tickRate) Hz: \(format(seconds, 3)) s, \(r.totalTicks) ticks; "
                      + "\(r.transients) transient(s), \(r.pulses) as PULSE; sharpness channel \(r.sharpnessChannel ? "on" : "off")")
-        lines.append("instructions: " + r.instructions.byName.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }.joined(separator: ", "))
+        lines.append("instructions: " + r.instructions.counts.byName.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }.joined(separator: ", "))
         lines.append("bytes: program \(r.programBytes) (body \(r.bodyBytes)) | raw samples \(r.rawSampleBytes) (\(format(r.rawRatio, 1))x)"
                      + " | minified AHAP \(r.ahapMinifiedBytes) (\(format(r.ahapRatio, 1))x)")
         let f = r.fidelity
@@ -156,124 +157,4 @@ struct Compile: ParsableCommand {
     }
 
     static func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
-
-    // MARK: JSON (schema haptic-compile/1, docs/cli.md)
-
-    private func jsonText(_ outcomes: [Outcome], profile: ActuatorProfile) -> String {
-        var writer = JSONWriter(pretty: true)
-        writer.beginObject()
-        writer.key("files")
-        writer.beginArray()
-        for outcome in outcomes {
-            writer.beginObject()
-            writer.key("error")
-            if let error = outcome.error { writer.string(error) } else { writer.null() }
-            writer.key("input")
-            writer.string(outcome.input)
-            writer.key("output")
-            if let path = outcome.output { writer.string(path) } else { writer.null() }
-            writer.key("report")
-            if let report = outcome.compiled?.report { Self.write(report, to: &writer) } else { writer.null() }
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.key("options")
-        Self.write(options, to: &writer)
-        writer.key("profile")
-        writer.string(profile.name)
-        writer.key("schema")
-        writer.string("haptic-compile/1")
-        writer.endObject()
-        writer.endDocument()
-        return writer.text
-    }
-
-    static func write(_ options: CompileOptions, to writer: inout JSONWriter) {
-        writer.beginObject(inline: true)
-        writer.key("loops")
-        writer.bool(options.loops)
-        writer.key("sharpnessTolerance")
-        writer.integer(options.effectiveSharpnessTolerance)
-        writer.key("tickRate")
-        writer.integer(Int(options.tickRate))
-        writer.key("tolerance")
-        writer.integer(options.tolerance)
-        writer.endObject()
-    }
-
-    /// One compile report, keys sorted (shared with `haptic bench --json`).
-    static func write(_ r: CompileReport, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("ahapMinifiedBytes")
-        writer.integer(r.ahapMinifiedBytes)
-        writer.key("ahapRatio")
-        writer.number(r.ahapRatio)
-        writer.key("bodyBytes")
-        writer.integer(r.bodyBytes)
-        writer.key("compileSeconds")
-        writer.number(r.compileSeconds)
-        writer.key("deviceNotes")
-        writer.beginArray(inline: true)
-        for note in r.deviceNotes { writer.string(note) }
-        writer.endArray()
-        writer.key("fidelity")
-        writer.beginObject()
-        let f = r.fidelity
-        writer.key("amplitudeMaxError")
-        writer.integer(f.amplitudeMaxError)
-        writer.key("amplitudeMeanError")
-        writer.number(f.amplitudeMeanError)
-        writer.key("playbackSeconds")
-        writer.number(f.playbackSeconds)
-        writer.key("problem")
-        if let problem = f.problem { writer.string(problem) } else { writer.null() }
-        writer.key("sharpnessMaxError")
-        if let s = f.sharpnessMaxError { writer.integer(s) } else { writer.null() }
-        writer.key("sharpnessMeanError")
-        if let s = f.sharpnessMeanError { writer.number(s) } else { writer.null() }
-        writer.key("sharpnessTicks")
-        writer.integer(f.sharpnessTicks)
-        writer.key("sharpnessTolerance")
-        writer.integer(f.sharpnessTolerance)
-        writer.key("ticks")
-        writer.integer(f.ticks)
-        writer.key("tolerance")
-        writer.integer(f.tolerance)
-        writer.key("withinTolerance")
-        writer.bool(f.withinTolerance)
-        writer.endObject()
-        writer.key("instructions")
-        write(r.instructions, to: &writer)
-        writer.key("profile")
-        writer.string(r.profile)
-        writer.key("programBytes")
-        writer.integer(r.programBytes)
-        writer.key("pulses")
-        writer.integer(r.pulses)
-        writer.key("rawRatio")
-        writer.number(r.rawRatio)
-        writer.key("rawSampleBytes")
-        writer.integer(r.rawSampleBytes)
-        writer.key("sharpnessChannel")
-        writer.bool(r.sharpnessChannel)
-        writer.key("sharpnessRendered")
-        writer.bool(r.sharpnessRendered)
-        writer.key("tickRate")
-        writer.integer(r.tickRate)
-        writer.key("totalTicks")
-        writer.integer(r.totalTicks)
-        writer.key("transients")
-        writer.integer(r.transients)
-        writer.endObject()
-    }
-
-    /// Instruction counts by PROTOCOL.md name, plus "total" (keys sorted).
-    static func write(_ counts: InstructionCounts, to writer: inout JSONWriter) {
-        writer.beginObject(inline: true)
-        for (name, count) in (counts.byName + [("total", counts.total)]).sorted(by: { $0.name < $1.name }) {
-            writer.key(name)
-            writer.integer(count)
-        }
-        writer.endObject()
-    }
 }

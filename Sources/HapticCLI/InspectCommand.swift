@@ -35,17 +35,14 @@ struct Inspect: ParsableCommand {
     func run() throws {
         let mode: AHAPMode = strict ? .strict : .lenient
         let decoder = AHAPDecoder(mode: mode)
-        var reports: [Report] = []
-        for file in files {
-            reports.append(inspect(file, decoder))
-        }
+        let report = Report(files: files.map { Report.File(inspect($0, decoder)) }, mode: mode.rawValue)
         if json {
-            print(jsonText(reports, mode: mode), terminator: "")
+            emit(try reportJSON(report))
         } else {
-            for report in reports { printText(report) }
-            if timing && reports.count > 1 { printTotals(reports) }
+            for file in report.files { printText(file) }
+            if timing && report.files.count > 1 { printTotals(report.files) }
         }
-        if reports.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+        if report.files.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }
 
     // MARK: Loading
@@ -66,27 +63,28 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    struct Report {
+    /// One file as loaded (`Report.File` is what is reported about it).
+    struct Outcome {
         var file: String
         var document: AHAPDocument?
         var error: AHAPError?
         var timing: Timing?
     }
 
-    private func inspect(_ file: String, _ decoder: AHAPDecoder) -> Report {
+    private func inspect(_ file: String, _ decoder: AHAPDecoder) -> Outcome {
         // `preset:NAME`, like the other commands take: the preset's pattern, nothing to repair.
         if file.hasPrefix(PatternInput.presetPrefix) {
             let name = String(file.dropFirst(PatternInput.presetPrefix.count))
             guard let preset = Preset.named(name) else {
-                return Report(file: file, error: AHAPError(file: file, message: "no preset named '\(name)'; `haptic presets` lists them"))
+                return Outcome(file: file, error: AHAPError(file: file, message: "no preset named '\(name)'; `haptic presets` lists them"))
             }
-            return Report(file: file, document: AHAPDocument(pattern: preset.pattern))
+            return Outcome(file: file, document: AHAPDocument(pattern: preset.pattern))
         }
         guard timing else {
             do {
-                return Report(file: file, document: try decoder.decode(contentsOfFile: file))
+                return Outcome(file: file, document: try decoder.decode(contentsOfFile: file))
             } catch {
-                return Report(file: file, error: error)
+                return Outcome(file: file, error: error)
             }
         }
         let clock = ContinuousClock()
@@ -95,7 +93,7 @@ struct Inspect: ParsableCommand {
         do {
             bytes = try AHAPDecoder.readFile(file)
         } catch {
-            return Report(file: file, error: error)
+            return Outcome(file: file, error: error)
         }
         let readSeconds = seconds(clock.now - readStart)
         var runs: [Double] = []
@@ -110,8 +108,8 @@ struct Inspect: ParsableCommand {
         }
         let measured = Timing(bytes: bytes.count, readSeconds: readSeconds, decodeSeconds: runs, decodeCPUSeconds: cpuRuns)
         switch result {
-        case .success(let document): return Report(file: file, document: document, timing: measured)
-        case .failure(let error): return Report(file: file, error: error, timing: measured)
+        case .success(let document): return Outcome(file: file, document: document, timing: measured)
+        case .failure(let error): return Outcome(file: file, error: error, timing: measured)
         }
     }
 
@@ -127,72 +125,72 @@ struct Inspect: ParsableCommand {
 
     // MARK: Text
 
-    private func printText(_ report: Report) {
-        guard let document = report.document else {
-            printError(report.error?.description ?? "\(report.file): not loaded")
-            if let timing = report.timing { print("  timing: \(timingText(timing))") }
+    private func printText(_ file: Report.File) {
+        guard let summary = file.summary else {
+            printError(file.error?.description ?? "\(file.file): not loaded")
+            if let timing = file.timing { emit("  timing: \(timingText(timing))") }
             return
         }
-        let summary = AHAPSummary(document.pattern)
         let types = HapticEventType.allCases.compactMap { type -> String? in
-            let count = summary.eventCounts[type] ?? 0
+            let count = summary.events.byType[type.rawValue] ?? 0
             return count > 0 ? "\(count) \(type.rawValue)" : nil
         }
-        let events = "\(summary.eventCount) event\(summary.eventCount == 1 ? "" : "s")"
-            + (types.isEmpty ? "" : " (\(types.joined(separator: ", ")))")
-        print("\(report.file): \(events), \(format(summary.duration)) s")
-        print("  parameter steps: \(countsText(summary.stepCounts, total: summary.stepCount))")
-        print("  curves: \(curvesText(summary))")
-        let ids = summary.eventParameterIDs.map(\.rawValue) + summary.dynamicParameterIDs.map(\.rawValue)
-        print("  parameter IDs: \(ids.isEmpty ? "none" : ids.joined(separator: ", "))")
-        if document.warnings.isEmpty {
-            print("  warnings: none")
+        let total = summary.events.total
+        let events = "\(total) event\(total == 1 ? "" : "s")" + (types.isEmpty ? "" : " (\(types.joined(separator: ", ")))")
+        emit("\(file.file): \(events), \(format(summary.duration)) s")
+        emit("  parameter steps: \(countsText(summary.parameterSteps.byID, total: summary.parameterSteps.total))")
+        emit("  curves: \(curvesText(summary.curves))")
+        let ids = summary.eventParameterIds + summary.dynamicParameterIds
+        emit("  parameter IDs: \(ids.isEmpty ? "none" : ids.joined(separator: ", "))")
+        if file.warnings.isEmpty {
+            emit("  warnings: none")
         } else {
-            print("  warnings: \(document.warnings.count)")
-            for warning in document.warnings.prefix(Self.warningsShown) { print("    \(warning)") }
-            if document.warnings.count > Self.warningsShown {
-                print("    ... \(document.warnings.count - Self.warningsShown) more (--json lists all)")
+            emit("  warnings: \(file.warnings.count)")
+            for warning in file.warnings.prefix(Self.warningsShown) {
+                emit("    \(warning.path): \(warning.message) [\(warning.kind)]")
+            }
+            if file.warnings.count > Self.warningsShown {
+                emit("    ... \(file.warnings.count - Self.warningsShown) more (--json lists all)")
             }
         }
-        if let timing = report.timing { print("  timing: \(timingText(timing))") }
+        if let timing = file.timing { emit("  timing: \(timingText(timing))") }
     }
 
-    private func countsText(_ counts: [DynamicParameterID: Int], total: Int) -> String {
+    /// Counts per dynamic parameter ID, in the enum's order.
+    private func countsText(_ counts: [String: Int], total: Int) -> String {
         guard total > 0 else { return "none" }
-        let parts = DynamicParameterID.allCases.compactMap { id in counts[id].map { "\(id.rawValue) \($0)" } }
+        let parts = DynamicParameterID.allCases.compactMap { id in counts[id.rawValue].map { "\(id.rawValue) \($0)" } }
         return "\(total) (\(parts.joined(separator: ", ")))"
     }
 
     /// Few curves are listed one by one; many are summarised per ID with point-count bounds.
-    private func curvesText(_ summary: AHAPSummary) -> String {
-        guard !summary.curves.isEmpty else { return "none" }
-        if summary.curves.count <= 6 {
-            let list = summary.curves.map { "\($0.id.rawValue) at \(format($0.time)) s, \($0.points) points" }
-            return "\(summary.curves.count) (\(list.joined(separator: "; ")))"
+    private func curvesText(_ curves: Report.Curves) -> String {
+        guard !curves.list.isEmpty else { return "none" }
+        if curves.list.count <= 6 {
+            let list = curves.list.map { "\($0.parameterID) at \(format($0.time)) s, \($0.points) points" }
+            return "\(curves.total) (\(list.joined(separator: "; ")))"
         }
-        let perID = countsText(summary.curveCounts, total: summary.curves.count)
-        let points = summary.curves.map(\.points)
-        return "\(perID), \(summary.controlPointCount) control points (\(points.min()!)...\(points.max()!) per curve)"
+        let perID = countsText(curves.byID, total: curves.total)
+        let points = curves.list.map(\.points)
+        return "\(perID), \(curves.controlPoints) control points (\(points.min()!)...\(points.max()!) per curve)"
     }
 
-    private func timingText(_ timing: Timing) -> String {
+    private func timingText(_ timing: Report.Timing) -> String {
         let megabytes = Double(timing.bytes) / 1_000_000
-        let rate = timing.bestCPU > 0 ? megabytes / timing.bestCPU : 0
-        return "\(timing.bytes) bytes, read \(milliseconds(timing.readSeconds)) ms, decode best \(milliseconds(timing.best)) ms "
-            + "(CPU \(milliseconds(timing.bestCPU)) ms, \(format(rate)) MB/s), median \(milliseconds(timing.median)) ms of \(timing.decodeSeconds.count)"
+        let rate = timing.decodeCPUSecondsBest > 0 ? megabytes / timing.decodeCPUSecondsBest : 0
+        return "\(timing.bytes) bytes, read \(milliseconds(timing.readSeconds)) ms, decode best \(milliseconds(timing.decodeSecondsBest)) ms "
+            + "(CPU \(milliseconds(timing.decodeCPUSecondsBest)) ms, \(format(rate)) MB/s), "
+            + "median \(milliseconds(timing.decodeSecondsMedian)) ms of \(timing.runs)"
     }
 
-    private func printTotals(_ reports: [Report]) {
-        let timings = reports.compactMap(\.timing)
+    private func printTotals(_ files: [Report.File]) {
+        let timings = files.compactMap(\.timing)
+        func sum(_ value: (Report.Timing) -> Double) -> String { milliseconds(timings.reduce(0) { $0 + value($1) }) }
         let bytes = timings.reduce(0) { $0 + $1.bytes }
-        let best = timings.reduce(0) { $0 + $1.best }
-        let bestCPU = timings.reduce(0) { $0 + $1.bestCPU }
-        let median = timings.reduce(0) { $0 + $1.median }
-        let read = timings.reduce(0) { $0 + $1.readSeconds }
-        let warned = reports.filter { ($0.document?.warnings.isEmpty ?? true) == false }.count
-        let failed = reports.filter { $0.error != nil }.count
-        print("total: \(reports.count) files, \(bytes) bytes, read \(milliseconds(read)) ms, "
-              + "decode best \(milliseconds(best)) ms (CPU \(milliseconds(bestCPU)) ms), median \(milliseconds(median)) ms; "
+        let warned = files.filter { !$0.warnings.isEmpty }.count
+        let failed = files.filter { !$0.ok }.count
+        emit("total: \(files.count) files, \(bytes) bytes, read \(sum(\.readSeconds)) ms, "
+              + "decode best \(sum(\.decodeSecondsBest)) ms (CPU \(sum(\.decodeCPUSecondsBest)) ms), median \(sum(\.decodeSecondsMedian)) ms; "
               + "\(warned) with warnings, \(failed) failed")
     }
 
@@ -208,161 +206,6 @@ struct Inspect: ParsableCommand {
     private func printError(_ line: String) {
         var standardError = StandardError()
         print(line, to: &standardError)
-    }
-
-    // MARK: JSON (schema haptic-inspect/1, docs/ahap.md)
-    //
-    // As every `--json` output of the tool (docs/cli.md): keys sorted, every documented key present
-    // (null where it does not apply). The writer calls below are in key order.
-
-    private func jsonText(_ reports: [Report], mode: AHAPMode) -> String {
-        var writer = JSONWriter(pretty: true)
-        writer.beginObject()
-        writer.key("files")
-        writer.beginArray()
-        for report in reports { write(report, to: &writer) }
-        writer.endArray()
-        writer.key("mode")
-        writer.string(mode.rawValue)
-        writer.key("schema")
-        writer.string("haptic-inspect/1")
-        writer.endObject()
-        writer.endDocument()
-        return writer.text
-    }
-
-    private func write(_ report: Report, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("error")
-        if let error = report.error {
-            writer.beginObject()
-            writer.key("column")
-            optional(error.column, to: &writer)
-            writer.key("description")
-            writer.string(error.description)
-            writer.key("line")
-            optional(error.line, to: &writer)
-            writer.key("message")
-            writer.string(error.message)
-            writer.key("path")
-            if let path = error.path { writer.string(path) } else { writer.null() }
-            writer.endObject()
-        } else {
-            writer.null()
-        }
-        writer.key("file")
-        writer.string(report.file)
-        writer.key("ok")
-        writer.bool(report.document != nil)
-        writer.key("summary")
-        if let document = report.document {
-            write(AHAPSummary(document.pattern), to: &writer)
-        } else {
-            writer.null()
-        }
-        writer.key("timing")
-        if let timing = report.timing {
-            writer.beginObject()
-            writer.key("bytes")
-            writer.integer(timing.bytes)
-            writer.key("decodeCPUSecondsBest")
-            writer.number(timing.bestCPU)
-            writer.key("decodeSecondsBest")
-            writer.number(timing.best)
-            writer.key("decodeSecondsMedian")
-            writer.number(timing.median)
-            writer.key("readSeconds")
-            writer.number(timing.readSeconds)
-            writer.key("runs")
-            writer.integer(timing.decodeSeconds.count)
-            writer.endObject()
-        } else {
-            writer.null()
-        }
-        writer.key("warnings")
-        writer.beginArray()
-        for warning in report.document?.warnings ?? [] {
-            writer.beginObject(inline: true)
-            writer.key("kind")
-            writer.string(warning.kind.rawValue)
-            writer.key("message")
-            writer.string(warning.message)
-            writer.key("path")
-            writer.string(warning.path)
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.endObject()
-    }
-
-    private func write(_ summary: AHAPSummary, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("curves")
-        writer.beginObject()
-        writer.key("byID")
-        counts(summary.curveCounts, to: &writer)
-        writer.key("controlPoints")
-        writer.integer(summary.controlPointCount)
-        writer.key("list")
-        writer.beginArray()
-        for curve in summary.curves {
-            writer.beginObject(inline: true)
-            writer.key("parameterID")
-            writer.string(curve.id.rawValue)
-            writer.key("points")
-            writer.integer(curve.points)
-            writer.key("time")
-            writer.number(curve.time)
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.key("total")
-        writer.integer(summary.curves.count)
-        writer.endObject()
-        writer.key("duration")
-        writer.number(summary.duration)
-        writer.key("dynamicParameterIDs")
-        writer.beginArray(inline: true)
-        for id in summary.dynamicParameterIDs { writer.string(id.rawValue) }
-        writer.endArray()
-        writer.key("eventParameterIDs")
-        writer.beginArray(inline: true)
-        for id in summary.eventParameterIDs { writer.string(id.rawValue) }
-        writer.endArray()
-        writer.key("events")
-        writer.beginObject()
-        writer.key("byType")
-        writer.beginObject()
-        for type in HapticEventType.allCases.sorted(by: { $0.rawValue < $1.rawValue }) {
-            writer.key(type.rawValue)
-            writer.integer(summary.eventCounts[type] ?? 0)
-        }
-        writer.endObject()
-        writer.key("total")
-        writer.integer(summary.eventCount)
-        writer.endObject()
-        writer.key("parameterSteps")
-        writer.beginObject()
-        writer.key("byID")
-        counts(summary.stepCounts, to: &writer)
-        writer.key("total")
-        writer.integer(summary.stepCount)
-        writer.endObject()
-        writer.endObject()
-    }
-
-    /// `{"HapticIntensityControl": 3, ...}`: the IDs that occur, keys sorted.
-    private func counts(_ counts: [DynamicParameterID: Int], to writer: inout JSONWriter) {
-        writer.beginObject()
-        for (id, count) in counts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            writer.key(id.rawValue)
-            writer.integer(count)
-        }
-        writer.endObject()
-    }
-
-    private func optional(_ value: Int?, to writer: inout JSONWriter) {
-        if let value { writer.integer(value) } else { writer.null() }
     }
 }
 

@@ -22,21 +22,22 @@ struct Ports: ParsableCommand {
             printError(error.description)
             throw ExitCode(1)
         }
+        let report = Report(ports: ports)
         if json {
-            print(try SerialPortInfo.listingJSON(ports), terminator: "")
+            emit(try reportJSON(report))
             return
         }
-        guard !ports.isEmpty else {
-            print("No serial ports found. (Plug in the board; a virtual device's pseudo-terminal is not listed.)")
+        guard !report.ports.isEmpty else {
+            emit("No serial ports found. (Plug in the board; a virtual device's pseudo-terminal is not listed.)")
             return
         }
-        let rows = [["PATH", "TRANSPORT", "USB ID", "DESCRIPTION"]] + ports.map { port in
+        let rows = [["PATH", "TRANSPORT", "USB ID", "DESCRIPTION"]] + report.ports.map { port in
             [port.path, port.connection.rawValue, port.usb?.vendorProduct ?? "-", details(port)]
         }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
             let padded = (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-            print((padded + [row[3]]).joined(separator: "  "))
+            emit((padded + [row[3]]).joined(separator: "  "))
         }
     }
 

@@ -51,7 +51,7 @@ struct Profile: AsyncParsableCommand {
     func run() async throws {
         if let mcu {
             do {
-                print(try ProfiledMCU.report(mcu: mcu, firmware: firmware, json: json))
+                emit(try ProfiledMCU.report(mcu: mcu, firmware: firmware, json: json))
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -91,32 +91,33 @@ struct Profile: AsyncParsableCommand {
         }
         await device.close()
         let target = virtual == nil ? path : "virtual device on \(path)"
+        let document = Report(report, target: target, corpus: directory, patterns: subjects.count)
         if json {
-            print(Self.json(report, target: target, corpus: directory, patterns: subjects.count))
+            emit(try reportJSON(document))
         } else {
-            print(Self.text(report, target: target, corpus: directory, patterns: subjects.count))
+            emit(Self.text(document))
         }
         if let svg {
             try writeOutput(Array(Self.svg(report).utf8), to: svg)
         }
     }
 
-    static func text(_ report: LatencyReport, target: String, corpus: String, patterns: Int) -> String {
-        var rows = [("prepared", report.preparedSummary), ("upload-then-play", report.uploadThenPlaySummary)]
-        if let cold = report.unpreparedColdSummary { rows.append(("unprepared, cold", cold)) }
-        var lines = ["latency of \(report.prepared.count) plays of each kind on \(target) at \(report.baudRate) baud, \(patterns) patterns from \(corpus)", ""]
+    static func text(_ report: Report) -> String {
+        var rows = [("prepared", report.prepared), ("upload-then-play", report.uploadThenPlay)]
+        if let cold = report.unpreparedCold { rows.append(("unprepared, cold", cold)) }
+        var lines = ["latency of \(report.prepared.count) plays of each kind on \(report.target) at \(report.baud) baud, \(report.patterns) patterns from \(report.corpus)", ""]
         lines.append("                        p50       p90       p99       max      mean  (ms)")
         for (name, s) in rows {
             lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                         + [s.p50, s.p90, s.p99, s.max, s.mean].map { String(format: "%10.3f", $0) }.joined())
+                         + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
         }
         if !report.silentPatterns.isEmpty {
             lines.append("left out (never sound): " + report.silentPatterns.joined(separator: ", "))
         }
         lines.append("")
         lines.append(String(format: "lower bound: PLAY frame %d bytes = %.3f ms on the line, up to %.3f ms with the wait for the next tick",
-                            report.playFrameBytes, report.linkTime * 1000, report.lowerBound * 1000))
-        lines.append(String(format: "target: prepared p99 <= %.3f ms (lower bound + 1 ms): %@", report.preparedTarget * 1000,
+                            report.playFrameBytes, report.linkTimeMs, report.lowerBoundMs))
+        lines.append(String(format: "target: prepared p99 <= %.3f ms (lower bound + 1 ms): %@", report.preparedTargetMs,
                             report.meetsLatencyTarget ? "met" : "missed"))
         lines.append(String(format: "prepared vs upload-then-play at the corpus median: %.1fx faster (target >= 10x): %@",
                             report.speedupAtCorpusMedian, report.meetsSpeedupTarget ? "met" : "missed"))
@@ -124,38 +125,6 @@ struct Profile: AsyncParsableCommand {
             lines.append(String(format: "prepared vs unprepared (cold output stage) at the corpus median: %.1fx faster", cold))
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func json(_ report: LatencyReport, target: String, corpus: String, patterns: Int) -> String {
-        func summary(_ s: LatencyReport.Summary) -> [String: Any] {
-            ["count": s.count, "p50_ms": s.p50, "p90_ms": s.p90, "p99_ms": s.p99, "max_ms": s.max, "mean_ms": s.mean]
-        }
-        func samples(_ list: [LatencyReport.Sample]) -> [[String: Any]] {
-            list.map { ["pattern": $0.pattern, "latency_ms": $0.latency * 1000, "program_bytes": $0.programBytes, "uncertainty_ms": $0.uncertainty * 1000] }
-        }
-        let document: [String: Any] = [
-            "schema": "haptic-profile/1",
-            "target": target,
-            "corpus": corpus,
-            "patterns": patterns,
-            "silent_patterns": report.silentPatterns,
-            "baud": report.baudRate,
-            "tick_rate": Int(report.rate),
-            "play_frame_bytes": report.playFrameBytes,
-            "link_time_ms": report.linkTime * 1000,
-            "lower_bound_ms": report.lowerBound * 1000,
-            "prepared": summary(report.preparedSummary),
-            "upload_then_play": summary(report.uploadThenPlaySummary),
-            "speedup_at_corpus_median": report.speedupAtCorpusMedian,
-            "unprepared_cold": report.unpreparedColdSummary.map(summary) ?? NSNull(),
-            "cold_speedup_at_corpus_median": report.coldSpeedupAtCorpusMedian ?? NSNull(),
-            "meets_latency_target": report.meetsLatencyTarget,
-            "meets_speedup_target": report.meetsSpeedupTarget,
-            "samples": ["prepared": samples(report.prepared), "upload_then_play": samples(report.uploadThenPlay),
-                        "unprepared_cold": samples(report.unpreparedCold)],
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// Cumulative distributions of both ways on a logarithmic millisecond axis, with the lower bound.

@@ -1,5 +1,6 @@
 /// Writes strict JSON (RFC 8259) in a caller-chosen key order, pretty or minified. Used by the
-/// AHAP encoder and by `haptic inspect --json`, whose outputs must be byte-stable.
+/// AHAP encoder, whose output must be byte-stable (the CLI writes its `--json` reports with
+/// JSONEncoder instead, docs/cli.md "JSON output").
 ///
 /// Pretty form: two-space indentation, `"key": value`, one member or element per line, except
 /// containers opened with `inline: true`, which stay on one line (`{ "Time": 0.0, "ParameterValue": 1.0 }`).

@@ -108,7 +108,7 @@ private func describe(_ port: OpaquePointer) -> SerialPortInfo {
     return info
 }
 
-// MARK: - JSON (`haptic ports --json`, docs/cli.md)
+// MARK: - Codable (`haptic ports --json` writes this form with snake_case keys, docs/cli.md)
 
 extension SerialPortInfo: Codable {
     private enum Keys: String, CodingKey {
@@ -168,23 +168,5 @@ extension SerialPortInfo.USBDetails: Codable {
         serialNumber = try container.decodeIfPresent(String.self, forKey: .serialNumber)
         bus = try container.decodeIfPresent(Int.self, forKey: .bus)
         address = try container.decodeIfPresent(Int.self, forKey: .address)
-    }
-}
-
-extension SerialPortInfo {
-    /// Schema tag of `haptic ports --json`; bumped on any incompatible change (docs/cli.md).
-    public static let listingSchema = "haptic-ports/1"
-
-    /// The `haptic ports --json` document: `{"ports": [...], "schema": "haptic-ports/1"}`, keys sorted,
-    /// two-space indentation, ending with a newline.
-    public static func listingJSON(_ ports: [SerialPortInfo]) throws -> String {
-        struct Document: Encodable {
-            var schema: String
-            var ports: [SerialPortInfo]
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(schema: listingSchema, ports: ports))
-        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -34,27 +34,6 @@ import Glibc
         #expect(ports[0].usb?.vendorProduct == "2341:0043")
     }
 
-    /// The exact `haptic ports --json` document for one port (docs/cli.md shows the same).
-    @Test func listingDocumentIsStable() throws {
-        let port = SerialPortInfo(path: "/dev/ttyS0", description: "ttyS0", connection: .native)
-        #expect(try SerialPortInfo.listingJSON([port]) == """
-            {
-              "ports" : [
-                {
-                  "bluetoothAddress" : null,
-                  "description" : "ttyS0",
-                  "path" : "/dev/ttyS0",
-                  "transport" : "native",
-                  "usb" : null
-                }
-              ],
-              "schema" : "haptic-ports/1"
-            }
-
-            """)
-        #expect(try SerialPortInfo.listingJSON([]).contains(#""ports" : ["#))
-    }
-
     @Test func missingPortIsNotFoundFromEveryBackend() {
         let path = "/dev/ttyUSB-hb-missing"
         let openers: [() throws -> Void] = [

@@ -1,0 +1,86 @@
+import SerialBridge
+
+extension Profile {
+    /// What `haptic profile` reports (without `--mcu`): `--json` encodes it (schema
+    /// haptic-profile/1, docs/cli.md), the text is printed from it. Times in milliseconds.
+    struct Report: Encodable {
+        let schema = "haptic-profile/1"
+        /// The port, or "virtual device on PATH".
+        var target: String
+        var corpus: String
+        /// Patterns that decoded.
+        var patterns: Int
+        /// Left out because they never sound.
+        var silentPatterns: [String]
+        var baud: Int
+        var tickRate: Int
+        var playFrameBytes: Int
+        /// The PLAY frame's line time, and that plus one tick.
+        var linkTimeMs: Double
+        var lowerBoundMs: Double
+        /// Prepared p99 must be within this (the lower bound plus 1 ms).
+        var preparedTargetMs: Double
+        var prepared: Summary
+        var uploadThenPlay: Summary
+        var speedupAtCorpusMedian: Double
+        /// With `--cold` only.
+        @Nullable var unpreparedCold: Summary?
+        @Nullable var coldSpeedupAtCorpusMedian: Double?
+        var meetsLatencyTarget: Bool
+        var meetsSpeedupTarget: Bool
+        var samples: Samples
+
+        struct Summary: Encodable {
+            var count: Int
+            var p50Ms: Double
+            var p90Ms: Double
+            var p99Ms: Double
+            var maxMs: Double
+            var meanMs: Double
+        }
+
+        struct Samples: Encodable {
+            var prepared: [Sample]
+            var uploadThenPlay: [Sample]
+            var unpreparedCold: [Sample]
+        }
+
+        struct Sample: Encodable {
+            var pattern: String
+            var latencyMs: Double
+            var programBytes: Int
+            /// The clock estimate's error bound.
+            var uncertaintyMs: Double
+        }
+    }
+}
+
+extension Profile.Report {
+    init(_ report: LatencyReport, target: String, corpus: String, patterns: Int) {
+        func summary(_ s: LatencyReport.Summary) -> Summary {
+            Summary(count: s.count, p50Ms: s.p50, p90Ms: s.p90, p99Ms: s.p99, maxMs: s.max, meanMs: s.mean)
+        }
+        func plays(_ list: [LatencyReport.Sample]) -> [Sample] {
+            list.map { Sample(pattern: $0.pattern, latencyMs: $0.latency * 1000, programBytes: $0.programBytes, uncertaintyMs: $0.uncertainty * 1000) }
+        }
+        self.target = target
+        self.corpus = corpus
+        self.patterns = patterns
+        silentPatterns = report.silentPatterns
+        baud = report.baudRate
+        tickRate = Int(report.rate)
+        playFrameBytes = report.playFrameBytes
+        linkTimeMs = report.linkTime * 1000
+        lowerBoundMs = report.lowerBound * 1000
+        preparedTargetMs = report.preparedTarget * 1000
+        prepared = summary(report.preparedSummary)
+        uploadThenPlay = summary(report.uploadThenPlaySummary)
+        speedupAtCorpusMedian = report.speedupAtCorpusMedian
+        unpreparedCold = report.unpreparedColdSummary.map(summary)
+        coldSpeedupAtCorpusMedian = report.coldSpeedupAtCorpusMedian
+        meetsLatencyTarget = report.meetsLatencyTarget
+        meetsSpeedupTarget = report.meetsSpeedupTarget
+        samples = Samples(prepared: plays(report.prepared), uploadThenPlay: plays(report.uploadThenPlay),
+                          unpreparedCold: plays(report.unpreparedCold))
+    }
+}
