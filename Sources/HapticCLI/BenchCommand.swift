@@ -11,10 +11,12 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Compile a set of AHAP files; report program bytes against raw samples and minified AHAP, error, and speed.",
         discussion: """
-        PATHS are AHAP files or directories (their *.ahap files, sorted by name, not recursive); default: the folder
-        $HAPTIC_CORPUS names, else Examples/corpus (41 real files) of the checkout.
-        Files are decoded first (leniently); then the whole set is compiled --repeat times and the fastest run's
+        PATHS are AHAP files or directories (their *.ahap files, sorted by name, not recursive); default: the folder \
+        $HAPTIC_CORPUS names, else Examples/corpus (41 real files) of the checkout. \
+        Files are decoded first (leniently); then the whole set is compiled --repeat times and the fastest run's \
         times are reported (the bytes are the same every run). Build with -c release for meaningful times.
+
+        Exit status: 0 when every file loads and compiles within the tolerance; 1 otherwise (errors on standard error); 64 for a bad command line.
         """
     )
 
@@ -24,19 +26,19 @@ struct Bench: ParsableCommand {
     @Option(help: "Actuator profile: a name from hardware/actuators or a profile file path.")
     var actuator: String = ActuatorProfile.defaultName
 
-    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB.")
+    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB of the 8-bit code, 0...255.")
     var tolerance: Int = 1
 
-    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB (default: --tolerance).")
+    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB, 0...255 (default: --tolerance).")
     var sharpnessTolerance: Int?
 
     @Flag(help: "Do not fold repeated stretches into LOOP/ENDLOOP.")
     var noLoops = false
 
-    @Option(parsing: .unconditional, help: "Times to compile the whole set; times are from the fastest run.")
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Times to compile the whole set, 1 or more; times are from the fastest run.")
     var `repeat` = 5
 
-    @Flag(help: "Write one JSON document (schema haptic-bench/1, docs/cli.md) instead of a table.")
+    @Flag(help: "Write one JSON document (schema haptic-bench/2, docs/cli.md) instead of a table.")
     var json = false
 
     /// One pass of `InterpreterBenchmark.program` (255 x 255 iterations of 40 ticks).
@@ -139,7 +141,8 @@ struct Bench: ParsableCommand {
         emit("interpreter model: \(f(speed.interpreterTicksPerSecond / 1e6, 1)) M ticks/s during the fidelity checks, "
               + "\(f(speed.interpreterBusyTicksPerSecond / 1e6, 1)) M ticks/s on its busy benchmark program (\(speed.interpreterBusyTicks) ticks)")
         emit("within tolerance: \(t.files - t.outsideTolerance) of \(t.files)")
-        for entry in bench.unreadable { emit("unreadable: \(entry.file): \(entry.error)") }
+        // Errors go to standard error, one line each, so the table can be piped on its own.
+        for entry in bench.unreadable { FileHandle.standardError.write(Data("unreadable: \(entry.file): \(entry.error)\n".utf8)) }
     }
 
     private func printColumns(_ rows: [[String]]) {

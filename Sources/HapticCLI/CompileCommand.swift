@@ -10,10 +10,12 @@ struct Compile: ParsableCommand {
         commandName: "compile",
         abstract: "Compile patterns to firmware programs for an actuator, and report size and fidelity.",
         discussion: """
-        Each program is played through the firmware model and compared with the reference renderer tick by
-        tick; a program outside the tolerance is an error (exit status 1). With one input, -o names the program
-        file ('-' writes it to standard output). With several inputs, -o must be a directory: each program is
+        Each program is played through the firmware model and compared with the reference renderer tick by \
+        tick; a program outside the tolerance is an error (exit status 1). With one input, -o names the program \
+        file ('-' writes it to standard output). With several inputs, -o must be a directory: each program is \
         written there as <input name>.bin (presets as <preset name>.bin).
+
+        Exit status: 0 when every input compiled within the tolerance; 1 otherwise; 64 for a bad command line.
         """
     )
 
@@ -23,10 +25,10 @@ struct Compile: ParsableCommand {
     @Option(help: "Actuator profile: a name from hardware/actuators or a profile file path.")
     var actuator: String = ActuatorProfile.defaultName
 
-    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB of the 8-bit code.")
+    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB of the 8-bit code, 0...255.")
     var tolerance: Int = 1
 
-    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB (default: --tolerance).")
+    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB, 0...255 (default: --tolerance).")
     var sharpnessTolerance: Int?
 
     @Flag(help: "Do not fold repeated stretches into LOOP/ENDLOOP.")
@@ -38,7 +40,7 @@ struct Compile: ParsableCommand {
     @Flag(help: "Decode AHAP strictly (reject what lenient decoding repairs).")
     var strict = false
 
-    @Flag(help: "Write one JSON document (schema haptic-compile/1, docs/cli.md) instead of text.")
+    @Flag(help: "Write one JSON document (schema haptic-compile/2, docs/cli.md) instead of text.")
     var json = false
 
     func validate() throws {

@@ -12,10 +12,12 @@ struct Emulate: AsyncParsableCommand {
         commandName: "emulate",
         abstract: "Serve a virtual device on a pseudo-terminal until interrupted.",
         discussion: """
-        Prints the port path; any serial client can open it (haptic play --port PATH, haptic profile --port PATH).
-        Ctrl-C (SIGINT) or SIGTERM stops it cleanly. Without --mcu the device is the firmware model in Swift,
-        ticking in real time at 1 kHz with its UART modelled at --baud; with --mcu the real firmware runs
+        Prints the port path; any serial client can open it (haptic play --port PATH, haptic profile --port PATH). \
+        Ctrl-C (SIGINT) or SIGTERM stops it cleanly. Without --mcu the device is the firmware model in Swift, \
+        ticking in real time at 1 kHz with its UART modelled at --baud; with --mcu the real firmware runs \
         cycle-accurately in simavr.
+
+        Exit status: 0 after a clean stop (SIGINT, SIGTERM or --seconds); 1 when the device cannot be served; 64 for a bad command line.
         """
     )
 
@@ -33,7 +35,7 @@ struct Emulate: AsyncParsableCommand {
     @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")
     var driver: String = "pwm"
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds (default: until interrupted).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds, more than 0 (default: until interrupted).")
     var seconds: Double?
 
     func validate() throws {

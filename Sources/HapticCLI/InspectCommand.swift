@@ -16,13 +16,13 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Reject anything outside Apple's AHAP format instead of repairing it (docs/ahap.md).")
     var strict = false
 
-    @Flag(help: "Write one JSON document (schema haptic-inspect/1, docs/ahap.md) instead of text.")
+    @Flag(help: "Write one JSON document (schema haptic-inspect/2, docs/ahap.md) instead of text.")
     var json = false
 
     @Flag(help: "Also measure load time: read once, decode --repeat times, report best and median.")
     var timing = false
 
-    @Option(parsing: .unconditional, help: "Decode runs per file with --timing.")
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Decode runs per file with --timing, 1 or more.")
     var `repeat` = 5
 
     /// Text output lists at most this many warnings per file (`--json` lists all).

@@ -15,10 +15,12 @@ struct Play: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play a pattern on a board, or on the virtual device, and show what the actuator did.",
         discussion: """
-        Without --port, a virtual device (the firmware model) is served on a pseudo-terminal in this process and
-        the pattern goes through the same session, pty and wire protocol as to a board; afterwards the recorded
-        output is plotted with the figures of the play and of the actuator's simulated response. With --port the
+        Without --port, a virtual device (the firmware model) is served on a pseudo-terminal in this process and \
+        the pattern goes through the same session, pty and wire protocol as to a board; afterwards the recorded \
+        output is plotted with the figures of the play and of the actuator's simulated response. With --port the \
         pattern plays on the board there, compiled for the actuator it reports (or --actuator).
+
+        Exit status: 0 when the play finished; 1 when it could not play or ended otherwise (stopped, fault); 130 or 143 when SIGINT or SIGTERM ended it, after the device was stopped with a brake; 64 for a bad command line.
         """
     )
 
@@ -171,6 +173,8 @@ struct Play: AsyncParsableCommand {
         for (name, value) in figures {
             print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
         }
+        // Only a play that ran to its END succeeded: a stop or a fault is not success for a script.
+        guard case .finished = end else { throw CommandFailure("the play did not finish: \(end)") }
     }
 }
 

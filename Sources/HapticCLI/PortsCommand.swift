@@ -11,7 +11,7 @@ struct Ports: ParsableCommand {
         abstract: "List serial ports: path, transport (native/usb/bluetooth), USB vendor:product, manufacturer, product, serial number."
     )
 
-    @Flag(help: "Write one JSON document (schema haptic-ports/1, docs/cli.md) instead of a table.")
+    @Flag(help: "Write one JSON document (schema haptic-ports/2, docs/cli.md) instead of a table.")
     var json = false
 
     func run() throws {

@@ -11,10 +11,12 @@ struct Profile: AsyncParsableCommand {
         commandName: "profile",
         abstract: "Measure play latency, prepared and upload-then-play, over the corpus patterns.",
         discussion: """
-        Latency is the time from the host's play call to the device's first tick with non-zero output, from the
-        device's FIRST_OUTPUT telemetry placed on the host clock by PING/PONG (smallest round trip of four, before
-        every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a
+        Latency is the time from the host's play call to the device's first tick with non-zero output, from the \
+        device's FIRST_OUTPUT telemetry placed on the host clock by PING/PONG (smallest round trip of four, before \
+        every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a \
         pseudo-terminal is measured. Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
+
+        Exit status: 0 when it measured (targets are reported, not enforced); 1 when the device, the corpus or a play failed; 64 for a bad command line.
         """
     )
 

@@ -9,9 +9,11 @@ struct Render: ParsableCommand {
         commandName: "render",
         abstract: "Plot a pattern's intensity and sharpness over time (SVG or PNG), or write the samples (CSV).",
         discussion: """
-        Samples come from the reference renderer on the tick grid (tick k at k / rate). CSV columns are
-        time_s,intensity,sharpness, one row per tick. The plot shows both channels on a shared time axis,
+        Samples come from the reference renderer on the tick grid (tick k at k / rate). CSV columns are \
+        time_s,intensity,sharpness, one row per tick. The plot shows both channels on a shared time axis, \
         with lanes marking continuous events, transients and (ignored) audio events.
+
+        Exit status: 0 on success; 1 when the input does not load or the file cannot be written; 64 for a bad command line.
         """
     )
 
@@ -21,10 +23,10 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file: .svg, .png or .csv (by extension); '-' writes CSV to standard output.")
     var output: String
 
-    @Option(parsing: .unconditional, help: "Samples per second.")
+    @Option(parsing: .unconditional, help: "Samples per second, 1...100000.")
     var rate: Double = 1000
 
-    @Option(parsing: .unconditional, help: "Image width in pixels (SVG and PNG).")
+    @Option(parsing: .unconditional, help: "Image width in pixels (SVG and PNG), 320...4000.")
     var width: Int = 960
 
     @Flag(help: "Decode AHAP strictly (reject what lenient decoding repairs).")
