@@ -174,6 +174,8 @@ import Testing
         print("REPORT corpus first step of a play, trigger to hand-off, worst: from a slot \(firstStep.slot) cycles, streamed \(firstStep.stream) cycles")
         #expect(slowest.step < lead)
         #expect(played == files.count)
-        #expect(streamed > 0)
+        // The shipped corpus has programs larger than a 256-byte slot, so the stream is exercised;
+        // a folder of one's own (HAPTIC_CORPUS) may have none.
+        if !Corpus.isCustom { #expect(streamed > 0) }
     }
 }
