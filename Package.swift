@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 //
 // HapticBridge: AHAP patterns to keyframe programs to a real (or virtual) actuator.
 //
@@ -21,6 +21,9 @@ import PackageDescription
 /// The simavr-based emulator of the ATmega328P board (needs libsimavr). On by default;
 /// `swift build --disable-default-traits` builds the library and the CLI without it.
 let emulator: Set<String> = ["Emulator"]
+
+/// Every Swift target of ours builds with warnings as errors (dependencies are not affected).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "HapticBridge",
@@ -46,14 +49,15 @@ let package = Package(
     ],
     targets: [
         // MARK: Library modules
-        .target(name: "HapticPattern"),
-        .target(name: "HapticProtocol"),
-        .target(name: "FirmwareModel", dependencies: ["HapticProtocol"]),
-        .target(name: "HapticCompiler", dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel"]),
-        .target(name: "HapticTransport", dependencies: ["CLibSerialPort"]),
+        .target(name: "HapticPattern", swiftSettings: strict),
+        .target(name: "HapticProtocol", swiftSettings: strict),
+        .target(name: "FirmwareModel", dependencies: ["HapticProtocol"], swiftSettings: strict),
+        .target(name: "HapticCompiler", dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel"], swiftSettings: strict),
+        .target(name: "HapticTransport", dependencies: ["CLibSerialPort"], swiftSettings: strict),
         .target(
             name: "HapticSession",
-            dependencies: ["HapticProtocol", "HapticTransport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HapticProtocol", "HapticTransport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
         ),
         .target(
             name: "SerialBridge",
@@ -61,10 +65,11 @@ let package = Package(
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticSession",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
-        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"]),
+        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"], swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
@@ -73,7 +78,8 @@ let package = Package(
                 .target(name: "AVREmulator", condition: .when(traits: emulator)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
 
         // MARK: C libraries
@@ -104,19 +110,21 @@ let package = Package(
 
         // MARK: Tests
         // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
-        .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport"),
-        .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"]),
-        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"]),
-        .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "AVREmulatorTests",
-            dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"]
+            dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"],
+            swiftSettings: strict
         ),
-        .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"]),
-        .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"]),
+        .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SerialBridgeTests",
-            dependencies: ["SerialBridge", "HapticTransport", "HapticSession", "HapticProtocol", "CFirmwareCore", "TestSupport"]
+            dependencies: ["SerialBridge", "HapticTransport", "HapticSession", "HapticProtocol", "CFirmwareCore", "TestSupport"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]
