@@ -26,10 +26,7 @@ extension Bench {
         }
 
         struct Medians: Encodable {
-            var ahapRatio: Double
-            var compileSeconds: Double
-            var programBytes: Double
-            var rawRatio: Double
+            var ahapRatio, compileSeconds, programBytes, rawRatio: Double
         }
 
         struct Speed: Encodable {
@@ -39,32 +36,24 @@ extension Bench {
             var interpreterBusyTicks: Int
             var interpreterBusyTicksPerSecond: Double
             /// During the fidelity checks.
-            var interpreterTicksPerSecond: Double
-            var patternsPerSecond: Double
+            var interpreterTicksPerSecond, patternsPerSecond: Double
         }
 
         /// Sums over the files that compiled; means over all their ticks (sharpness: sounding ticks).
         struct Totals: Encodable {
-            var ahapMinifiedBytes: Int
-            var amplitudeMaxError: Int
+            var ahapMinifiedBytes, amplitudeMaxError: Int
             var amplitudeMeanError: Double
-            var bodyBytes: Int
-            var files: Int
+            var bodyBytes, files: Int
             var instructions: ProgramReport.Instructions
             /// Files outside the tolerance or not compiled.
-            var outsideTolerance: Int
-            var programBytes: Int
-            var pulses: Int
-            var rawSampleBytes: Int
+            var outsideTolerance, programBytes, pulses, rawSampleBytes: Int
             @Nullable var sharpnessMaxError: Int?
             @Nullable var sharpnessMeanError: Double?
-            var ticks: Int
-            var transients: Int
+            var ticks, transients: Int
         }
 
         struct Unreadable: Encodable {
-            var error: String
-            var file: String
+            var error, file: String
         }
     }
 }

@@ -33,8 +33,7 @@ extension Inspect {
             var curves: Curves
             var duration: Double
             // "Ids", not "IDs": the snake_case conversion would write `dynamic_parameter_i_ds`.
-            var dynamicParameterIds: [String]
-            var eventParameterIds: [String]
+            var dynamicParameterIds, eventParameterIds: [String]
             var events: Events
             var parameterSteps: Counts
         }
@@ -68,17 +67,12 @@ extension Inspect {
         /// Wall-clock seconds, and the decoding thread's CPU seconds.
         struct Timing: Encodable {
             var bytes: Int
-            var decodeCPUSecondsBest: Double
-            var decodeSecondsBest: Double
-            var decodeSecondsMedian: Double
-            var readSeconds: Double
+            var decodeCPUSecondsBest, decodeSecondsBest, decodeSecondsMedian, readSeconds: Double
             var runs: Int
         }
 
         struct Warning: Encodable {
-            var kind: String
-            var message: String
-            var path: String
+            var kind, message, path: String
         }
     }
 }

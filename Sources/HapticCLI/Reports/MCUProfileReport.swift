@@ -9,29 +9,15 @@ extension ProfiledMCU {
         var mcu: String
         /// The ELF measured.
         var firmware: String
-        var frequencyHz: Int
-        var baud: Int
-        var cyclesPerTick: Int
-        var playFrameBytes: Int
+        var frequencyHz, baud, cyclesPerTick, playFrameBytes: Int
         var playLatency: PlayLatency
         /// While playing the busy looped program.
-        var interpreter: Load
-        var tickInterrupt: Load
-        var notices: Load
+        var interpreter, tickInterrupt, notices: Load
         /// At line rate (uploads back to back while playing).
-        var uartRxInterrupt: Load
-        var uartRxPolled: Load
-        var uartTxInterrupt: Load
-        var protocolHandler: Load
+        var uartRxInterrupt, uartRxPolled, uartTxInterrupt, protocolHandler: Load
         var interpreterPlusUartWorstCycles: Int
-        var interpreterPlusUartWorstPercent: Double
-        var uartRxCyclesPerByte: Double
-        var uartRxFullLinePercent: Double
-        var lateTicks: Int
-        var slotCount: Int
-        var slotCapacityBytes: Int
-        var maxBodyBytes: Int
-        var streamCapacityBytes: Int
+        var interpreterPlusUartWorstPercent, uartRxCyclesPerByte, uartRxFullLinePercent: Double
+        var lateTicks, slotCount, slotCapacityBytes, maxBodyBytes, streamCapacityBytes: Int
 
         /// The last byte of a PLAY frame to the first output change.
         struct PlayLatency: Encodable {
@@ -50,13 +36,11 @@ extension ProfiledMCU {
         }
 
         struct Phase: Encodable {
-            var endCycleInTick: Int
-            var cycles: Int
+            var endCycleInTick, cycles: Int
         }
 
         struct Load: Encodable {
-            var meanCycles: Double
-            var meanPercent: Double
+            var meanCycles, meanPercent: Double
             var worstCycles: Int
             var worstPercent: Double
         }

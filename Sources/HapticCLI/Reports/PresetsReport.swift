@@ -10,16 +10,12 @@ extension Presets {
 
         /// One preset: durations and counts come from the reference renderer and the pattern.
         struct Entry: Encodable {
-            var audio: Int
-            var continuous: Int
+            var audio, continuous: Int
             /// Seconds, `ReferenceRenderer.duration`.
             var duration: Double
             /// Haptic events: transients + continuous.
             var events: Int
-            var family: String
-            var name: String
-            var source: String
-            var summary: String
+            var family, name, source, summary: String
             var transients: Int
         }
     }

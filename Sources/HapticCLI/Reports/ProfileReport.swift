@@ -6,22 +6,17 @@ extension Profile {
     struct Report: Encodable {
         let schema = "haptic-profile/2"
         /// The port, or "virtual device on PATH".
-        var target: String
-        var corpus: String
+        var target, corpus: String
         /// Patterns that decoded.
         var patterns: Int
         /// Left out because they never sound.
         var silentPatterns: [String]
-        var baud: Int
-        var tickRate: Int
-        var playFrameBytes: Int
+        var baud, tickRate, playFrameBytes: Int
         /// The PLAY frame's line time, and that plus one tick.
-        var linkTimeMs: Double
-        var lowerBoundMs: Double
+        var linkTimeMs, lowerBoundMs: Double
         /// Prepared p99 must be within this (the lower bound plus 1 ms).
         var preparedTargetMs: Double
-        var prepared: Summary
-        var uploadThenPlay: Summary
+        var prepared, uploadThenPlay: Summary
         var speedupAtCorpusMedian: Double
         /// With `--cold` only.
         @Nullable var unpreparedCold: Summary?
@@ -33,17 +28,11 @@ extension Profile {
 
         struct Summary: Encodable {
             var count: Int
-            var p50Ms: Double
-            var p90Ms: Double
-            var p99Ms: Double
-            var maxMs: Double
-            var meanMs: Double
+            var p50Ms, p90Ms, p99Ms, maxMs, meanMs: Double
         }
 
         struct Samples: Encodable {
-            var prepared: [Sample]
-            var uploadThenPlay: [Sample]
-            var unpreparedCold: [Sample]
+            var prepared, uploadThenPlay, unpreparedCold: [Sample]
         }
 
         struct Sample: Encodable {

@@ -12,28 +12,20 @@ struct ProgramReport: Encodable {
     var fidelity: Fidelity
     var instructions: Instructions
     var profile: String
-    var programBytes: Int
-    var pulses: Int
+    var programBytes, pulses: Int
     var rawRatio: Double
     var rawSampleBytes: Int
-    var sharpnessChannel: Bool
-    var sharpnessRendered: Bool
-    var tickRate: Int
-    var totalTicks: Int
-    var transients: Int
+    var sharpnessChannel, sharpnessRendered: Bool
+    var tickRate, totalTicks, transients: Int
 
     struct Fidelity: Encodable {
         var amplitudeMaxError: Int
-        var amplitudeMeanError: Double
-        var playbackSeconds: Double
+        var amplitudeMeanError, playbackSeconds: Double
         @Nullable var problem: String?
         /// Null when the profile does nothing with sharpness.
         @Nullable var sharpnessMaxError: Int?
         @Nullable var sharpnessMeanError: Double?
-        var sharpnessTicks: Int
-        var sharpnessTolerance: Int
-        var ticks: Int
-        var tolerance: Int
+        var sharpnessTicks, sharpnessTolerance, ticks, tolerance: Int
         var withinTolerance: Bool
     }
 
@@ -80,9 +72,7 @@ struct ProgramReport: Encodable {
 /// The compile options both commands report (`options` in haptic-compile/2 and haptic-bench/2).
 struct CompileOptionsReport: Encodable {
     var loops: Bool
-    var sharpnessTolerance: Int
-    var tickRate: Int
-    var tolerance: Int
+    var sharpnessTolerance, tickRate, tolerance: Int
 
     init(_ options: CompileOptions) {
         loops = options.loops
