@@ -59,8 +59,9 @@ public enum BoardTrace {
         public var records: [DeviceTrace.Record]
         /// Ticks whose PWM updates are not the synthesis of the replayed sample.
         public var outputMismatches: [Int]
-        /// Index of the first byte the board sent that the replay did not (nil: all equal).
-        public var byteMismatch: Int?
+        /// Index of the first frame the board sent that the replay did not (nil: all equal; a
+        /// PONG's subtick is not compared: the replay cannot know where in its tick a PING ended).
+        public var frameMismatch: Int?
         public var checkedOutput: Bool
     }
 
@@ -121,11 +122,30 @@ public enum BoardTrace {
                 samples[k] = OutputSample(amplitude: drive, sharpness: 0, flags: samples[k].flags)
             }
         }
-        let compared = min(boardBytes.count, replay.bytes.count)
-        let byteMismatch = (0..<compared).first { boardBytes[$0] != replay.bytes[$0] }
+        let sent = messages(boardBytes), replayed = messages(replay.bytes)
+        let frameMismatch = (0..<min(sent.count, replayed.count)).first { sent[$0] != replayed[$0] }
         let header = DeviceTrace.Header(source: board.mcu, configuration: configuration, profile: profile, faults: faults)
         let segment = DeviceTrace.Segment(samples: samples, frames: frames)
         return Result(header: header, records: DeviceTrace.records(of: segment, header: header), outputMismatches: mismatches,
-                      byteMismatch: byteMismatch, checkedOutput: pwm != nil)
+                      frameMismatch: frameMismatch, checkedOutput: pwm != nil)
+    }
+
+    /// The frames in `bytes` as (sequence, message), PONG subticks zeroed; nil for a bad frame.
+    static func messages(_ bytes: [UInt8]) -> [String?] {
+        var decoder = FrameDecoder()
+        var out: [String?] = []
+        for byte in bytes {
+            guard let result = decoder.push(byte) else { continue }
+            guard case .success(let frame) = result, var message = try? Message(frame: frame) else {
+                out.append(nil)
+                continue
+            }
+            if case .pong(var pong) = message {
+                pong.subtick = 0
+                message = .pong(pong)
+            }
+            out.append("\(frame.sequence) \(message)")
+        }
+        return out
     }
 }

@@ -127,7 +127,7 @@ enum EmulatedMCU {
         if let first = result.outputMismatches.first {
             log("trace: \(result.outputMismatches.count) ticks where the board's PWM output is not the replayed sample (first: tick \(first))")
         }
-        if let byte = result.byteMismatch { log("trace: the board's bytes out differ from the replay's from byte \(byte)") }
+        if let frame = result.frameMismatch { log("trace: the board's frames differ from the replay's from frame \(frame + 1)") }
     }
 }
 #endif
