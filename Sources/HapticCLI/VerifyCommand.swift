@@ -90,10 +90,7 @@ struct Verify: ParsableCommand {
         throw ExitCode.failure
     }
 
-    static func text(_ sample: OutputSample?) -> String {
-        guard let sample else { return "not recorded" }
-        return "amp \(sample.amplitude) sharp \(sample.sharpness)" + (sample.flags != 0 ? " flags \(sample.flags)" : "")
-    }
+    static func text(_ sample: OutputSample?) -> String { DeviceTrace.describe(sample) }
 }
 
 extension String {

@@ -173,18 +173,16 @@ public final class RecordingDevice: @unchecked Sendable {
     public func expectOutput(atTick tick: UInt32, _ sample: OutputSample) throws {
         let got = output(atTick: tick)
         guard got == sample else {
-            throw PlaybackMismatch("tick \(tick): output \(got.map(Self.describe) ?? "not recorded"), expected \(Self.describe(sample))")
+            throw PlaybackMismatch("tick \(tick): output \(Self.describe(got)), expected \(Self.describe(sample))")
         }
     }
 
-    static func describe(_ sample: OutputSample) -> String {
-        "amp \(sample.amplitude) sharp \(sample.sharpness)" + (sample.flags != 0 ? " flags \(sample.flags)" : "")
-    }
+    static func describe(_ sample: OutputSample?) -> String { DeviceTrace.describe(sample) }
 
     static func describe(_ comparison: DeviceTrace.Comparison) -> String {
         if let problem = comparison.problem { return problem }
         guard let row = comparison.firstDifference else { return comparison.summary }
-        return "first difference at tick \(row.tick) (play tick \(row.playTick)): device \(row.trace.map(describe) ?? "not recorded"), model \(row.model.map(describe) ?? "not recorded")"
+        return "first difference at tick \(row.tick) (play tick \(row.playTick)): device \(describe(row.trace)), model \(describe(row.model))"
     }
 }
 

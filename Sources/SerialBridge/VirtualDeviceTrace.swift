@@ -309,14 +309,8 @@ extension DeviceTrace {
         var records: [Record] = []
         if let reason = segment.bootReason { records.append(.event(Event(tick: segment.firstTick, event: "boot", reason: reason))) }
         // Events, then frames, in tick order (stable: arrival order within a tick).
-        let frames = segment.frames.enumerated().sorted {
-            let d = Int32(bitPattern: $0.element.tick &- $1.element.tick)
-            return d != 0 ? d < 0 : $0.offset < $1.offset
-        }.map(\.element)
-        let timed = (segment.events.map(Record.event) + frames.map(Record.frame)).enumerated().sorted {
-            let d = Int32(bitPattern: $0.element.tick &- $1.element.tick)
-            return d != 0 ? d < 0 : $0.offset < $1.offset
-        }.map(\.element)
+        let frames = inTickOrder(segment.frames, tick: \.tick)
+        let timed = inTickOrder(segment.events.map(Record.event) + frames.map(Record.frame), tick: \.tick)
         var nextFrame = 0
         func framesThrough(_ tick: UInt32) {
             while nextFrame < timed.count, Int32(bitPattern: timed[nextFrame].tick &- tick) <= 0 {
@@ -341,6 +335,20 @@ extension DeviceTrace {
         records += timed[nextFrame...]
         records.append(.event(Event(tick: end, event: "end")))
         return records
+    }
+
+    /// `items` sorted by tick (wrapping at 2^32, nearest interpretation), stable within a tick.
+    static func inTickOrder<T>(_ items: [T], tick: (T) -> UInt32) -> [T] {
+        items.enumerated().sorted {
+            let d = Int32(bitPattern: tick($0.element) &- tick($1.element))
+            return d != 0 ? d < 0 : $0.offset < $1.offset
+        }.map(\.element)
+    }
+
+    /// "amp 92 sharp 128" (and " flags 1" when set), or "not recorded": a sample in messages.
+    public static func describe(_ sample: OutputSample?) -> String {
+        guard let sample else { return "not recorded" }
+        return "amp \(sample.amplitude) sharp \(sample.sharpness)" + (sample.flags != 0 ? " flags \(sample.flags)" : "")
     }
 
     /// Derives the state of each tick from the frames and the brake flag: STARTED starts a play
@@ -373,10 +381,7 @@ extension DeviceTrace {
                 }
             }
             // Stable: a start and an end at one tick (a replaced play) keep their order.
-            changes = changes.enumerated().sorted {
-                let d = Int32(bitPattern: $0.element.tick &- $1.element.tick)
-                return d != 0 ? d < 0 : $0.offset < $1.offset
-            }.map(\.element)
+            changes = inTickOrder(changes, tick: \.tick)
         }
 
         mutating func state(at tick: UInt32, sample: OutputSample) -> (DeviceTrace.State, UInt8?) {
