@@ -39,7 +39,8 @@ import Testing
         let emulator = try HapticProcess(["emulate", "--trace", trace] + arguments)
         defer { if emulator.process.isRunning { emulator.send(SIGKILL) } }
         let port = try #require(emulator.waitForPTY(timeout: 120), "no pty: \(emulator.standardError)")
-        let play = try HapticProcess.run(["play", pattern, "--port", port, "--json"], timeout: 60)
+        let hostTrace = directory.appendingPathComponent("host.jsonl").path
+        let play = try HapticProcess.run(["play", pattern, "--port", port, "--json", "--trace", hostTrace], timeout: 60)
         emulator.send(SIGINT)
         #expect(emulator.waitForExit(timeout: 60) == 0, "\(emulator.standardError)")
         return (play.status, emulator.standardOutput, trace)
@@ -61,10 +62,27 @@ import Testing
         let verify = try HapticProcess.run(["verify", "preset:impact.medium", "--trace", result.trace], timeout: 30)
         #expect(verify.status == 0, "\(verify.output)\(verify.errors)")
         #expect(verify.output.contains("equal: "))
+        // The host's view of the same play: no outputs, so its end is what is checked.
+        let host = try HapticProcess.run(["verify", "preset:impact.medium", "--trace", directory.appendingPathComponent("host.jsonl").path], timeout: 30)
+        #expect(host.status == 0, "\(host.output)\(host.errors)")
+        #expect(host.output.contains("compared the end of the play: trace FINISHED at play tick 15, model FINISHED at play tick 15"), "\(host.output)")
         // Another pattern is a difference: exit 1, the first differing tick.
         let wrong = try HapticProcess.run(["verify", "preset:impact.heavy", "--trace", result.trace], timeout: 30)
         #expect(wrong.status == 1)
         #expect(wrong.output.contains("first difference at tick"), "\(wrong.output)")
+    }
+
+    /// `play --trace` on the virtual device in the process: the host's trace has its outputs.
+    @Test func theHostsTraceOfAnInProcessPlayVerifies() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("host.jsonl").path
+        let play = try HapticProcess.run(["play", "preset:notification.error", "--no-plot", "--trace", trace], timeout: 60)
+        #expect(play.status == 0, "\(play.errors)")
+        let file = try DeviceTrace.read(contentsOf: trace)
+        #expect(file.header.source == "host" && file.header.outputs)
+        let verify = try HapticProcess.run(["verify", "preset:notification.error", "--trace", trace], timeout: 30)
+        #expect(verify.status == 0, "\(verify.output)\(verify.errors)")
     }
 
     /// The simulated ATmega328P's trace: samples replayed, checked against its PWM updates.
