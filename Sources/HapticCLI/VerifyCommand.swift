@@ -32,7 +32,7 @@ struct Verify: ParsableCommand {
     @Option(help: "Actuator profile to compile for (default: the trace header's profile).")
     var actuator: String?
 
-    @Option(help: "Which play of the trace to check, from 1 (default 1: the first).")
+    @Option(help: "Which play of the trace to check, counting from 1 (1 or more).")
     var play: Int = 1
 
     func validate() throws {
