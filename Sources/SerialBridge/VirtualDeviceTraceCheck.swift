@@ -182,24 +182,32 @@ extension DeviceTrace {
         }
         var found: [(PlayInTrace, Int)] = []
         for (s, records) in segments.enumerated() {
-            var lastPlay: Message.Play?
+            var lastPlay: (play: Message.Play, seq: UInt8?)?
             var open: Int?
+            /// A play starts at most once: STARTED, or the ACK of its PLAY (the start tick) when
+            /// a faulty line lost the STARTED notice, whichever the trace has first.
+            func begin(_ tick: UInt32, slot: UInt8, from play: Message.Play?) {
+                if let last = found.last, last.1 == s, last.0.startTick == tick { return }
+                var entry = PlayInTrace(startTick: tick, slot: slot)
+                if let p = play, p.slot == slot {
+                    entry.scale = p.scale
+                    entry.offset = p.offset
+                    entry.loops = p.loops
+                }
+                found.append((entry, s))
+                open = found.count - 1
+            }
             for record in records {
                 switch record {
                 case .frame(let f):
                     switch (f.frame, f.message) {
-                    case (.in, .play(let p)?): lastPlay = p
+                    case (.in, .play(let p)?): lastPlay = (p, f.seq)
+                    case (.out, .ack(let a)?) where lastPlay != nil && f.seq == lastPlay?.seq:
+                        begin(a.value, slot: lastPlay!.play.slot, from: lastPlay!.play)
                     case (.out, .telemetry(let t)?) where t.event == .started:
-                        var play = PlayInTrace(startTick: t.tick, slot: t.slot)
-                        if let p = lastPlay, p.slot == t.slot {
-                            play.scale = p.scale
-                            play.offset = p.offset
-                            play.loops = p.loops
-                        }
-                        found.append((play, s))
-                        open = found.count - 1
+                        begin(t.tick, slot: t.slot, from: lastPlay?.play)
                     case (.out, .telemetry(let t)?) where t.event != .firstOutput:
-                        if let o = open, found[o].0.end == nil {
+                        if let o = open, found[o].0.end == nil, found[o].0.slot == t.slot {
                             found[o].0.end = t
                             open = nil
                         }

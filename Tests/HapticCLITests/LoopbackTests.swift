@@ -34,7 +34,7 @@ import Testing
 
     /// Serves `arguments` (emulate ...), plays `pattern` on it with `play --json`, stops it with
     /// SIGINT and returns the play's status, the emulator's output and the trace's path.
-    func session(_ arguments: [String], pattern: String, directory: URL) throws -> (play: Int32?, emulator: String, trace: String) {
+    func session(_ arguments: [String], pattern: String, directory: URL) throws -> (play: Int32?, emulator: String, trace: String, errors: String) {
         let trace = directory.appendingPathComponent("trace.jsonl").path
         let emulator = try HapticProcess(["emulate", "--trace", trace] + arguments)
         defer { if emulator.process.isRunning { emulator.send(SIGKILL) } }
@@ -43,17 +43,21 @@ import Testing
         let play = try HapticProcess.run(["play", pattern, "--port", port, "--json", "--trace", hostTrace], timeout: 60)
         emulator.send(SIGINT)
         #expect(emulator.waitForExit(timeout: 60) == 0, "\(emulator.standardError)")
-        return (play.status, emulator.standardOutput, trace)
+        return (play.status, emulator.standardOutput, trace, play.errors)
     }
 
     /// --faults on the real pty, both directions: the play still finishes (the session
     /// retransmits what the line lost), and the device's trace shows the exact output. The seed
-    /// makes the faults the same on every run.
+    /// makes the faults the same for the same bytes; which bytes cross the line depends a little
+    /// on timing (a retransmission more or less on a loaded machine), so the host may also have
+    /// lost the notice of the end, which is not retransmitted (docs/cli.md, `haptic play`): the
+    /// device's trace must verify either way.
     @Test func aPlayThroughAFaultyPtyFinishesWithTheExactOutput() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try session(["--faults", "drop=0.01,corrupt=0.01,seed=3"], pattern: "preset:impact.medium", directory: directory)
-        #expect(result.play == 0)
+        let lostEnd = result.errors.contains("timed out waiting for the end of the play")
+        #expect(result.play == 0 || (result.play == 1 && lostEnd), "\(result.errors)")
         let faults = try #require(result.emulator.firstMatch(of: /to the device (\d+) bytes, (\d+) dropped, (\d+) corrupted/), "\(result.emulator)")
         #expect(Int(faults.output.2)! + Int(faults.output.3)! > 0, "no fault was applied: \(result.emulator)")
         let file = try DeviceTrace.read(contentsOf: result.trace)
@@ -63,9 +67,11 @@ import Testing
         #expect(verify.status == 0, "\(verify.output)\(verify.errors)")
         #expect(verify.output.contains("equal: "))
         // The host's view of the same play: no outputs, so its end is what is checked.
-        let host = try HapticProcess.run(["verify", "preset:impact.medium", "--trace", directory.appendingPathComponent("host.jsonl").path], timeout: 30)
-        #expect(host.status == 0, "\(host.output)\(host.errors)")
-        #expect(host.output.contains("compared the end of the play: trace FINISHED at play tick 15, model FINISHED at play tick 15"), "\(host.output)")
+        if !lostEnd {
+            let host = try HapticProcess.run(["verify", "preset:impact.medium", "--trace", directory.appendingPathComponent("host.jsonl").path], timeout: 30)
+            #expect(host.status == 0, "\(host.output)\(host.errors)")
+            #expect(host.output.contains("compared the end of the play: trace FINISHED at play tick 15, model FINISHED at play tick 15"), "\(host.output)")
+        }
         // Another pattern is a difference: exit 1, the first differing tick.
         let wrong = try HapticProcess.run(["verify", "preset:impact.heavy", "--trace", result.trace], timeout: 30)
         #expect(wrong.status == 1)
