@@ -5,6 +5,7 @@
 // Module layering (dependencies point down only; docs/architecture.md has the full graph):
 //
 //   HapticCLI                 the `haptic` command
+//   HapticTesting             for apps' tests: a recording virtual device, checks of what it played
 //   AVREmulator   (trait)     the real ATmega328P firmware in simavr (trait "Emulator", on by default)
 //   SerialBridge              device facade: HapticDevice, VirtualDevice, latency profiler
 //   HapticSession             sans-I/O session engine (frames, retransmission, flow control, clock sync)
@@ -37,6 +38,7 @@ let package = Package(
         .library(name: "HapticTransport", targets: ["HapticTransport"]),
         .library(name: "HapticSession", targets: ["HapticSession"]),
         .library(name: "SerialBridge", targets: ["SerialBridge"]),
+        .library(name: "HapticTesting", targets: ["HapticTesting"]),
     ],
     traits: [
         .trait(name: "Emulator", description: "Run the real ATmega328P firmware in simavr (haptic emulate/profile --mcu). Needs libsimavr."),
@@ -67,6 +69,11 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
+        ),
+        // For apps' own tests: a recording virtual device and checks of what it played.
+        .target(
+            name: "HapticTesting",
+            dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"]
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"], swiftSettings: strict),
@@ -121,6 +128,9 @@ let package = Package(
         ),
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticTestingTests", dependencies: ["HapticTesting", "SerialBridge", "HapticPattern", "FirmwareModel", "HapticTransport"]
+        ),
         .testTarget(
             name: "SerialBridgeTests",
             dependencies: ["SerialBridge", "HapticTransport", "HapticSession", "HapticProtocol", "CFirmwareCore", "TestSupport"],

@@ -17,6 +17,16 @@ public final class AVRBoardServer {
     /// Bytes carried each way so far.
     public private(set) var bytesToBoard = 0
     public private(set) var bytesFromBoard = 0
+    /// Faults applied to the bytes on the link, each direction with its own injector; a delayed
+    /// byte holds back the bytes after it. Set before `serve`.
+    public var faults: (toBoard: FaultInjector, fromBoard: FaultInjector)?
+    /// Every byte the board sent (before any faults), stamped with its cycle, when `keepsOutput`.
+    public private(set) var outputLog: [TimedByte] = []
+    public var keepsOutput = false
+    /// After `unplug()`: the link is closed, the board runs on without a host.
+    public private(set) var isUnplugged = false
+    private var heldToBoard: [(byte: UInt8, due: Date)] = []
+    private var heldToHost: [(byte: UInt8, due: Date)] = []
 
     public init(board: AVRBoard, link: any Transport, realTime: Bool = true) {
         self.board = board
@@ -34,26 +44,52 @@ public final class AVRBoardServer {
             let target = board.cycle + slice
             let due = start.addingTimeInterval(Double(target - startCycle) / frequency)
             let wait = realTime ? max(0, due.timeIntervalSinceNow) : 0
-            let incoming = try readHost(timeout: wait)
-            if !incoming.isEmpty {
-                board.send(incoming)
-                bytesToBoard += incoming.count
-            }
+            let read = try readHost(timeout: wait)
+            bytesToBoard += read.count
+            let incoming = pass(read, through: \.toBoard, held: &heldToBoard)
+            if !incoming.isEmpty { board.send(incoming) }
             if realTime {
                 let rest = due.timeIntervalSinceNow
                 if rest > 0 { Thread.sleep(forTimeInterval: rest) }
             }
             try board.run(until: target)
-            let outgoing = board.takeOutput().map(\.value)
-            if !outgoing.isEmpty {
-                bytesFromBoard += outgoing.count
-                writeHost(outgoing)
-            }
+            let output = board.takeOutput()
+            if keepsOutput { outputLog += output }
+            bytesFromBoard += output.count
+            let outgoing = pass(output.map(\.value), through: \.fromBoard, held: &heldToHost)
+            if !outgoing.isEmpty { writeHost(outgoing) }
         }
     }
 
-    /// What the host sent; nothing while no client has the other end open.
+    /// Closes the link: the host's port goes away; the board runs on.
+    public func unplug() {
+        isUnplugged = true
+        link.close()
+    }
+
+    /// `bytes` through one direction's faults: what is due now, in order (held bytes first).
+    private func pass(_ bytes: [UInt8], through direction: WritableKeyPath<(toBoard: FaultInjector, fromBoard: FaultInjector), FaultInjector>,
+                      held: inout [(byte: UInt8, due: Date)]) -> [UInt8] {
+        guard var faults else { return bytes }
+        let now = Date()
+        for byte in bytes {
+            for (value, delay) in faults[keyPath: direction].apply(byte) {
+                let due = max(held.last?.due ?? now, now.addingTimeInterval(delay))
+                held.append((value, due))
+            }
+        }
+        self.faults = faults
+        let ready = held.prefix { $0.due <= now }.count
+        defer { held.removeFirst(ready) }
+        return held.prefix(ready).map(\.byte)
+    }
+
+    /// What the host sent; nothing while no client has the other end open (or after `unplug`).
     private func readHost(timeout: Double) throws -> [UInt8] {
+        if isUnplugged {
+            if timeout > 0 { Thread.sleep(forTimeInterval: min(timeout, 0.001)) }
+            return []
+        }
         do throws(TransportError) {
             return try link.read(maxCount: 4096, timeout: timeout)
         } catch {

@@ -13,11 +13,12 @@ enum EmulatedMCU {
     static let drivers = [AVRFirmwareBuild.Output.pwm, .drv2605l].map(\.rawValue)
 
     /// What `haptic emulate --mcu` runs: the firmware built for `driver` and the actuator kind.
-    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, log: (String) -> Void) throws {
+    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs, log: (String) -> Void) throws {
         var options = Options(mcu: mcu, firmware: firmware)
         options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
         options.actuator = erm ? .erm : .lra
         options.seconds = seconds
+        options.knobs = knobs
         try serve(options, log: log)
     }
 
@@ -32,6 +33,8 @@ enum EmulatedMCU {
         var seconds: Double?
         /// Run as fast as possible instead of in real time.
         var fast = false
+        /// --faults, --trace, --unplug-after.
+        var knobs = EmulatorKnobs()
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -76,13 +79,55 @@ enum EmulatedMCU {
         log("emulating \(options.mcu) at \(board.frequency / 1_000_000) MHz running \(path)")
         log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud)")
         let server = AVRBoardServer(board: board, link: pty.master, realTime: !options.fast)
-        let endCycle = options.seconds.map { board.cycle + UInt64($0 * Double(board.frequency)) }
+        let knobs = options.knobs
+        if let faults = knobs.faults {
+            server.faults = (FaultInjector(profile: faults.profile, seed: faults.seed), FaultInjector(profile: faults.profile, seed: faults.seed &+ 1))
+            log("faults on the pty: \(faults.text)")
+        }
+        server.keepsOutput = knobs.trace != nil
+        let cycles = { (seconds: Double) in board.cycle + UInt64(seconds * Double(board.frequency)) }
+        let endCycle = options.seconds.map(cycles)
+        let unplugCycle = knobs.unplugAfter.map(cycles)
         // SIGINT and SIGTERM end the loop at the next slice, so the summary is printed as for
         // the virtual device.
         let interrupts = Interrupts()
         defer { interrupts.cancel() }
-        try server.serve { interrupts.signal == nil && (endCycle.map { board.cycle < $0 } ?? true) }
+        try server.serve {
+            if let unplugCycle, !server.isUnplugged, board.cycle >= unplugCycle {
+                server.unplug()
+                log(String(format: "unplugged after %.1f s: the pty is closed, the board runs on", knobs.unplugAfter ?? 0))
+            }
+            return interrupts.signal == nil && (endCycle.map { board.cycle < $0 } ?? true)
+        }
         log("stopped after \(board.cycle) cycles: \(server.bytesToBoard) bytes in, \(server.bytesFromBoard) bytes out")
+        if let faults = server.faults {
+            log("faults: to the board \(FaultSpec.summary(faults.toBoard.counts)); from the board \(FaultSpec.summary(faults.fromBoard.counts))")
+        }
+        if let path = knobs.trace {
+            try writeTrace(path, board: board, server: server, options: options, log: log)
+        }
+    }
+
+    /// The board's trace (`BoardTrace`): the replayed samples, checked against the PWM stage of
+    /// a firmware built here (not for --firmware, whose stage settings are unknown, nor for the
+    /// DRV2605L stage).
+    static func writeTrace(_ path: String, board: AVRBoard, server: AVRBoardServer, options: Options, log: (String) -> Void) throws {
+        let synthesis: PWMSynthesis?
+        switch (options.firmware, options.output, options.actuator) {
+        case (nil, .pwm, .lra): synthesis = .lra(minimumHz: 160, maximumHz: 180)  // the Makefile's LRA_HZ, LRA_MAX_HZ
+        case (nil, .pwm, .erm): synthesis = .erm
+        default: synthesis = nil
+        }
+        guard let result = BoardTrace.make(board: board, output: server.outputLog, synthesis: synthesis, faults: options.knobs.faults?.text) else {
+            log("trace: not written: no host said HELLO, so the board's configuration (its INFO) is unknown")
+            return
+        }
+        try options.knobs.write(path, header: result.header, records: result.records, log: log)
+        if !result.checkedOutput { log("trace: samples from the model's replay of the board's input, not checked against its output stage") }
+        if let first = result.outputMismatches.first {
+            log("trace: \(result.outputMismatches.count) ticks where the board's PWM output is not the replayed sample (first: tick \(first))")
+        }
+        if let frame = result.frameMismatch { log("trace: the board's frames differ from the replay's from frame \(frame + 1)") }
     }
 }
 #endif

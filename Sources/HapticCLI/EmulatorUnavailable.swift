@@ -10,7 +10,7 @@ enum EmulatedMCU {
     static let supported = ["atmega328p"]
     static let drivers = ["pwm", "drv2605l"]
 
-    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, log: (String) -> Void) throws {
+    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs, log: (String) -> Void) throws {
         throw CommandFailure(noEmulator)
     }
 }

@@ -1,4 +1,5 @@
 import HapticSession
+import HapticTransport
 import ArgumentParser
 import FirmwareModel
 import Foundation
@@ -9,7 +10,8 @@ import SerialBridge
 
 /// `haptic play FILE|preset:NAME [--port PATH] [--actuator NAME] [--intensity X] [--baud N]`:
 /// prepares and plays a pattern on a board, or (without --port) on the virtual device on a pty in
-/// this process, then shows what the actuator did (docs/cli.md).
+/// this process, then shows what the actuator did (docs/cli.md); `--json` prints the result as one
+/// document and `--trace FILE` writes the host's view of the session (haptic-trace/1).
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
@@ -18,7 +20,10 @@ struct Play: AsyncParsableCommand {
         Without --port, a virtual device (the firmware model) is served on a pseudo-terminal in this process and \
         the pattern goes through the same session, pty and wire protocol as to a board; afterwards the recorded \
         output is plotted with the figures of the play and of the actuator's simulated response. With --port the \
-        pattern plays on the board there, compiled for the actuator it reports (or --actuator).
+        pattern plays on the board there, compiled for the actuator it reports (or --actuator). --json prints the \
+        result (latency, start tick, ticks played, end event, bytes) as one document (schema haptic-play/1); \
+        --trace FILE writes the session as the host saw it, in the trace format of haptic emulate --trace \
+        (haptic-trace/1, for haptic verify).
 
         Exit status: 0 when the play finished; 1 when it could not play or ended otherwise (stopped, fault); 130 or 143 when SIGINT or SIGTERM ended it, after the device was stopped with a brake; 64 for a bad command line.
         """
@@ -41,8 +46,15 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "Print the figures only, no plot.")
     var noPlot = false
 
+    @Flag(help: "Print the play's result as one JSON document (schema haptic-play/1, docs/cli.md) instead of text.")
+    var json = false
+
+    @Option(help: "Write the session as the host saw it to this .jsonl file (haptic-trace/1, docs/cli.md \"Traces\").")
+    var trace: String?
+
     func validate() throws {
         guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
+        if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
     }
 
     func run() async throws {
@@ -61,8 +73,21 @@ struct Play: AsyncParsableCommand {
         defer { virtual?.stop() }
         let options = HapticDevice.Options(actuator: port == nil ? nil : profile)
         let device: HapticDevice
+        var recorder: RecordingTransport?
         do {
-            device = try await HapticDevice.open(path: path, baudRate: line.baud, options: options)
+            if trace != nil {
+                let transport = RecordingTransport(try openTransport(path: path, configuration: SerialConfiguration(baudRate: line.baud)))
+                recorder = transport
+                device = HapticDevice(transport: transport, options: options)
+                do {
+                    try await device.connect()
+                } catch {
+                    await device.close()
+                    throw error
+                }
+            } else {
+                device = try await HapticDevice.open(path: path, baudRate: line.baud, options: options)
+            }
         } catch {
             throw CommandFailure("\(error)")
         }
@@ -77,9 +102,13 @@ struct Play: AsyncParsableCommand {
         }
         defer { watcher.cancel() }
         do {
-            try await play(loaded, on: device, virtual: virtual, path: path)
+            try await play(loaded, on: device, virtual: virtual, path: path, recorder: recorder)
         } catch where interrupts.signal == nil {
             await device.close()
+            // The trace of a failed play is what shows why: write it all the same.
+            if let trace, let recorder, let info = await device.info, let clock = await device.clock {
+                try? writeTrace(trace, recorder: recorder, clock: clock, info: info, profile: await device.profile?.name ?? "", virtual: virtual)
+            }
             throw CommandFailure("\(error)")
         } catch {
             // The stop closed the session under the play: the signal is the news, not the error.
@@ -100,12 +129,15 @@ struct Play: AsyncParsableCommand {
         return ExitCode(Interrupts.exitStatus(for: signal))
     }
 
-    private func play(_ loaded: PatternInput, on device: HapticDevice, virtual: VirtualDevice?, path: String) async throws {
+    private func play(_ loaded: PatternInput, on device: HapticDevice, virtual: VirtualDevice?, path: String,
+                      recorder: RecordingTransport?) async throws {
         guard let info = await device.info, let profile = await device.profile else { throw SessionError.notConnected }
         let rate = Double(info.rate)
         let where_ = virtual == nil ? path : "virtual device on \(path)"
-        print("\(loaded.label) on \(where_): \(profile.name), \(info.rate) Hz, \(line.baud) baud")
-        fflush(nil)  // a script reading through a pipe sees at once that the play is under way
+        if !json {
+            print("\(loaded.label) on \(where_): \(profile.name), \(info.rate) Hz, \(line.baud) baud")
+            fflush(nil)  // a script reading through a pipe sees at once that the play is under way
+        }
         let prepared = try await device.prepare(loaded.pattern)
         // PREPARE wakes the output stage: let it finish before the clock starts.
         try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
@@ -115,7 +147,7 @@ struct Play: AsyncParsableCommand {
         let receipt = try await device.play(prepared, intensity: intensity)
         let playBytes = await device.statistics.bytesSent - before
         // A long pattern shows how far the play is (standard error), from the host's clock.
-        let progress = prepared.duration >= Self.progressThreshold ? ProgressDisplay("playing", total: prepared.duration, unit: "s") : nil
+        let progress = prepared.duration >= Self.progressThreshold && !json ? ProgressDisplay("playing", total: prepared.duration, unit: "s") : nil
         let ticker = progress.map { display in
             Task {
                 while !Task.isCancelled {
@@ -128,33 +160,50 @@ struct Play: AsyncParsableCommand {
             ticker?.cancel()
             progress?.finish()
         }
-        let first = try await device.waitForFirstOutput(of: receipt, timeout: prepared.duration + 2)
+        // FIRST_OUTPUT is a notice, not retransmitted: on a faulty line it may be lost, and then
+        // the play has no latency figure but still goes on to its end.
+        let first = try? await device.waitForFirstOutput(of: receipt, timeout: prepared.duration + 2)
         let end = try await device.waitForEnd(of: receipt, timeout: prepared.duration + 2)
         ticker?.cancel()
         progress?.finish()
+        // The end telemetry comes with the first brake tick: return once the brake is over, so
+        // that whatever comes next (a script stopping the emulator, another play) finds the
+        // device idle.
+        if let endTick = end.playEvent?.tick {
+            let quiet = clock.hostTime(ofStep: endTick &+ UInt32(info.brakeTicks) &+ 1) - HapticDevice.hostTime()
+            if quiet > 0 { try await Task.sleep(nanoseconds: UInt64(min(quiet, 1) * 1e9)) }
+        }
 
         let leadIn = LatencyProfiler.leadIn(of: prepared.program, rate: rate) ?? 0
         var figures: [(String, String)] = []
-        if case .firstOutput(_, let tick) = first {
-            let latency = clock.hostTime(ofStep: tick) - called - leadIn
-            figures.append(("latency", String(format: "%.2f ms (play call to first output, ±%.2f ms)", latency * 1000, clock.uncertainty * 1000)))
+        var latency: Double?
+        if case .firstOutput(_, let tick)? = first {
+            latency = clock.hostTime(ofStep: tick) - called - leadIn
+            figures.append(("latency", String(format: "%.2f ms (play call to first output, ±%.2f ms)", latency! * 1000, clock.uncertainty * 1000)))
         }
         let endTick = end.playEvent?.tick ?? receipt.startTick
         figures.append(("duration", String(format: "%.0f ms (program %u ticks, played %u)", Double(endTick &- receipt.startTick) * 1000 / rate, receipt.totalTicks, endTick &- receipt.startTick)))
         figures.append(("end", end.description))
         figures.append(("bytes", "\(prepared.program.bytes.count) program bytes; the play itself was \(playBytes) bytes on the line"))
         if let slot = prepared.slot { figures.append(("slot", "\(slot)")) } else { figures.append(("slot", "stream")) }
+        var report = Report(
+            input: loaded.label, port: port, profile: profile.name, tickRate: Int(info.rate), baud: line.baud,
+            latencyMs: latency.map { $0 * 1000 }, latencyUncertaintyMs: latency == nil ? nil : clock.uncertainty * 1000,
+            startTick: receipt.startTick, ticksPlayed: endTick &- receipt.startTick, programTicks: receipt.totalTicks,
+            end: Report.End(end), bytes: Report.Bytes(program: prepared.program.bytes.count, play: playBytes),
+            slot: prepared.slot.map(Int.init), streamed: prepared.slot == nil, peak: nil, trace: trace)
 
         if let virtual {
             let count = Int(endTick &- receipt.startTick) + Int(info.brakeTicks) + 1
             _ = virtual.waitForTick(receipt.startTick &+ UInt32(count), timeout: 2)
             let samples = virtual.samples(from: receipt.startTick, count: count)
-            if !noPlot && !samples.isEmpty {
+            if !noPlot && !json && !samples.isEmpty {
                 print("")
                 print(TerminalPlot.render(samples, rate: rate))
                 print("")
             }
             let peak = samples.map(\.amplitude).max() ?? 0
+            report.peak = Int(peak)
             figures.append(("peak", "amplitude code \(peak) of 255"))
             // The device is idle after the recording: silence lets the simulated motion die out.
             let drive = samples + Array(repeating: OutputSample.silent, count: Int(rate / 2))
@@ -169,12 +218,58 @@ struct Play: AsyncParsableCommand {
                 figures.append(("stop", String(format: "drive ends at %.0f ms, motion under 10 %% after %@", Double(last.endTick) * 1000 / rate, stop)))
             }
         }
-        let width = figures.map(\.0.count).max() ?? 0
-        for (name, value) in figures {
-            print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+        if let trace, let recorder {
+            try writeTrace(trace, recorder: recorder, clock: await device.clock ?? clock, info: info, profile: profile.name, virtual: virtual)
+            figures.append(("trace", trace))
+        }
+        if json {
+            emit(try reportJSON(report))
+        } else {
+            let width = figures.map(\.0.count).max() ?? 0
+            for (name, value) in figures {
+                print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+            }
         }
         // Only a play that ran to its END succeeded: a stop or a fault is not success for a script.
         guard case .finished = end else { throw CommandFailure("the play did not finish: \(end)") }
     }
 }
 
+
+extension Play {
+    /// The host's trace: the frames each way on the device's ticks and, for the virtual device
+    /// in this process, its samples since it started.
+    fileprivate func writeTrace(_ path: String, recorder: RecordingTransport, clock: ClockEstimate, info: Message.Info, profile: String,
+                            virtual: VirtualDevice?) throws {
+        let header = DeviceTrace.Header(source: "host", profile: profile, tickRate: Int(info.rate), brakeTicks: Int(info.brakeTicks),
+                                        wakeTicks: Int(info.wakeTicks), idleTicks: Int(info.idleTicks), outputs: virtual != nil)
+        var segment = DeviceTrace.Segment(frames: recorder.frames(clock: clock))
+        if let virtual {
+            let now = virtual.now
+            segment.samples = virtual.samples(from: 0, count: Int(now))
+        } else {
+            segment.endTick = segment.frames.last.map { $0.tick &+ 1 } ?? 0
+        }
+        do {
+            try DeviceTrace.write(header: header, records: DeviceTrace.records(of: segment, header: header), to: path)
+        } catch {
+            throw CommandFailure("cannot write the trace \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+extension Play.Report.End {
+    init(_ event: DeviceEvent) {
+        let name: String
+        var code: String?
+        switch event {
+        case .finished: name = "finished"
+        case .stopped: name = "stopped"
+        case .fault(_, let fault, _):
+            name = "fault"
+            code = "\(fault)"
+        default: name = "none"
+        }
+        self.init(event: name, tick: event.playEvent?.tick, code: code, description: event.description)
+    }
+}

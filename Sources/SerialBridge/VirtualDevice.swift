@@ -31,6 +31,14 @@ public final class VirtualDevice: @unchecked Sendable {
         /// Time scale: 1 is real time; tests play long patterns at 20 (ticks and line times both
         /// shrink by this factor, so the device sees the same world, only sooner).
         public var speed: Double
+        /// Faults applied to the bytes on the pty, each direction with its own injector
+        /// (`FaultInjector`; seeds `faultSeed` for the bytes to the device, `faultSeed + 1` for
+        /// the bytes from it), before the UART line: the device and the client see what a flaky
+        /// line delivers, the same for the same seed and the same bytes.
+        public var faults = FaultProfile.none
+        public var faultSeed: UInt64 = 0
+        /// Keep a trace (`trace()`, `DeviceTrace`): every frame each way and every sample, per boot.
+        public var trace = false
 
         public init(profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
                     configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000,
@@ -50,9 +58,9 @@ public final class VirtualDevice: @unchecked Sendable {
     /// The pty's slave path: what a client opens.
     public var path: String { pty.slavePath }
 
-    private let pty: PseudoTerminal
-    private let lock = NSLock()
-    private var model: DeviceModel
+    let pty: PseudoTerminal
+    let lock = NSLock()
+    var model: DeviceModel
     private var configuration: DeviceModel.Configuration
     private var samples: [OutputSample] = []
     /// Device tick of `samples[0]` (ticks restart at 0 after a reboot).
@@ -92,6 +100,7 @@ public final class VirtualDevice: @unchecked Sendable {
         let lineRate = Int((Double(options.baudRate) * options.speed).rounded())
         rx = UARTLine(baudRate: lineRate)
         tx = UARTLine(baudRate: lineRate)
+        hooks = Hooks(options: options)
         pty = try PseudoTerminal()
     }
 
@@ -128,14 +137,17 @@ public final class VirtualDevice: @unchecked Sendable {
         lock.withLock {
             configuration.bootCount &+= 1
             configuration.resetReason = reason
+            let lastTick = model.now
             model = DeviceModel(configuration: configuration)
             samples.removeAll()
             firstRecordedTick = 0
             state.boots += 1
             rebootPending = true
+            hooks.boot(reason: reason, endOfLast: lastTick)
         }
     }
     private var rebootPending = false
+    var hooks: Hooks
 
     // MARK: Observation
 
@@ -178,7 +190,7 @@ public final class VirtualDevice: @unchecked Sendable {
         var origin = monotonicSeconds()
         var step = 0  // steps since `origin`
         lock.withLock {
-            tx.enqueue(model.takeOutput(), at: origin)
+            transmit(model.takeOutput(), at: origin)
         }
         while !lock.withLock({ stopping }) {
             let now = monotonicSeconds()
@@ -201,7 +213,7 @@ public final class VirtualDevice: @unchecked Sendable {
                     tx.clear()
                     origin = now
                     step = 0
-                    tx.enqueue(model.takeOutput(), at: now)
+                    transmit(model.takeOutput(), at: now)
                     return
                 }
                 while origin + Double(step) * period <= now {
@@ -209,11 +221,13 @@ public final class VirtualDevice: @unchecked Sendable {
                     for delivered in rx.deliver(upTo: stepTime) {
                         let fraction = (delivered.due - (stepTime - period)) / period
                         let subtick = UInt16(max(0, min(65535, (fraction * 65536).rounded(.down))))
-                        tx.enqueue(model.receive(CollectionOfOne(delivered.byte), subtick: subtick), at: delivered.due)
+                        hooks.received(delivered.byte, tick: model.now)
+                        transmit(model.receive(CollectionOfOne(delivered.byte), subtick: subtick), at: delivered.due)
                     }
+                    let tick = model.now
                     let result = model.step()
                     record(result.sample)
-                    tx.enqueue(result.sent, at: stepTime)
+                    transmit(result.sent, at: stepTime, tick: tick)
                     step += 1
                     ran += 1
                     state.steps += 1
@@ -251,7 +265,7 @@ public final class VirtualDevice: @unchecked Sendable {
             let arrived = monotonicSeconds()
             lock.withLock {
                 state.bytesIn += bytes.count
-                rx.enqueue(bytes, at: arrived)
+                for (byte, delay) in hooks.toDevice(bytes) { rx.enqueue(CollectionOfOne(byte), at: arrived + delay) }
             }
         } catch {
             if timeout > 0 { Thread.sleep(forTimeInterval: min(timeout, 0.001)) }
@@ -273,6 +287,15 @@ public final class VirtualDevice: @unchecked Sendable {
             firstRecordedTick &+= UInt32(drop)
         }
         samples.append(sample)
+        hooks.record(sample)
+    }
+
+    /// Hands what the model sent to the line, through the faults (under the lock); `tick` is the
+    /// device tick the bytes were produced at (the model's `now` by default).
+    private func transmit(_ bytes: [UInt8], at time: Double, tick: UInt32? = nil) {
+        guard !bytes.isEmpty else { return }
+        hooks.sent(bytes, tick: tick ?? model.now)
+        for (byte, delay) in hooks.fromDevice(bytes) { tx.enqueue(CollectionOfOne(byte), at: time + delay) }
     }
 }
 

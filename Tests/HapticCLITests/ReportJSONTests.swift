@@ -280,3 +280,14 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
     #expect(text.contains("slots held at once: \(root["slot_count"] as? Int ?? -1)"))
 }
 #endif
+
+@Test func playJSON() async throws {
+    let (status, json) = try await haptic("play", "preset:impact.medium", "--json")
+    #expect(status == 0)
+    let root = try document(json, schema: "haptic-play/1")
+    #expect(root["port"] is NSNull && root["trace"] is NSNull)
+    #expect(member(root, "end", "event") as? String == "finished")
+    #expect(root["ticks_played"] as? Int == root["program_ticks"] as? Int)
+    #expect(member(root, "bytes", "play") as? Int == 18)
+    #expect((root["peak"] as? Int ?? 0) > 0 && root["latency_ms"] is Double)
+}

@@ -1,0 +1,151 @@
+import FirmwareModel
+import Foundation
+import HapticProtocol
+import SerialBridge
+
+/// What the Swift model does with the bytes the simulated board received: each byte is fed to
+/// `DeviceModel` before the first device step triggered after the board received it
+/// (`AVRBoard.deviceTick(ofByteAt:timerStart:)`, PROTOCOL.md 2.3), so the model's bytes out and
+/// samples are what the board must have produced.
+public struct ModelReplay {
+    public var bytes: [UInt8]
+    public var samples: [OutputSample]
+    /// Input bytes fed; every one the board received when the replay covers its whole log.
+    public var consumed: Int
+    /// How many bytes the board received in all.
+    public var inputCount: Int
+    /// The frames the board received, each at the tick before whose step it was processed.
+    public var framesIn: [DeviceTrace.FrameRecord]
+
+    public init(board: AVRBoard, timerStart: UInt64, configuration: DeviceModel.Configuration) {
+        let cyclesPerTick = board.cyclesPerTick
+        let input = board.inputLog
+        // The last ticks may still be in progress on the board: leave them out.
+        let ticks = Int((board.cycle - timerStart) / cyclesPerTick) - 3
+        var model = DeviceModel(configuration: configuration)
+        var splitter = DeviceTrace.FrameSplitter(direction: .in)
+        bytes = model.takeOutput()
+        samples = []
+        framesIn = []
+        var next = 0
+        for tick in 0..<max(0, ticks) {
+            var arrived: [UInt8] = []
+            while next < input.count && board.deviceTick(ofByteAt: input[next].cycle, timerStart: timerStart) <= tick {
+                arrived.append(input[next].value)
+                next += 1
+            }
+            framesIn += splitter.feed(arrived, tick: UInt32(tick))
+            bytes += model.receive(arrived)
+            let step = model.step()
+            bytes += step.sent
+            samples.append(step.sample)
+        }
+        consumed = next
+        inputCount = input.count
+    }
+}
+
+/// The trace of a session on the simulated board (`haptic emulate --mcu --trace`, docs/cli.md
+/// "Traces"). The board's samples are not in any register: the firmware hands them to its output
+/// stage in locals. So each tick's sample is the model's (`ModelReplay` of the bytes the board
+/// received, configured from the board's own RESET and INFO), confirmed against what the board
+/// did: its bytes out must equal the model's, and, for the PWM stage, the PWM updates of the tick
+/// must be the synthesis of that sample (`PWMSynthesis`, bit-exact with output_pwm.c). A tick
+/// the board's PWM output contradicts is written with the drive level the board produced
+/// (amplitude) and sharpness 0, so a comparison with the model fails there.
+public enum BoardTrace {
+    public struct Result {
+        public var header: DeviceTrace.Header
+        public var records: [DeviceTrace.Record]
+        /// Ticks whose PWM updates are not the synthesis of the replayed sample.
+        public var outputMismatches: [Int]
+        /// Index of the first frame the board sent that the replay did not (nil: all equal; a
+        /// PONG's subtick is not compared: the replay cannot know where in its tick a PING ended).
+        public var frameMismatch: Int?
+        public var checkedOutput: Bool
+    }
+
+    /// The device configuration of the firmware, from the first RESET and INFO it sent; nil
+    /// without an INFO (no host said HELLO). `profile` is the actuator profile the INFO names
+    /// (`HapticDevice.profile(for:)`: INFO carries 16 characters of the name).
+    public static func configuration(fromOutput bytes: [UInt8]) -> (configuration: DeviceModel.Configuration, profile: String)? {
+        var decoder = FrameDecoder()
+        var reset: Message.Reset?
+        for byte in bytes {
+            guard case .success(let frame)? = decoder.push(byte), let message = try? Message(frame: frame) else { continue }
+            switch message {
+            case .reset(let r) where reset == nil: reset = r
+            case .info(let info):
+                let core = DeviceConfiguration(rate: info.rate, maxBody: info.maxBody, brakeTicks: info.brakeTicks,
+                                               safetyThreshold: info.safetyThreshold, safetyTicks: info.safetyTicks)
+                let configuration = DeviceModel.Configuration(
+                    core: core, slotCount: info.slotCount, slotCapacity: info.slotCapacity, streamCapacity: info.streamCapacity,
+                    rxBuffer: info.rxBuffer, wakeTicks: info.wakeTicks, idleTicks: info.idleTicks, watchdog: info.watchdog,
+                    firmwareMajor: info.firmwareMajor, firmwareMinor: info.firmwareMinor, firmwarePatch: info.firmwarePatch,
+                    actuator: Message.Info.Actuator(rawValue: info.actuatorCode) ?? .unknown, profileID: info.profileID,
+                    profileName: String(decoding: info.profileName, as: UTF8.self), deviceID: info.deviceID,
+                    capabilities: info.capabilities.subtracting(.stream),
+                    resetReason: reset?.reason ?? .powerOn, bootCount: reset?.bootCount ?? 0)
+                return (configuration, HapticDevice.profile(for: info).name)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The trace of everything the board did so far. `output` is every byte it sent (the
+    /// server's `outputLog`); `synthesis` the PWM stage to check the samples against (nil: no
+    /// check, as for the DRV2605L stage or a firmware of unknown build).
+    public static func make(board: AVRBoard, output: [TimedByte], synthesis: PWMSynthesis?, faults: String? = nil) -> Result? {
+        let events = board.events()
+        guard let timerStart = events.first(where: { $0.kind == .tickTimerStart })?.cycle else { return nil }
+        let boardBytes = output.map(\.value)
+        guard let (configuration, profile) = configuration(fromOutput: boardBytes) else { return nil }
+        let replay = ModelReplay(board: board, timerStart: timerStart, configuration: configuration)
+        var splitter = DeviceTrace.FrameSplitter(direction: .out)
+        var frames = replay.framesIn
+        for byte in output {
+            let tick = byte.cycle > timerStart ? UInt32((byte.cycle - timerStart) / board.cyclesPerTick) : 0
+            frames += splitter.feed(CollectionOfOne(byte.value), tick: tick)
+        }
+        var samples = replay.samples
+        var mismatches: [Int] = []
+        let pwm = synthesis.flatMap {
+            PWMTrace(events: events, updatesPerTick: $0.updatesPerTick, cyclesPerTick: board.cyclesPerTick, until: board.cycle)
+        }
+        if var synthesis, let pwm {
+            for k in 0..<min(samples.count, pwm.tickCount - 1) {
+                let recorded = pwm.updates(ofDeviceTick: k)
+                guard Array(recorded) != synthesis.tick(samples[k]) else { continue }
+                mismatches.append(k)
+                let drive = recorded.map { max($0.forward, $0.reverse) }.max() ?? 0
+                samples[k] = OutputSample(amplitude: drive, sharpness: 0, flags: samples[k].flags)
+            }
+        }
+        let sent = messages(boardBytes), replayed = messages(replay.bytes)
+        let frameMismatch = (0..<min(sent.count, replayed.count)).first { sent[$0] != replayed[$0] }
+        let header = DeviceTrace.Header(source: board.mcu, configuration: configuration, profile: profile, faults: faults)
+        let segment = DeviceTrace.Segment(samples: samples, frames: frames)
+        return Result(header: header, records: DeviceTrace.records(of: segment, header: header), outputMismatches: mismatches,
+                      frameMismatch: frameMismatch, checkedOutput: pwm != nil)
+    }
+
+    /// The frames in `bytes` as (sequence, message), PONG subticks zeroed; nil for a bad frame.
+    static func messages(_ bytes: [UInt8]) -> [String?] {
+        var decoder = FrameDecoder()
+        var out: [String?] = []
+        for byte in bytes {
+            guard let result = decoder.push(byte) else { continue }
+            guard case .success(let frame) = result, var message = try? Message(frame: frame) else {
+                out.append(nil)
+                continue
+            }
+            if case .pong(var pong) = message {
+                pong.subtick = 0
+                message = .pong(pong)
+            }
+            out.append("\(frame.sequence) \(message)")
+        }
+        return out
+    }
+}
