@@ -73,7 +73,8 @@ let package = Package(
         // For apps' own tests: a recording virtual device and checks of what it played.
         .target(
             name: "HapticTesting",
-            dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"]
+            dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
+            swiftSettings: strict
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"], swiftSettings: strict),
@@ -129,7 +130,8 @@ let package = Package(
         .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "HapticTestingTests", dependencies: ["HapticTesting", "SerialBridge", "HapticPattern", "FirmwareModel", "HapticTransport"]
+            name: "HapticTestingTests", dependencies: ["HapticTesting", "SerialBridge", "HapticPattern", "FirmwareModel", "HapticTransport"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "SerialBridgeTests",
