@@ -1,6 +1,6 @@
 /// Walks a parsed AHAP file and collects events, parameter steps and curves, applying the
 /// per-value rules of docs/ahap.md (names, types, ranges, required keys). The value checks are in
-/// AHAPReader+Values.swift, the diagnostics in AHAPReader+Diagnostics.swift; whole-pattern repairs
+/// AHAPReaderValues.swift, the diagnostics in AHAPReaderDiagnostics.swift; whole-pattern repairs
 /// (sorting, splitting long events, absolute curve times) are in AHAPRepairs.swift.
 struct AHAPReader {
     let tree: JSONTree

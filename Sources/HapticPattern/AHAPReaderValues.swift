@@ -1,6 +1,6 @@
 /// The per-value rules of the AHAP reader: required keys, times, ranges, JSON types, key and
 /// enum names (docs/ahap.md). Strict mode turns each broken rule into an error, lenient mode into
-/// a repair and a warning (`reject` in AHAPReader+Diagnostics.swift).
+/// a repair and a warning (`reject` in AHAPReaderDiagnostics.swift).
 extension AHAPReader {
     /// One key of an object being read: its value and where it was written (for diagnostics).
     /// Until the key is read, `node` and `path` name the object and the key's canonical name.
