@@ -3,7 +3,7 @@
 extension Message {
     /// ACK (0x80): `value` is per command (UPLOAD: fill; COMMIT: total ticks; PLAY: start tick;
     /// STOP: effective tick; PREPARE: warm tick; STREAM_OPEN: ring capacity; SET_CONFIG: value).
-    public struct Ack: Hashable, Sendable {
+    public struct Ack: Hashable, Sendable, MessagePayload {
         /// Raw type of the command answered.
         public var type: UInt8
         public var value: UInt32
@@ -17,18 +17,16 @@ extension Message {
             self.value = value
         }
 
-        init(reading r: inout MessageReader) {
-            type = r.u8()
-            value = r.u32()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(type)
-            w.u32(value)
+        static let zero = Self(rawType: 0, value: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u8(&type)
+            f.u32(&value)
         }
     }
 
     /// NACK (0x81): why the command was refused, with a detail value (2.15).
-    public struct Nack: Hashable, Sendable {
+    public struct Nack: Hashable, Sendable, MessagePayload {
         /// Raw type of the command answered.
         public var type: UInt8
         public var code: MessageErrorCode
@@ -45,15 +43,12 @@ extension Message {
             self.value = value
         }
 
-        init(reading r: inout MessageReader) {
-            type = r.u8()
-            code = MessageErrorCode(r.u8())
-            value = r.u32()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(type)
-            w.u8(code.rawValue)
-            w.u32(value)
+        static let zero = Self(rawType: 0, code: MessageErrorCode(0), value: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u8(&type)
+            f.u8(&code.rawValue)
+            f.u32(&value)
         }
     }
 }
