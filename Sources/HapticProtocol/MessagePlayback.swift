@@ -18,12 +18,8 @@ extension Message {
         public var loops: UInt16
 
         public init(slot: UInt8, startTick: UInt32? = nil, scale: UInt8 = 255, offset: Int8 = 0, loops: UInt16 = 1) {
-            self.slot = slot
-            self.flags = startTick == nil ? 0 : Self.atFlag
-            self.at = startTick ?? 0
-            self.scale = scale
-            self.offset = offset
-            self.loops = loops
+            self.init(slot: slot, flags: startTick == nil ? 0 : Self.atFlag, at: startTick ?? 0, scale: scale, offset: offset,
+                      loops: loops)
         }
 
         public init(slot: UInt8, flags: UInt8, at: UInt32, scale: UInt8, offset: Int8, loops: UInt16) {
@@ -57,7 +53,7 @@ extension Message {
 
         public var flags: UInt8
 
-        public init(brake: Bool) { flags = brake ? Self.brakeFlag : 0 }
+        public init(brake: Bool) { self.init(flags: brake ? Self.brakeFlag : 0) }
         public init(flags: UInt8) { self.flags = flags }
 
         public var brake: Bool { flags & Self.brakeFlag != 0 }
@@ -107,10 +103,8 @@ extension Message {
         public var key: UInt8
         public var value: UInt32
 
-        public init(key: Key, value: UInt32) {
-            self.key = key.rawValue
-            self.value = value
-        }
+        public init(key: Key, value: UInt32) { self.init(rawKey: key.rawValue, value: value) }
+
         public init(rawKey: UInt8, value: UInt32) {
             self.key = rawKey
             self.value = value

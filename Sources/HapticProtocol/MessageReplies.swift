@@ -8,10 +8,8 @@ extension Message {
         public var type: UInt8
         public var value: UInt32
 
-        public init(type: MessageType, value: UInt32 = 0) {
-            self.type = type.rawValue
-            self.value = value
-        }
+        public init(type: MessageType, value: UInt32 = 0) { self.init(rawType: type.rawValue, value: value) }
+
         public init(rawType: UInt8, value: UInt32) {
             self.type = rawType
             self.value = value
@@ -33,10 +31,9 @@ extension Message {
         public var value: UInt32
 
         public init(type: MessageType, code: MessageErrorCode, value: UInt32 = 0) {
-            self.type = type.rawValue
-            self.code = code
-            self.value = value
+            self.init(rawType: type.rawValue, code: code, value: value)
         }
+
         public init(rawType: UInt8, code: MessageErrorCode, value: UInt32) {
             self.type = rawType
             self.code = code
