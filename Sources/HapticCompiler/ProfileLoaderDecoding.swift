@@ -56,13 +56,20 @@ enum ProfileDecoding {
         return ActuatorProfile.Drive(ratedVolts: rated, overdriveVolts: overdrive, voltage: voltage)
     }
 
+    /// The resonance of an LRA or a voice coil: its frequency and a quality factor above 0.5
+    /// (`why` says why, in the error).
+    private static func resonance(_ s: ProfileFields, _ why: String) throws(ProfileError) -> (Double, Double) {
+        let f0 = try s.positive("resonanceHz")
+        let q = try s.number("qualityFactor")
+        try s.check(q > 0.5, "qualityFactor", "must be above 0.5 (\(why))")
+        return (f0, q)
+    }
+
     private static func decodeMechanics(_ root: ProfileFields, kind: ActuatorKind) throws(ProfileError) -> ActuatorProfile.Mechanics {
         switch kind {
         case .lra:
             let s = try root.object("lra", allowed: ["resonanceHz", "qualityFactor", "closedLoop", "bandHz"])
-            let f0 = try s.positive("resonanceHz")
-            let q = try s.number("qualityFactor")
-            try s.check(q > 0.5, "qualityFactor", "must be above 0.5 (an underdamped resonator)")
+            let (f0, q) = try resonance(s, "an underdamped resonator")
             let closed = try s.bool("closedLoop")
             var band: ClosedRange<Double>?
             if closed {
@@ -75,9 +82,7 @@ enum ProfileDecoding {
             return .lra(.init(resonanceHz: f0, qualityFactor: q, closedLoop: closed, bandHz: band))
         case .voiceCoil:
             let s = try root.object("voice-coil", allowed: ["resonanceHz", "qualityFactor", "bandHz", "referenceHz"])
-            let f0 = try s.positive("resonanceHz")
-            let q = try s.number("qualityFactor")
-            try s.check(q > 0.5, "qualityFactor", "must be above 0.5 (the model is an underdamped resonator)")
+            let (f0, q) = try resonance(s, "the model is an underdamped resonator")
             let band = try s.range("bandHz")
             try s.check(band.lowerBound > 0, "bandHz", "must be positive")
             let reference = try s.number("referenceHz")
