@@ -103,19 +103,13 @@ public struct AHAPEncoder: Sendable {
     }
 
     private func write(_ step: DynamicParameter, to writer: inout JSONWriter) {
-        writer.key(AHAPKey.parameter.name)
-        writer.beginObject()
-        writer.member(.parameterID, step.id.rawValue)
-        writer.member(.time, step.time)
+        beginItem(.parameter, step.id, at: step.time, in: &writer)
         writer.member(.parameterValue, step.value)
         writer.endObject()
     }
 
     private func write(_ curve: ParameterCurve, to writer: inout JSONWriter) {
-        writer.key(AHAPKey.parameterCurve.name)
-        writer.beginObject()
-        writer.member(.parameterID, curve.id.rawValue)
-        writer.member(.time, curve.time)
+        beginItem(.parameterCurve, curve.id, at: curve.time, in: &writer)
         writer.key(AHAPKey.parameterCurveControlPoints.name)
         writer.beginArray()
         for point in curve.controlPoints {
@@ -126,6 +120,14 @@ public struct AHAPEncoder: Sendable {
         }
         writer.endArray()
         writer.endObject()
+    }
+
+    /// Opens a Parameter or ParameterCurve item with the keys they share: ParameterID and Time.
+    private func beginItem(_ key: AHAPKey, _ id: DynamicParameterID, at time: Double, in writer: inout JSONWriter) {
+        writer.key(key.name)
+        writer.beginObject()
+        writer.member(.parameterID, id.rawValue)
+        writer.member(.time, time)
     }
 }
 
