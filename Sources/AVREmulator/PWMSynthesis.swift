@@ -7,13 +7,11 @@ import FirmwareModel
 /// (8 for an LRA, at 8 kHz; 1 for an ERM), each a pair of duties for the bridge's forward
 /// (OCR1A, pin D9) and reverse (OCR1B, pin D10) inputs, duty = value / 255.
 public struct PWMSynthesis: Sendable {
+    /// Made by the synthesis and read from the board's trace (`PWMTrace`), never by a caller:
+    /// the memberwise initialiser stays internal.
     public struct Update: Sendable, Hashable, CustomStringConvertible {
         public var forward: UInt8
         public var reverse: UInt8
-        public init(forward: UInt8, reverse: UInt8) {
-            self.forward = forward
-            self.reverse = reverse
-        }
         public var description: String { "(\(forward), \(reverse))" }
     }
 

@@ -47,8 +47,7 @@ enum ProfileDecoding {
 
     private static func decodeDrive(_ root: ProfileFields, kind: ActuatorKind) throws(ProfileError) -> ActuatorProfile.Drive {
         let d = try root.object("drive", allowed: ["ratedVolts", "overdriveVolts", "voltage"])
-        let rated = try d.number("ratedVolts")
-        try d.check(rated > 0, "ratedVolts", "must be positive")
+        let rated = try d.positive("ratedVolts")
         let overdrive = try d.number("overdriveVolts")
         try d.check(overdrive >= rated, "overdriveVolts", "must be at least ratedVolts (\(rated)); equal means no overdrive")
         let voltage = ActuatorProfile.Drive.Voltage(rawValue: try d.choice("voltage", ["rms", "dc"]))!
@@ -57,14 +56,20 @@ enum ProfileDecoding {
         return ActuatorProfile.Drive(ratedVolts: rated, overdriveVolts: overdrive, voltage: voltage)
     }
 
+    /// The resonance of an LRA or a voice coil: its frequency and a quality factor above 0.5
+    /// (`why` says why, in the error).
+    private static func resonance(_ s: ProfileFields, _ why: String) throws(ProfileError) -> (Double, Double) {
+        let f0 = try s.positive("resonanceHz")
+        let q = try s.number("qualityFactor")
+        try s.check(q > 0.5, "qualityFactor", "must be above 0.5 (\(why))")
+        return (f0, q)
+    }
+
     private static func decodeMechanics(_ root: ProfileFields, kind: ActuatorKind) throws(ProfileError) -> ActuatorProfile.Mechanics {
         switch kind {
         case .lra:
             let s = try root.object("lra", allowed: ["resonanceHz", "qualityFactor", "closedLoop", "bandHz"])
-            let f0 = try s.number("resonanceHz")
-            try s.check(f0 > 0, "resonanceHz", "must be positive")
-            let q = try s.number("qualityFactor")
-            try s.check(q > 0.5, "qualityFactor", "must be above 0.5 (an underdamped resonator)")
+            let (f0, q) = try resonance(s, "an underdamped resonator")
             let closed = try s.bool("closedLoop")
             var band: ClosedRange<Double>?
             if closed {
@@ -77,10 +82,7 @@ enum ProfileDecoding {
             return .lra(.init(resonanceHz: f0, qualityFactor: q, closedLoop: closed, bandHz: band))
         case .voiceCoil:
             let s = try root.object("voice-coil", allowed: ["resonanceHz", "qualityFactor", "bandHz", "referenceHz"])
-            let f0 = try s.number("resonanceHz")
-            try s.check(f0 > 0, "resonanceHz", "must be positive")
-            let q = try s.number("qualityFactor")
-            try s.check(q > 0.5, "qualityFactor", "must be above 0.5 (the model is an underdamped resonator)")
+            let (f0, q) = try resonance(s, "the model is an underdamped resonator")
             let band = try s.range("bandHz")
             try s.check(band.lowerBound > 0, "bandHz", "must be positive")
             let reference = try s.number("referenceHz")
@@ -89,12 +91,9 @@ enum ProfileDecoding {
         case .erm:
             let s = try root.object("erm", allowed: ["timeConstantMs", "coastTimeConstantMs", "ratedSpeedRPM",
                                                      "startLevel", "minimumRunningLevel", "bidirectional"])
-            let tau = try s.number("timeConstantMs")
-            try s.check(tau > 0, "timeConstantMs", "must be positive")
-            let coast = try s.number("coastTimeConstantMs")
-            try s.check(coast > 0, "coastTimeConstantMs", "must be positive")
-            let rpm = try s.number("ratedSpeedRPM")
-            try s.check(rpm > 0, "ratedSpeedRPM", "must be positive")
+            let tau = try s.positive("timeConstantMs")
+            let coast = try s.positive("coastTimeConstantMs")
+            let rpm = try s.positive("ratedSpeedRPM")
             let start = try s.number("startLevel")
             try s.check(start >= 0 && start <= 1, "startLevel", "must be a fraction of rated drive, 0...1")
             let running = try s.number("minimumRunningLevel")

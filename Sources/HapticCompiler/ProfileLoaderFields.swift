@@ -42,6 +42,13 @@ struct ProfileFields {
         return value
     }
 
+    /// A number above 0.
+    func positive(_ key: String) throws(ProfileError) -> Double {
+        let value = try number(key)
+        try check(value > 0, key, "must be positive")
+        return value
+    }
+
     func integer(_ key: String) throws(ProfileError) -> Int {
         let value = try number(key)
         guard value == value.rounded(), abs(value) < 1e9 else { throw error(key, "expected a whole number, found \(value)") }

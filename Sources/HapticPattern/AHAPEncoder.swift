@@ -75,42 +75,26 @@ public struct AHAPEncoder: Sendable {
     private func write(_ event: HapticEvent, to writer: inout JSONWriter) {
         writer.key(AHAPKey.event.name)
         writer.beginObject()
-        writer.key(AHAPKey.time.name)
-        writer.number(event.time)
-        writer.key(AHAPKey.eventType.name)
-        writer.string(event.type.rawValue)
+        writer.member(.time, event.time)
+        writer.member(.eventType, event.type.rawValue)
         let writesDuration: Bool
         switch event.type {
         case .hapticTransient: writesDuration = false
         case .hapticContinuous, .audioContinuous: writesDuration = true
         case .audioCustom: writesDuration = event.duration != 0
         }
-        if writesDuration {
-            writer.key(AHAPKey.eventDuration.name)
-            writer.number(event.duration)
-        }
-        if let path = event.waveformPath {
-            writer.key(AHAPKey.eventWaveformPath.name)
-            writer.string(path)
-        }
-        if let flag = event.waveformUseVolumeEnvelope {
-            writer.key(AHAPKey.eventWaveformUseVolumeEnvelope.name)
-            writer.bool(flag)
-        }
-        if let flag = event.waveformLoopEnabled {
-            writer.key(AHAPKey.eventWaveformLoopEnabled.name)
-            writer.bool(flag)
-        }
+        if writesDuration { writer.member(.eventDuration, event.duration) }
+        if let path = event.waveformPath { writer.member(.eventWaveformPath, path) }
+        if let flag = event.waveformUseVolumeEnvelope { writer.member(.eventWaveformUseVolumeEnvelope, flag) }
+        if let flag = event.waveformLoopEnabled { writer.member(.eventWaveformLoopEnabled, flag) }
         if !event.parameters.isEmpty {
             writer.key(AHAPKey.eventParameters.name)
             writer.beginArray()
             for id in EventParameterID.allCases {
                 guard let value = event.parameters[id] else { continue }
                 writer.beginObject(inline: true)
-                writer.key(AHAPKey.parameterID.name)
-                writer.string(id.rawValue)
-                writer.key(AHAPKey.parameterValue.name)
-                writer.number(value)
+                writer.member(.parameterID, id.rawValue)
+                writer.member(.parameterValue, value)
                 writer.endObject()
             }
             writer.endArray()
@@ -119,35 +103,48 @@ public struct AHAPEncoder: Sendable {
     }
 
     private func write(_ step: DynamicParameter, to writer: inout JSONWriter) {
-        writer.key(AHAPKey.parameter.name)
-        writer.beginObject()
-        writer.key(AHAPKey.parameterID.name)
-        writer.string(step.id.rawValue)
-        writer.key(AHAPKey.time.name)
-        writer.number(step.time)
-        writer.key(AHAPKey.parameterValue.name)
-        writer.number(step.value)
+        beginItem(.parameter, step.id, at: step.time, in: &writer)
+        writer.member(.parameterValue, step.value)
         writer.endObject()
     }
 
     private func write(_ curve: ParameterCurve, to writer: inout JSONWriter) {
-        writer.key(AHAPKey.parameterCurve.name)
-        writer.beginObject()
-        writer.key(AHAPKey.parameterID.name)
-        writer.string(curve.id.rawValue)
-        writer.key(AHAPKey.time.name)
-        writer.number(curve.time)
+        beginItem(.parameterCurve, curve.id, at: curve.time, in: &writer)
         writer.key(AHAPKey.parameterCurveControlPoints.name)
         writer.beginArray()
         for point in curve.controlPoints {
             writer.beginObject(inline: true)
-            writer.key(AHAPKey.time.name)
-            writer.number(point.time)
-            writer.key(AHAPKey.parameterValue.name)
-            writer.number(point.value)
+            writer.member(.time, point.time)
+            writer.member(.parameterValue, point.value)
             writer.endObject()
         }
         writer.endArray()
         writer.endObject()
+    }
+
+    /// Opens a Parameter or ParameterCurve item with the keys they share: ParameterID and Time.
+    private func beginItem(_ key: AHAPKey, _ id: DynamicParameterID, at time: Double, in writer: inout JSONWriter) {
+        writer.key(key.name)
+        writer.beginObject()
+        writer.member(.parameterID, id.rawValue)
+        writer.member(.time, time)
+    }
+}
+
+/// One AHAP key and its value.
+private extension JSONWriter {
+    mutating func member(_ key: AHAPKey, _ value: String) {
+        self.key(key.name)
+        string(value)
+    }
+
+    mutating func member(_ key: AHAPKey, _ value: Double) {
+        self.key(key.name)
+        number(value)
+    }
+
+    mutating func member(_ key: AHAPKey, _ value: Bool) {
+        self.key(key.name)
+        bool(value)
     }
 }

@@ -52,28 +52,33 @@ public enum Message: Hashable, Sendable {
 
     /// The payload bytes, exactly as the C core lays them out.
     public var payload: [UInt8] {
-        var w = MessageWriter()
+        var fields = PayloadFields()
+        content.write(to: &fields)
+        return fields.bytes
+    }
+
+    /// The message's fields.
+    private var content: any MessagePayload {
         switch self {
-        case .hello(let m): m.write(to: &w)
-        case .ping(let m): m.write(to: &w)
-        case .upload(let m): m.write(to: &w)
-        case .commit(let m): m.write(to: &w)
-        case .play(let m): m.write(to: &w)
-        case .stop(let m): m.write(to: &w)
-        case .prepare: break
-        case .setParam(let m): m.write(to: &w)
-        case .streamOpen(let m): m.write(to: &w)
-        case .streamData(let m): m.write(to: &w)
-        case .setConfig(let m): m.write(to: &w)
-        case .ack(let m): m.write(to: &w)
-        case .nack(let m): m.write(to: &w)
-        case .info(let m): m.write(to: &w)
-        case .pong(let m): m.write(to: &w)
-        case .telemetry(let m): m.write(to: &w)
-        case .credit(let m): m.write(to: &w)
-        case .reset(let m): m.write(to: &w)
+        case .hello(let m): m
+        case .ping(let m): m
+        case .upload(let m): m
+        case .commit(let m): m
+        case .play(let m): m
+        case .stop(let m): m
+        case .prepare(let m): m
+        case .setParam(let m): m
+        case .streamOpen(let m): m
+        case .streamData(let m): m
+        case .setConfig(let m): m
+        case .ack(let m): m
+        case .nack(let m): m
+        case .info(let m): m
+        case .pong(let m): m
+        case .telemetry(let m): m
+        case .credit(let m): m
+        case .reset(let m): m
         }
-        return w.bytes
     }
 
     /// The frame carrying this message (flags 0: none are defined in 1.0).
@@ -96,7 +101,7 @@ public enum Message: Hashable, Sendable {
     public init(type rawType: UInt8, payload: [UInt8]) throws(MessageDecodeError) {
         guard let type = MessageType(rawValue: rawType) else { throw .unknownType(rawType) }
         guard payload.count >= type.fixedPayloadCount else { throw .tooShort(type, count: payload.count) }
-        var r = MessageReader(payload)
+        var r = PayloadFields(reading: payload)
         switch type {
         case .hello: self = .hello(Hello(reading: &r))
         case .ping: self = .ping(Ping(reading: &r))
@@ -104,7 +109,7 @@ public enum Message: Hashable, Sendable {
         case .commit: self = .commit(Commit(reading: &r))
         case .play: self = .play(Play(reading: &r))
         case .stop: self = .stop(Stop(reading: &r))
-        case .prepare: self = .prepare(Prepare())
+        case .prepare: self = .prepare(Prepare(reading: &r))
         case .setParam: self = .setParam(SetParam(reading: &r))
         case .streamOpen: self = .streamOpen(StreamOpen(reading: &r))
         case .streamData: self = .streamData(StreamData(reading: &r))
@@ -113,9 +118,10 @@ public enum Message: Hashable, Sendable {
         case .nack: self = .nack(Nack(reading: &r))
         case .info: self = .info(Info(reading: &r))
         case .pong: self = .pong(Pong(reading: &r))
-        case .telemetry: self = .telemetry(try Telemetry(reading: &r))
+        case .telemetry: self = .telemetry(Telemetry(reading: &r))
         case .credit: self = .credit(Credit(reading: &r))
         case .reset: self = .reset(Reset(reading: &r))
         }
+        if let error = r.error { throw error }
     }
 }

@@ -1,37 +1,99 @@
-/// Little-endian field writer and reader for message payloads (PROTOCOL.md 2.2.1).
-struct MessageWriter {
-    var bytes: [UInt8] = []
+/// A message payload type (PROTOCOL.md 2.2.1): it lists its fields once, in wire order, and that
+/// one list both decodes and encodes it, so the two directions cannot disagree.
+protocol MessagePayload {
+    /// What decoding starts from: every field zero or empty.
+    static var zero: Self { get }
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
-    mutating func i8(_ value: Int8) { bytes.append(UInt8(bitPattern: value)) }
-    mutating func u16(_ value: UInt16) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-    }
-    mutating func u32(_ value: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
-    mutating func append(_ data: [UInt8]) { bytes += data }
+    /// Reads or writes (as `fields` does) every field, in wire order.
+    mutating func fields(_ fields: inout PayloadFields)
 }
 
-/// Reads fields from a payload whose length the caller has checked against the fixed part.
-struct MessageReader {
-    let bytes: [UInt8]
-    var index = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func u8() -> UInt8 {
-        defer { index += 1 }
-        return bytes[index]
+extension MessagePayload {
+    /// Decodes from a payload whose length the caller has checked against the fixed part; an
+    /// undefined value is left in `fields.error`.
+    init(reading fields: inout PayloadFields) {
+        self = .zero
+        self.fields(&fields)
     }
-    mutating func i8() -> Int8 { Int8(bitPattern: u8()) }
-    mutating func u16() -> UInt16 { UInt16(u8()) | UInt16(u8()) << 8 }
-    mutating func u32() -> UInt32 { UInt32(u16()) | UInt32(u16()) << 16 }
-    mutating func take(_ count: Int) -> [UInt8] {
-        defer { index += count }
-        return Array(bytes[index..<(index + count)])
+
+    func write(to fields: inout PayloadFields) {
+        var copy = self
+        copy.fields(&fields)
     }
-    /// Everything after the fields read so far.
-    mutating func rest() -> [UInt8] { take(bytes.count - index) }
+}
+
+/// Little-endian payload fields, read from bytes or written to them: each method reads into its
+/// argument when reading, and appends it when writing.
+struct PayloadFields {
+    private(set) var bytes: [UInt8]
+    /// The next byte to read; nil when writing.
+    private var position: Int?
+    /// The first field that held a value this version does not define (reading).
+    private(set) var error: MessageDecodeError?
+
+    /// Writes a payload.
+    init() {
+        bytes = []
+    }
+
+    /// Reads a payload whose length the caller has checked against the fixed part.
+    init(reading bytes: [UInt8]) {
+        self.bytes = bytes
+        position = 0
+    }
+
+    mutating func u8(_ value: inout UInt8) {
+        guard let index = position else { return bytes.append(value) }
+        value = bytes[index]
+        position = index + 1
+    }
+
+    mutating func i8(_ value: inout Int8) {
+        var raw = UInt8(bitPattern: value)
+        u8(&raw)
+        value = Int8(bitPattern: raw)
+    }
+
+    mutating func u16(_ value: inout UInt16) {
+        var low = UInt8(truncatingIfNeeded: value), high = UInt8(truncatingIfNeeded: value >> 8)
+        u8(&low)
+        u8(&high)
+        value = UInt16(low) | UInt16(high) << 8
+    }
+
+    mutating func u32(_ value: inout UInt32) {
+        var low = UInt16(truncatingIfNeeded: value), high = UInt16(truncatingIfNeeded: value >> 16)
+        u16(&low)
+        u16(&high)
+        value = UInt32(low) | UInt32(high) << 16
+    }
+
+    mutating func version(_ value: inout ProtocolVersion) {
+        u8(&value.major)
+        u8(&value.minor)
+    }
+
+    /// A one-byte code that must be one of `Code`'s cases; an unknown one is reported as the
+    /// `field` of `type` holding an undefined value (and leaves `value` as it was).
+    mutating func code<Code: RawRepresentable<UInt8>>(_ value: inout Code, of type: MessageType, field: String) {
+        var raw = value.rawValue
+        u8(&raw)
+        if let known = Code(rawValue: raw) {
+            value = known
+        } else if error == nil {
+            error = .invalidField(type, field: field, value: UInt32(raw))
+        }
+    }
+
+    /// A field of `count` bytes (written as it is).
+    mutating func bytes(_ value: inout [UInt8], count: Int) {
+        guard let index = position else { return bytes += value }
+        value = Array(bytes[index..<(index + count)])
+        position = index + count
+    }
+
+    /// Everything after the fields before it: data.
+    mutating func rest(_ value: inout [UInt8]) {
+        self.bytes(&value, count: bytes.count - (position ?? 0))
+    }
 }

@@ -3,57 +3,49 @@
 extension Message {
     /// ACK (0x80): `value` is per command (UPLOAD: fill; COMMIT: total ticks; PLAY: start tick;
     /// STOP: effective tick; PREPARE: warm tick; STREAM_OPEN: ring capacity; SET_CONFIG: value).
-    public struct Ack: Hashable, Sendable {
+    public struct Ack: Hashable, Sendable, MessagePayload {
         /// Raw type of the command answered.
         public var type: UInt8
         public var value: UInt32
 
-        public init(type: MessageType, value: UInt32 = 0) {
-            self.type = type.rawValue
-            self.value = value
-        }
+        public init(type: MessageType, value: UInt32 = 0) { self.init(rawType: type.rawValue, value: value) }
+
         public init(rawType: UInt8, value: UInt32) {
             self.type = rawType
             self.value = value
         }
 
-        init(reading r: inout MessageReader) {
-            type = r.u8()
-            value = r.u32()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(type)
-            w.u32(value)
+        static let zero = Self(rawType: 0, value: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u8(&type)
+            f.u32(&value)
         }
     }
 
     /// NACK (0x81): why the command was refused, with a detail value (2.15).
-    public struct Nack: Hashable, Sendable {
+    public struct Nack: Hashable, Sendable, MessagePayload {
         /// Raw type of the command answered.
         public var type: UInt8
         public var code: MessageErrorCode
         public var value: UInt32
 
         public init(type: MessageType, code: MessageErrorCode, value: UInt32 = 0) {
-            self.type = type.rawValue
-            self.code = code
-            self.value = value
+            self.init(rawType: type.rawValue, code: code, value: value)
         }
+
         public init(rawType: UInt8, code: MessageErrorCode, value: UInt32) {
             self.type = rawType
             self.code = code
             self.value = value
         }
 
-        init(reading r: inout MessageReader) {
-            type = r.u8()
-            code = MessageErrorCode(r.u8())
-            value = r.u32()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(type)
-            w.u8(code.rawValue)
-            w.u32(value)
+        static let zero = Self(rawType: 0, code: MessageErrorCode(0), value: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u8(&type)
+            f.u8(&code.rawValue)
+            f.u32(&value)
         }
     }
 }

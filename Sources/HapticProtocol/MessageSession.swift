@@ -3,20 +3,18 @@ extension Message {
     /// HELLO (command 0x01): the host's protocol version. Answered by INFO, or NACK
     /// VERSION_INCOMPATIBLE on a major mismatch. Never treated as a duplicate; clears the device's
     /// duplicate memory (2.4).
-    public struct Hello: Hashable, Sendable {
+    public struct Hello: Hashable, Sendable, MessagePayload {
         public var version: ProtocolVersion
 
         public init(version: ProtocolVersion = .current) { self.version = version }
 
-        init(reading r: inout MessageReader) { version = ProtocolVersion(major: r.u8(), minor: r.u8()) }
-        func write(to w: inout MessageWriter) {
-            w.u8(version.major)
-            w.u8(version.minor)
-        }
+        static let zero = Self(version: ProtocolVersion(major: 0, minor: 0))
+
+        mutating func fields(_ f: inout PayloadFields) { f.version(&version) }
     }
 
     /// INFO (response 0x82 to HELLO): what the device is and what it can hold.
-    public struct Info: Hashable, Sendable {
+    public struct Info: Hashable, Sendable, MessagePayload {
         /// Payload bytes before the profile name.
         public static let fixedCount = 44
         public static let maxProfileNameCount = 16
@@ -97,59 +95,41 @@ extension Message {
             self.profileName = profileName
         }
 
-        init(reading r: inout MessageReader) {
-            version = ProtocolVersion(major: r.u8(), minor: r.u8())
-            firmwareMajor = r.u8()
-            firmwareMinor = r.u8()
-            firmwarePatch = r.u8()
-            actuatorCode = r.u8()
-            profileID = r.u16()
-            deviceID = r.u32()
-            capabilities = Capabilities(rawValue: r.u16())
-            rate = r.u16()
-            brakeTicks = r.u16()
-            safetyThreshold = r.u8()
-            slotCount = r.u8()
-            safetyTicks = r.u32()
-            maxBody = r.u32()
-            slotCapacity = r.u32()
-            streamCapacity = r.u32()
-            rxBuffer = r.u16()
-            wakeTicks = r.u16()
-            idleTicks = r.u16()
-            watchdog = r.u16()
-            profileName = r.rest()
-        }
+        static let zero = Self(
+            version: ProtocolVersion(major: 0, minor: 0), firmwareMajor: 0, firmwareMinor: 0, firmwarePatch: 0,
+            actuatorCode: 0, profileID: 0, deviceID: 0, capabilities: [], rate: 0, brakeTicks: 0, safetyThreshold: 0,
+            slotCount: 0, safetyTicks: 0, maxBody: 0, slotCapacity: 0, streamCapacity: 0, rxBuffer: 0, wakeTicks: 0,
+            idleTicks: 0, watchdog: 0, profileName: []
+        )
 
-        func write(to w: inout MessageWriter) {
-            w.u8(version.major)
-            w.u8(version.minor)
-            w.u8(firmwareMajor)
-            w.u8(firmwareMinor)
-            w.u8(firmwarePatch)
-            w.u8(actuatorCode)
-            w.u16(profileID)
-            w.u32(deviceID)
-            w.u16(capabilities.rawValue)
-            w.u16(rate)
-            w.u16(brakeTicks)
-            w.u8(safetyThreshold)
-            w.u8(slotCount)
-            w.u32(safetyTicks)
-            w.u32(maxBody)
-            w.u32(slotCapacity)
-            w.u32(streamCapacity)
-            w.u16(rxBuffer)
-            w.u16(wakeTicks)
-            w.u16(idleTicks)
-            w.u16(watchdog)
-            w.append(profileName)
+        mutating func fields(_ f: inout PayloadFields) {
+            f.version(&version)
+            f.u8(&firmwareMajor)
+            f.u8(&firmwareMinor)
+            f.u8(&firmwarePatch)
+            f.u8(&actuatorCode)
+            f.u16(&profileID)
+            f.u32(&deviceID)
+            f.u16(&capabilities.rawValue)
+            f.u16(&rate)
+            f.u16(&brakeTicks)
+            f.u8(&safetyThreshold)
+            f.u8(&slotCount)
+            f.u32(&safetyTicks)
+            f.u32(&maxBody)
+            f.u32(&slotCapacity)
+            f.u32(&streamCapacity)
+            f.u16(&rxBuffer)
+            f.u16(&wakeTicks)
+            f.u16(&idleTicks)
+            f.u16(&watchdog)
+            f.rest(&profileName)
         }
     }
 
     /// RESET (notice 0x86, sequence 0): the first frame after boot. The device has lost its slots,
     /// stream, configuration and duplicate memory.
-    public struct Reset: Hashable, Sendable {
+    public struct Reset: Hashable, Sendable, MessagePayload {
         public enum Reason: UInt8, Hashable, Sendable, CaseIterable {
             case unknown = 0, powerOn = 1, resetPin = 2, brownOut = 3, hardwareWatchdog = 4, software = 5
         }
@@ -167,16 +147,12 @@ extension Message {
             self.bootCount = bootCount
         }
 
-        init(reading r: inout MessageReader) {
-            version = ProtocolVersion(major: r.u8(), minor: r.u8())
-            reasonCode = r.u8()
-            bootCount = r.u32()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(version.major)
-            w.u8(version.minor)
-            w.u8(reasonCode)
-            w.u32(bootCount)
+        static let zero = Self(version: ProtocolVersion(major: 0, minor: 0), reasonCode: 0, bootCount: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.version(&version)
+            f.u8(&reasonCode)
+            f.u32(&bootCount)
         }
     }
 }

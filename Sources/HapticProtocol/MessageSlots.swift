@@ -3,7 +3,7 @@
 extension Message {
     /// UPLOAD (command 0x03): `data` goes to `slot` at `offset`, which must be 0 (start over) or
     /// the slot's fill (append). ACK value: the new fill.
-    public struct Upload: Hashable, Sendable {
+    public struct Upload: Hashable, Sendable, MessagePayload {
         /// Most data bytes in one frame (128 - 5); a device with `rx_buffer` under 136 takes
         /// `rx_buffer - 13` (2.5).
         public static let maxDataCount = Frame.maxPayloadCount - 5
@@ -18,22 +18,19 @@ extension Message {
             self.data = data
         }
 
-        init(reading r: inout MessageReader) {
-            slot = r.u8()
-            offset = r.u32()
-            data = r.rest()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(slot)
-            w.u32(offset)
-            w.append(data)
+        static let zero = Self(slot: 0, offset: 0, data: [])
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u8(&slot)
+            f.u32(&offset)
+            f.rest(&data)
         }
     }
 
     /// COMMIT (command 0x04): `crc` is CRC-16/CCITT-FALSE of the whole program, header included.
     /// ACK value: the program's total ticks; NACK: COMMIT_LENGTH, CHECKSUM_MISMATCH or the
     /// validation error (1...30).
-    public struct Commit: Hashable, Sendable {
+    public struct Commit: Hashable, Sendable, MessagePayload {
         public var slot: UInt8
         public var length: UInt32
         public var crc: UInt16
@@ -49,15 +46,12 @@ extension Message {
             self.init(slot: slot, length: UInt32(program.count), crc: CRC16.checksum(program))
         }
 
-        init(reading r: inout MessageReader) {
-            slot = r.u8()
-            length = r.u32()
-            crc = r.u16()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(slot)
-            w.u32(length)
-            w.u16(crc)
+        static let zero = Self(slot: 0, length: 0, crc: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u8(&slot)
+            f.u32(&length)
+            f.u16(&crc)
         }
     }
 }

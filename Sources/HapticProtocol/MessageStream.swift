@@ -3,7 +3,7 @@
 extension Message {
     /// STREAM_OPEN (command 0x09): the program's 16-byte header. ACK value: the ring capacity; a
     /// CREDIT follows.
-    public struct StreamOpen: Hashable, Sendable {
+    public struct StreamOpen: Hashable, Sendable, MessagePayload {
         /// A program header's size (1.3).
         public static let headerCount = 16
 
@@ -11,14 +11,15 @@ extension Message {
 
         public init(header: [UInt8]) { self.header = header }
 
-        init(reading r: inout MessageReader) { header = r.take(Self.headerCount) }
-        func write(to w: inout MessageWriter) { w.append(header) }
+        static let zero = Self(header: [])
+
+        mutating func fields(_ f: inout PayloadFields) { f.bytes(&header, count: Self.headerCount) }
     }
 
     /// STREAM_DATA (unacknowledged 0x0A): body bytes at body `offset`. Accepted only at the
     /// device's `next` and below its `limit`; anything else, and an empty one (a credit query),
     /// is answered by a CREDIT.
-    public struct StreamData: Hashable, Sendable {
+    public struct StreamData: Hashable, Sendable, MessagePayload {
         /// Most body bytes in one frame (128 - 4).
         public static let maxDataCount = Frame.maxPayloadCount - 4
 
@@ -30,19 +31,17 @@ extension Message {
             self.data = data
         }
 
-        init(reading r: inout MessageReader) {
-            offset = r.u32()
-            data = r.rest()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u32(offset)
-            w.append(data)
+        static let zero = Self(offset: 0, data: [])
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u32(&offset)
+            f.rest(&data)
         }
     }
 
     /// CREDIT (notice 0x85): body bytes received in order (`next`) and the offset the host may
     /// send up to, exclusive (`limit`). Absolute, so a lost CREDIT is repaired by the next one.
-    public struct Credit: Hashable, Sendable {
+    public struct Credit: Hashable, Sendable, MessagePayload {
         public var next: UInt32
         public var limit: UInt32
 
@@ -54,13 +53,11 @@ extension Message {
         /// Bytes the host may send now.
         public var available: UInt32 { limit &- next }
 
-        init(reading r: inout MessageReader) {
-            next = r.u32()
-            limit = r.u32()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u32(next)
-            w.u32(limit)
+        static let zero = Self(next: 0, limit: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u32(&next)
+            f.u32(&limit)
         }
     }
 }

@@ -1,7 +1,7 @@
 /// TELEMETRY (notice 0x84, PROTOCOL.md 2.12): what a play did and at which device tick.
 /// Unacknowledged; the notice sequence numbers reveal losses.
 extension Message {
-    public struct Telemetry: Hashable, Sendable {
+    public struct Telemetry: Hashable, Sendable, MessagePayload {
         public enum Event: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
             /// Program tick 0 was output at `tick`.
             case started = 1
@@ -44,21 +44,13 @@ extension Message {
 
         public var errorCode: MessageErrorCode? { event == .fault ? MessageErrorCode(code) : nil }
 
-        init(reading r: inout MessageReader) throws(MessageDecodeError) {
-            let raw = r.u8()
-            guard let event = Event(rawValue: raw) else {
-                throw .invalidField(.telemetry, field: "event", value: UInt32(raw))
-            }
-            self.event = event
-            slot = r.u8()
-            code = r.u8()
-            tick = r.u32()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u8(event.rawValue)
-            w.u8(slot)
-            w.u8(code)
-            w.u32(tick)
+        static let zero = Self(event: .started, slot: 0, tick: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.code(&event, of: .telemetry, field: "event")
+            f.u8(&slot)
+            f.u8(&code)
+            f.u32(&tick)
         }
     }
 }

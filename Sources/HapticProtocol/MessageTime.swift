@@ -1,18 +1,19 @@
 /// Time sync (PROTOCOL.md 2.11): PING is answered at once by PONG with the device tick counter.
 extension Message {
     /// PING (unacknowledged 0x02): `echo` comes back in the PONG. Also a keep-alive (2.13).
-    public struct Ping: Hashable, Sendable {
+    public struct Ping: Hashable, Sendable, MessagePayload {
         public var echo: UInt32
 
         public init(echo: UInt32) { self.echo = echo }
 
-        init(reading r: inout MessageReader) { echo = r.u32() }
-        func write(to w: inout MessageWriter) { w.u32(echo) }
+        static let zero = Self(echo: 0)
+
+        mutating func fields(_ f: inout PayloadFields) { f.u32(&echo) }
     }
 
     /// PONG (0x83): `tick` is the device's `now` when the PING took effect, `subtick` the elapsed
     /// fraction of that tick in 1/65536 (0 without the SUBTICK capability).
-    public struct Pong: Hashable, Sendable {
+    public struct Pong: Hashable, Sendable, MessagePayload {
         public var echo: UInt32
         public var tick: UInt32
         public var subtick: UInt16
@@ -26,15 +27,12 @@ extension Message {
         /// Device time in ticks, with the sub-tick fraction.
         public var deviceTicks: Double { Double(tick) + Double(subtick) / 65536 }
 
-        init(reading r: inout MessageReader) {
-            echo = r.u32()
-            tick = r.u32()
-            subtick = r.u16()
-        }
-        func write(to w: inout MessageWriter) {
-            w.u32(echo)
-            w.u32(tick)
-            w.u16(subtick)
+        static let zero = Self(echo: 0, tick: 0, subtick: 0)
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u32(&echo)
+            f.u32(&tick)
+            f.u16(&subtick)
         }
     }
 }

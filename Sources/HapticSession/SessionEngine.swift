@@ -14,7 +14,8 @@ import Logging
 /// least every watchdog / 4 while a play may be running (2.13); on RESET or a lost session, a new
 /// handshake and every committed program uploaded again.
 ///
-/// Not thread-safe: one thread at a time (the runner holds a lock around every call).
+/// Not thread-safe: one thread at a time (the runner holds a lock around every call). What the
+/// operations ask of it (policies, limits, committed slots) is in SessionEngineOperations.swift.
 package final class SessionEngine {
     package enum State: Equatable {
         case idle
@@ -44,10 +45,10 @@ package final class SessionEngine {
     package var onEvent: (DeviceEvent) -> Void = { _ in }
 
     package private(set) var state = State.idle
-    package private(set) var info: Message.Info?
+    package internal(set) var info: Message.Info?
     /// The watchdog this host set (SET_CONFIG), restored after a reset.
-    package private(set) var watchdogSetting: UInt16?
-    package private(set) var stream: StreamFeeder?
+    package internal(set) var watchdogSetting: UInt16?
+    package internal(set) var stream: StreamFeeder?
     /// Counters for reports: bytes on the line each way, retransmissions, frames the decoder dropped.
     package private(set) var bytesSent = 0
     package private(set) var bytesReceived = 0
@@ -61,12 +62,12 @@ package final class SessionEngine {
     private var bytesSinceCommand = 0
     private var needsDelimiter = true
     private var lastSend = -Double.infinity
-    private var slots: [UInt8: SlotProgram] = [:]
+    var slots: [UInt8: SlotProgram] = [:]
     private var pings: [UInt32: PendingPing] = [:]
     private var nextEcho: UInt32 = 1
     private var pendingParameters: Message.SetParam?
     private var lastParameters = -Double.infinity
-    private var playMayRun = false
+    var playMayRun = false
     private var lastNotice: UInt8?
 
     package init(timing: SessionTiming, logger: Logger, send: @escaping ([UInt8]) throws(TransportError) -> Void) {
@@ -352,67 +353,6 @@ package final class SessionEngine {
         onEvent(.connectionLost(error))
     }
 
-    // MARK: Helpers for operations
-
-    package var handshakePolicy: CommandPolicy {
-        let interval = max(0.001, timing.handshakeInterval)
-        return CommandPolicy(timeout: interval, attempts: max(1, Int((timing.handshakeTimeout / interval).rounded(.up))))
-    }
-
-    /// Data bytes per UPLOAD: 123, or fewer so that the frame fits the device's receive buffer (2.5).
-    package var uploadChunkSize: Int {
-        min(Message.Upload.maxDataCount, Int(info?.rxBuffer ?? 136) - 13)
-    }
-
-    package func uploadMachine(slot: UInt8, program: [UInt8]) -> UploadMachine {
-        UploadMachine(slot: slot, program: program, chunkSize: uploadChunkSize, attempts: timing.uploadAttempts)
-    }
-
-    /// Why a program of `bytes` cannot go to `slot`, or nil.
-    package func slotProblem(bytes: Int, slot: UInt8) -> String? {
-        guard let info else { return "not connected" }
-        if slot >= info.slotCount { return "slot \(slot) does not exist (the device has \(info.slotCount))" }
-        if bytes > Int(info.slotCapacity) { return "a slot holds \(info.slotCapacity) bytes" }
-        if bytes - ProgramHeader.size > Int(info.maxBody) { return "the device takes bodies of at most \(info.maxBody) bytes" }
-        return nil
-    }
-
-    package func holds(slot: UInt8) -> Bool { slots[slot] != nil }
-    package func program(inSlot slot: UInt8) -> SlotProgram? { slots[slot] }
-    package var committedSlots: [(UInt8, SlotProgram)] { slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
-
-    package func forget(slot: UInt8) { slots[slot] = nil }
-
-    package func remember(slot: UInt8, program: [UInt8], totalTicks: UInt32) {
-        slots[slot] = SlotProgram(bytes: program, crc: CRC16.checksum(program), totalTicks: totalTicks)
-    }
-
-    package func watchdogChanged(_ value: UInt16) {
-        watchdogSetting = value
-        info?.watchdog = value
-    }
-
-    package func openStream(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
-        stream = StreamFeeder(header: header, body: body, capacity: capacity, now: now)
-    }
-
-    /// Bookkeeping for acknowledged commands: whether a play may be running (keep-alives), the
-    /// watchdog setting, the stream.
-    package func commandAcknowledged(_ message: Message, value: UInt32, now: Double) {
-        switch message {
-        case .play(let play):
-            playMayRun = true
-            if play.slot == Message.streamSlot { stream?.playing = true }
-        case .stop:
-            playMayRun = false
-            stream = nil
-        case .setConfig(let config) where config.key == Message.SetConfig.Key.watchdog.rawValue:
-            watchdogChanged(UInt16(truncatingIfNeeded: value))
-        default:
-            break
-        }
-    }
-
     // MARK: Output
 
     /// Sends raw bytes (with a leading 0x00 when one is due); false when the link failed.
@@ -476,19 +416,4 @@ package final class SessionEngine {
             transmitUnacknowledged(.ping(Message.Ping(echo: 0)), now: now)
         }
     }
-}
-
-/// One PING/PONG exchange, host times in seconds (the runner's monotonic clock).
-public struct PingSample: Sendable, Hashable {
-    public var sent: Double
-    public var received: Double
-    public var pong: Message.Pong
-
-    public init(sent: Double, received: Double, pong: Message.Pong) {
-        self.sent = sent
-        self.received = received
-        self.pong = pong
-    }
-
-    public var roundTrip: Double { received - sent }
 }

@@ -56,15 +56,31 @@ extension SessionOperation {
     package func resume(_ engine: SessionEngine, now: Double) -> OperationStep { .wait }
 }
 
+/// An operation's completion handler, called once: whatever comes after (a failure after the
+/// result, a late reply) is dropped. A class, so that the handler may call back into the operation.
+package final class OperationCompletion<Value> {
+    private let handler: (Result<Value, SessionError>) -> Void
+    private var called = false
+
+    package init(_ handler: @escaping (Result<Value, SessionError>) -> Void) {
+        self.handler = handler
+    }
+
+    package func callAsFunction(_ result: Result<Value, SessionError>) {
+        guard !called else { return }
+        called = true
+        handler(result)
+    }
+}
+
 /// One command with the standard retransmission rule; completes with the ACK value.
 package final class CommandOperation: SessionOperation {
     package let message: Message
-    private let completion: (Result<UInt32, SessionError>) -> Void
-    private var completed = false
+    private let completion: OperationCompletion<UInt32>
 
     package init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.message = message
-        self.completion = completion
+        self.completion = OperationCompletion(completion)
     }
 
     package var name: String { message.type.description }
@@ -80,38 +96,32 @@ package final class CommandOperation: SessionOperation {
         switch reply {
         case .ack(let value):
             engine.commandAcknowledged(message, value: value, now: now)
-            finish(.success(value))
+            completion(.success(value))
         case .nack(let code, let value):
             // A slot the host believes committed is empty: the device lost its memory without a
             // RESET notice reaching us. Recover, then try again.
             if case .play(let play) = message, code == .notCommitted, engine.holds(slot: play.slot) {
                 return .recoverAndRetry
             }
-            finish(.failure(.rejected(command: name, code: code, value: value)))
+            completion(.failure(.rejected(command: name, code: code, value: value)))
         case .info:
-            finish(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
+            completion(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
         case .timedOut(let attempts):
-            finish(.failure(.notResponding(command: name, attempts: attempts)))
+            completion(.failure(.notResponding(command: name, attempts: attempts)))
         }
         return .done
     }
 
-    package func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { completion(.failure(error)) }
 
-    private func finish(_ result: Result<UInt32, SessionError>) {
-        guard !completed else { return }
-        completed = true
-        completion(result)
-    }
 }
 
 /// HELLO until INFO (2.6): establishes the session.
 package final class HandshakeOperation: SessionOperation {
-    private let completion: (Result<Message.Info, SessionError>) -> Void
-    private var completed = false
+    private let completion: OperationCompletion<Message.Info>
 
     package init(completion: @escaping (Result<Message.Info, SessionError>) -> Void) {
-        self.completion = completion
+        self.completion = OperationCompletion(completion)
     }
 
     package var name: String { "HELLO" }
@@ -125,20 +135,15 @@ package final class HandshakeOperation: SessionOperation {
         switch HandshakeOperation.outcome(of: reply) {
         case .success(let info):
             engine.established(info, now: now)
-            finish(.success(info))
+            completion(.success(info))
         case .failure(let error):
-            finish(.failure(error))
+            completion(.failure(error))
         }
         return .done
     }
 
-    package func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { completion(.failure(error)) }
 
-    private func finish(_ result: Result<Message.Info, SessionError>) {
-        guard !completed else { return }
-        completed = true
-        completion(result)
-    }
 
     /// INFO, or why not: a major mismatch is refused by the device (NACK VERSION_INCOMPATIBLE,
     /// value = major * 256 + minor) or, from a device that answers anyway, detected here.

@@ -81,8 +81,7 @@ package final class StreamPlayOperation: SessionOperation {
     package let prepareOnly: Bool
     private var phase = Phase.open
     private var primingSince = 0.0
-    private let completion: (Result<UInt32, SessionError>) -> Void
-    private var completed = false
+    private let completion: OperationCompletion<UInt32>
 
     /// Priming that makes no progress for this long fails (the device stopped granting credit).
     package static let primingTimeout = 2.0
@@ -94,7 +93,7 @@ package final class StreamPlayOperation: SessionOperation {
         self.startTick = startTick
         self.scale = scale
         self.offset = offset
-        self.completion = completion
+        self.completion = OperationCompletion(completion)
     }
 
     package var name: String { phase == .open ? "STREAM_OPEN" : "PLAY stream" }
@@ -102,7 +101,7 @@ package final class StreamPlayOperation: SessionOperation {
 
     package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         guard let info = engine.info, info.streamCapacity > 0 else {
-            finish(.failure(.doesNotFit(bytes: program.bytes.count, reason: "larger than a slot and the device has no stream")))
+            completion(.failure(.doesNotFit(bytes: program.bytes.count, reason: "larger than a slot and the device has no stream")))
             return .done
         }
         if let feeder = engine.stream, !feeder.playing, feeder.body == program.body, feeder.header == program.header.bytes {
@@ -124,13 +123,13 @@ package final class StreamPlayOperation: SessionOperation {
             return resume(engine, now: now)
         case (.play, .ack(let tick)):
             engine.commandAcknowledged(.play(playMessage), value: tick, now: now)
-            finish(.success(tick))
+            completion(.success(tick))
         case (_, .nack(let code, let value)):
-            finish(.failure(.rejected(command: name, code: code, value: value)))
+            completion(.failure(.rejected(command: name, code: code, value: value)))
         case (_, .timedOut(let attempts)):
-            finish(.failure(.notResponding(command: name, attempts: attempts)))
+            completion(.failure(.notResponding(command: name, attempts: attempts)))
         default:
-            finish(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
+            completion(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
         }
         return .done
     }
@@ -138,19 +137,19 @@ package final class StreamPlayOperation: SessionOperation {
     package func resume(_ engine: SessionEngine, now: Double) -> OperationStep {
         guard phase == .priming else { return .wait }
         guard let feeder = engine.stream else {
-            finish(.failure(.timedOut("stream credit (the stream closed)")))
+            completion(.failure(.timedOut("stream credit (the stream closed)")))
             return .done
         }
         if feeder.primed {
             if prepareOnly {
-                finish(.success(0))
+                completion(.success(0))
                 return .done
             }
             phase = .play
             return .send(.play(playMessage), .standard(engine.timing))
         }
         if now - max(primingSince, feeder.lastCredit) > Self.primingTimeout {
-            finish(.failure(.timedOut("stream credit")))
+            completion(.failure(.timedOut("stream credit")))
             return .done
         }
         return .wait
@@ -160,11 +159,6 @@ package final class StreamPlayOperation: SessionOperation {
         Message.Play(slot: Message.streamSlot, startTick: startTick, scale: scale, offset: offset, loops: 1)
     }
 
-    package func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { completion(.failure(error)) }
 
-    private func finish(_ result: Result<UInt32, SessionError>) {
-        guard !completed else { return }
-        completed = true
-        completion(result)
-    }
 }

@@ -91,20 +91,19 @@ package final class UploadOperation: SessionOperation {
     package let slot: UInt8
     package let program: [UInt8]
     private var machine: UploadMachine?
-    private let completion: (Result<UInt32, SessionError>) -> Void
-    private var completed = false
+    private let completion: OperationCompletion<UInt32>
 
     package init(slot: UInt8, program: [UInt8], completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.slot = slot
         self.program = program
-        self.completion = completion
+        self.completion = OperationCompletion(completion)
     }
 
     package var name: String { "UPLOAD slot \(slot)" }
 
     package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         if let reason = engine.slotProblem(bytes: program.count, slot: slot) {
-            finish(.failure(.doesNotFit(bytes: program.count, reason: reason)))
+            completion(.failure(.doesNotFit(bytes: program.count, reason: reason)))
             return .done
         }
         // Until the COMMIT is acknowledged the host does not know what the slot holds.
@@ -124,20 +123,15 @@ package final class UploadOperation: SessionOperation {
             return .send(message, .standard(engine.timing))
         case .committed(let ticks):
             engine.remember(slot: slot, program: program, totalTicks: ticks)
-            finish(.success(ticks))
+            completion(.success(ticks))
         case .failed(let error):
-            finish(.failure(error))
+            completion(.failure(error))
         }
         return .done
     }
 
-    package func fail(_ error: SessionError) { finish(.failure(error)) }
+    package func fail(_ error: SessionError) { completion(.failure(error)) }
 
-    private func finish(_ result: Result<UInt32, SessionError>) {
-        guard !completed else { return }
-        completed = true
-        completion(result)
-    }
 }
 
 /// After a reset (RESET notice) or a lost session (no answers, a slot found empty): HELLO again,

@@ -54,7 +54,7 @@ public actor HapticDevice {
     }
 
     public nonisolated let name: String
-    private let runner: SessionRunner
+    let runner: SessionRunner
     private let monitor: SessionMonitor
     private let options: Options
     private let logger: Logger
@@ -65,7 +65,7 @@ public actor HapticDevice {
     /// The haptic rate guidelines; `rateLimiter.isEnabled` switches it.
     public var rateLimiter: RateLimiter
     /// The latest clock estimate (`synchronizeClock`).
-    public private(set) var clock: ClockEstimate?
+    public internal(set) var clock: ClockEstimate?
     private var compiled: [HapticPattern: CompiledProgram] = [:]
     private var slotUse: [UInt8: UInt64] = [:]
     private var useCounter: UInt64 = 0
@@ -342,39 +342,6 @@ public actor HapticDevice {
         HapticAdvancedPlayer(device: self, prepared: try await prepare(pattern))
     }
 
-    // MARK: Time
-
-    /// One PING/PONG exchange.
-    public func ping() async throws -> PingSample {
-        guard info != nil else { throw SessionError.notConnected }
-        return try await withCheckedThrowingContinuation { continuation in
-            runner.withEngine { engine, now in
-                engine.ping(now: now) { continuation.resume(with: $0) }
-            }
-        }
-    }
-
-    /// Estimates the device clock from `samples` PINGs, keeping the smallest round trip.
-    @discardableResult
-    public func synchronizeClock(samples: Int = 8) async throws -> ClockEstimate {
-        guard let info else { throw SessionError.notConnected }
-        var collected: [PingSample] = []
-        var lastError: (any Error)?
-        for _ in 0..<max(1, samples) {
-            do {
-                collected.append(try await ping())
-            } catch let error as SessionError where !error.isFatal {
-                lastError = error
-            }
-        }
-        guard let estimate = ClockEstimate.best(of: collected, rate: Double(info.rate),
-                                                measuredSubtick: info.capabilities.contains(.subtick)) else {
-            throw lastError ?? SessionError.timedOut("PONG")
-        }
-        clock = estimate
-        return estimate
-    }
-
     // MARK: Waiting for telemetry
 
     /// The event that ends the play (FINISHED, STOPPED or FAULT), or `SessionError.timedOut`.
@@ -407,25 +374,6 @@ public actor HapticDevice {
             let operation = make { result in continuation.resume(with: result.mapError { $0 as any Error }) }
             runner.withEngine { engine, now in engine.submit(operation, now: now) }
         }
-    }
-
-    private func resolve(_ time: PlayTime) async throws -> UInt32? {
-        switch time {
-        case .now:
-            return nil
-        case .deviceTick(let tick):
-            return tick
-        case .hostTime(let host):
-            return try await currentClock().step(atOrAfter: host)
-        case .after(let seconds):
-            let host = monotonicSeconds() + seconds
-            return try await currentClock().step(atOrAfter: host)
-        }
-    }
-
-    private func currentClock() async throws -> ClockEstimate {
-        if let clock { return clock }
-        return try await synchronizeClock()
     }
 
     private func liveCodes(intensity: Double, sharpness: Double) throws -> (UInt8, Int8) {

@@ -121,18 +121,9 @@ import Testing
         #expect(board.readGlobal("hb_uart_rx_overflows", size: 2) == 0, "\(name): RX ring overflow")
 
         let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
-        let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8,
-                                          cyclesPerTick: board.cyclesPerTick, until: board.cycle))
-        var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
-        var mismatches = 0
-        for t in 0..<(Int(start) + total) {
-            let sample = t < Int(start) ? OutputSample.silent : expected[t - Int(start)]
-            let want = synthesis.tick(sample)
-            let got = Array(trace.updates(ofDeviceTick: t))
-            if got != want {
-                mismatches += 1
-                if mismatches <= 3 { Issue.record("\(name): play tick \(t - Int(start)): board \(got), model \(want) from \(sample)") }
-            }
+        let trace = try PWMComparison.trace(of: board)
+        let mismatches = PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + expected) {
+            "\(name): play tick \($0 - Int(start))"
         }
         #expect(mismatches == 0, "\(name)")
         outcome.ticks = total

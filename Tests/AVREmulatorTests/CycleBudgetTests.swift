@@ -46,11 +46,8 @@ import Testing
 
     /// Steady playback: the interpreter and the 8 kHz synthesis interrupt, nothing else.
     @Test func cpuLoadWhilePlaying() throws {
-        var link = try DeviceFirmwareTests.bootedLink()
-        try DeviceFirmwareTests.upload(Self.busy, slot: 0, link: &link)
+        let (link, start) = try DeviceFirmwareTests.playing(Self.busy)
         let board = link.board
-        let play = try link.send(.play(.init(slot: 0)))
-        let start = try #require(try link.response(to: play.sequence)?.ackValue)
         // The start tick loads (and validates) the program: measured on its own.
         board.resetProfile()
         try board.run(ticks: Int(start) + 25 - Int(board.cycle / board.cyclesPerTick))
@@ -97,11 +94,8 @@ import Testing
     }()
 
     @Test func adversarialTick() throws {
-        var link = try DeviceFirmwareTests.bootedLink()
-        try DeviceFirmwareTests.upload(Self.adversarial, slot: 0, link: &link)
+        let (link, start) = try DeviceFirmwareTests.playing(Self.adversarial)
         let board = link.board
-        let play = try link.send(.play(.init(slot: 0)))
-        let start = try #require(try link.response(to: play.sequence)?.ackValue)
         try board.run(ticks: Int(start) + 25 - Int(board.cycle / board.cyclesPerTick))
         board.resetProfile()
         try board.run(ticks: 200)

@@ -50,6 +50,14 @@ import Testing
         #expect(reply.ackValue != nil)
     }
 
+    /// A booted board playing `program` from slot 0, and the device tick its play starts at.
+    static func playing(_ program: [UInt8]) throws -> (link: HostLink, start: UInt32) {
+        var link = try bootedLink()
+        try upload(program, slot: 0, link: &link)
+        let play = try link.send(.play(.init(slot: 0)))
+        return (link, try #require(try link.response(to: play.sequence)?.ackValue))
+    }
+
     @Test func bootResetThenHelloInfo() throws {
         var link = try Self.bootedLink()
         guard case .reset(let reset) = link.received.first?.message else {
@@ -75,10 +83,7 @@ import Testing
     }
 
     @Test func playDrivesThePWMStageExactlyAsTheSwiftModelSays() throws {
-        var link = try Self.bootedLink()
-        try Self.upload(Self.program, slot: 0, link: &link)
-        let play = try link.send(.play(.init(slot: 0)))
-        let start = try #require(try link.response(to: play.sequence)?.ackValue)
+        var (link, start) = try Self.playing(Self.program)
         let started = try link.await(ticks: 40) {
             if case .telemetry(let t) = $0 { return t.event == .started } else { return false }
         }
@@ -90,21 +95,9 @@ import Testing
         let board = link.board
         let length = 320 + 20 + 10 // program, brake, idle
         try board.run(until: board.cycle + UInt64(Int(start) + length + 10) * board.cyclesPerTick)
-        let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8,
-                                          cyclesPerTick: board.cyclesPerTick, until: board.cycle))
+        let trace = try PWMComparison.trace(of: board)
         let program = try #require(ReferenceInterpreter.play(Self.program, ticks: length))
-        var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
-        var mismatches = 0
-        for t in 0..<(Int(start) + length) {
-            let sample = t < Int(start) ? OutputSample.silent : program[t - Int(start)]
-            let expected = synthesis.tick(sample)
-            let recorded = Array(trace.updates(ofDeviceTick: t))
-            if recorded != expected {
-                mismatches += 1
-                if mismatches <= 3 { Issue.record("device tick \(t): recorded \(recorded), model \(expected)") }
-            }
-        }
-        #expect(mismatches == 0)
+        #expect(PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + program) { "device tick \($0)" } == 0)
         #expect(trace.missingWrites == 0)
     }
 }

@@ -61,7 +61,6 @@ import Testing
 
         // Replay: the board's input, frame by frame, into the model before the device step of
         // the tick in which each byte completed.
-        let T = board.cyclesPerTick
         let replay = ModelReplay(board: board, timerStart: timerStart, configuration: Self.configuration)
         let modelBytes = replay.bytes, samples = replay.samples
         #expect(replay.consumed == replay.inputCount)
@@ -73,18 +72,8 @@ import Testing
         #expect(boardBytes.count == modelBytes.count)
 
         // Outputs: every PWM update.
-        let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8, cyclesPerTick: T, until: board.cycle))
-        var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
-        var mismatches = 0
-        for (k, sample) in samples.enumerated() {
-            let expected = synthesis.tick(sample)
-            let recorded = Array(trace.updates(ofDeviceTick: k))
-            if recorded != expected {
-                mismatches += 1
-                if mismatches <= 3 { Issue.record("device tick \(k): recorded \(recorded), model \(expected) from \(sample)") }
-            }
-        }
-        #expect(mismatches == 0)
+        let trace = try PWMComparison.trace(of: board)
+        #expect(PWMComparison.mismatches(trace, samples) { "device tick \($0)" } == 0)
         #expect(samples.filter { $0.amplitude > 0 }.count > 300)
         // COMMIT's validation yields to due ticks: no sample is ever late.
         let late = board.readGlobal("hb_output_late_ticks", size: 2) ?? 0

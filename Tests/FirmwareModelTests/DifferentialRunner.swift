@@ -12,24 +12,16 @@ struct Observation: Equatable, CustomStringConvertible {
     var tick: UInt32
     var executed: Int
 
-    init(sample: OutputSample, mode: UInt8, error: UInt8, tick: UInt32, executed: Int) {
-        self.sample = sample
-        self.mode = mode
-        self.error = error
-        self.tick = tick
-        self.executed = executed
-    }
-
-    init(_ model: Interpreter, _ sample: OutputSample) {
-        self.sample = sample
-        mode = model.mode.rawValue
-        error = model.error?.rawValue ?? 0
-        tick = model.tick
-        executed = model.executedLastStep
-    }
-
     var description: String {
         "sample \(sample.triple), mode \(mode) error \(error) tick \(tick), executed \(executed)"
+    }
+}
+
+extension Observation {
+    /// The Swift model's tick (the memberwise initialiser builds the C core's).
+    init(_ model: Interpreter, _ sample: OutputSample) {
+        self.init(sample: sample, mode: model.mode.rawValue, error: model.error?.rawValue ?? 0, tick: model.tick,
+                  executed: model.executedLastStep)
     }
 }
 

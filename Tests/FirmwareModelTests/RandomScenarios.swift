@@ -105,15 +105,22 @@ private func encode(_ instructions: [Instruction], sharpness: Bool, _ rng: inout
     return program
 }
 
+/// The common ending of a scenario: `program` played to its end (at most `cap` ticks), with live
+/// events `livePercent` % of the time (how many drawn from `count` only then), with or without stops.
+private func playedToEnd(_ program: Program, _ configuration: DeviceConfiguration, cap: Int, _ rng: inout SeededGenerator,
+                         livePercent: Int, count: ClosedRange<Int>, stops: Bool) -> Scenario {
+    let ticks = playLength(program, configuration, cap: cap)
+    let events = rng.percent(livePercent) ? randomLiveEvents(&rng, ticks: ticks, count: rng.within(count), stops: stops) : []
+    return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
+}
+
 private func shortScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     let sharpness = rng.percent(90)
     var shape = BodyShape()
     shape.sharpnessOps = sharpness || rng.percent(10)
     let program = encode(randomInstructions(&rng, shape), sharpness: sharpness, &rng)
-    let ticks = playLength(program, configuration, cap: 300)
-    let events = rng.percent(30) ? randomLiveEvents(&rng, ticks: ticks, count: rng.within(1...4), stops: true) : []
-    return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
+    return playedToEnd(program, configuration, cap: 300, &rng, livePercent: 30, count: 1...4, stops: true)
 }
 
 private func edgeScenario(_ rng: inout SeededGenerator) -> Scenario {
@@ -164,9 +171,7 @@ private func edgeScenario(_ rng: inout SeededGenerator) -> Scenario {
                 .end(delay: UInt32(rng.within(31...200)))]
     }
     let program = encode(list, sharpness: rng.percent(95), &rng, spoil: 3)
-    let ticks = playLength(program, configuration, cap: 400)
-    let events = rng.percent(20) ? randomLiveEvents(&rng, ticks: ticks, count: rng.within(1...3), stops: false) : []
-    return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
+    return playedToEnd(program, configuration, cap: 400, &rng, livePercent: 20, count: 1...3, stops: false)
 }
 
 private func liveScenario(_ rng: inout SeededGenerator) -> Scenario {
@@ -249,9 +254,7 @@ private func safetyScenario(_ rng: inout SeededGenerator) -> Scenario {
         time += UInt32(rng.within(0...30))
     }
     let program = builder.program(endingAt: time + UInt32(rng.within(1...80)))
-    let ticks = playLength(program, configuration, cap: 400)
-    let events = rng.percent(40) ? randomLiveEvents(&rng, ticks: ticks, count: rng.within(1...4), stops: false) : []
-    return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
+    return playedToEnd(program, configuration, cap: 400, &rng, livePercent: 40, count: 1...4, stops: false)
 }
 
 private func nestedScenario(_ rng: inout SeededGenerator) -> Scenario {
@@ -263,9 +266,7 @@ private func nestedScenario(_ rng: inout SeededGenerator) -> Scenario {
     shape.loopCounts = [1, 2, 3]
     shape.zeroDelay = 30
     let program = encode(randomInstructions(&rng, shape), sharpness: true, &rng, spoil: 2)
-    let ticks = playLength(program, configuration, cap: 3000)
-    let events = rng.percent(20) ? randomLiveEvents(&rng, ticks: ticks, count: rng.within(1...4), stops: true) : []
-    return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
+    return playedToEnd(program, configuration, cap: 3000, &rng, livePercent: 20, count: 1...4, stops: true)
 }
 
 private func streamScenario(_ rng: inout SeededGenerator) -> Scenario {

@@ -30,100 +30,72 @@ enum AHAPCorpus {
         var strictError: String?
 
         var testDescription: String { file }
+
+        /// A line of `table`.
+        init(_ line: Substring) {
+            let parts = line.split(separator: " | ", maxSplits: 1)
+            let fields = parts[0].split(separator: " ")
+            let counts = fields[1...5].map { Int($0)! }
+            file = String(fields[0])
+            (transients, continuous, audioCustom, curves, controlPoints) = (counts[0], counts[1], counts[2], counts[3], counts[4])
+            eventsEnd = Double(fields[6])!
+            duration = Double(fields[7])!
+            warnings = [:]
+            for warning in fields[8].split(separator: ",") where warning != "-" {
+                let kindAndCount = warning.split(separator: "=")
+                warnings[AHAPWarning.Kind(rawValue: String(kindAndCount[0]))!] = Int(kindAndCount[1])!
+            }
+            strictError = parts.count > 1 ? String(parts[1]) : nil
+        }
     }
 
-    static let expectations: [Expectation] = [
-        .init(file: "CypherPoet__CoreHapticsUtils__example-1.ahap", transients: 1, continuous: 4, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 0.3974358974358974, duration: 0.3974358974358974, warnings: [.outOfOrder: 1]),
-        .init(file: "Lofelt__NiceVibrations__16_points.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 18,
-              eventsEnd: 15, duration: 15, warnings: [:]),
-        .init(file: "Lofelt__NiceVibrations__17_points.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 3, controlPoints: 20,
-              eventsEnd: 16, duration: 16, warnings: [.absoluteCurveTimes: 1]),
-        .init(file: "Lofelt__NiceVibrations__2_points.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 4,
-              eventsEnd: 1.9995465, duration: 2, warnings: [:]),
-        .init(file: "Lofelt__NiceVibrations__3_points.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 5,
-              eventsEnd: 4, duration: 4, warnings: [:]),
-        .init(file: "Lofelt__NiceVibrations__ahap_from_valid_v0.ahap", transients: 3, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 11,
-              eventsEnd: 9.961361, duration: 9.961361, warnings: [:]),
-        .init(file: "Lofelt__NiceVibrations__ahap_from_valid_v0_from_dsp.ahap", transients: 9, continuous: 1, audioCustom: 0, curves: 16,
-              controlPoints: 243, eventsEnd: 4.0488434, duration: 4.0488434, warnings: [.absoluteCurveTimes: 14]),
-        .init(file: "Lofelt__NiceVibrations__ahap_from_valid_v1.ahap", transients: 1, continuous: 1, audioCustom: 0, curves: 3, controlPoints: 30,
-              eventsEnd: 9.961361, duration: 9.961361, warnings: [.absoluteCurveTimes: 2]),
-        .init(file: "Lofelt__NiceVibrations__ahap_from_valid_v1_required.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 1,
-              controlPoints: 4, eventsEnd: 0.3, duration: 0.3, warnings: [:]),
-        .init(file: "Lofelt__NiceVibrations__invalid_fields.ahap", transients: 1, continuous: 0, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 0, duration: 0, warnings: [.unknownKey: 1],
-              strictError: "Pattern[1].ParameterCurves: unknown key \"ParameterCurves\""),
-        .init(file: "Lofelt__NiceVibrations__long_clip.ahap", transients: 1, continuous: 3, audioCustom: 0, curves: 2, controlPoints: 13,
-              eventsEnd: 70, duration: 70, warnings: [.outOfOrder: 1]),
-        .init(file: "Lofelt__NiceVibrations__studio_export.ahap", transients: 24, continuous: 1, audioCustom: 0, curves: 77, controlPoints: 1211,
-              eventsEnd: 9.804943310657597, duration: 9.804943310657597, warnings: [.absoluteCurveTimes: 75]),
-        .init(file: "Lofelt__NiceVibrations__valid_fields.ahap", transients: 1, continuous: 0, audioCustom: 0, curves: 1, controlPoints: 3,
-              eventsEnd: 0, duration: 0.174, warnings: [:]),
-        .init(file: "Lofelt__NiceVibrations__valid_required.ahap", transients: 1, continuous: 0, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 0, duration: 0, warnings: [:]),
-        .init(file: "Lofelt__NiceVibrations__valid_v1.ahap", transients: 1, continuous: 1, audioCustom: 0, curves: 3, controlPoints: 30,
-              eventsEnd: 9.961361, duration: 9.961361, warnings: [.absoluteCurveTimes: 2]),
-        .init(file: "Lofelt__NiceVibrations__valid_v1_multiple_transients.ahap", transients: 17, continuous: 1, audioCustom: 0, curves: 4,
-              controlPoints: 45, eventsEnd: 9, duration: 9, warnings: [.absoluteCurveTimes: 3]),
-        .init(file: "apple__unityplugins__Boing.ahap", transients: 1, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 5,
-              eventsEnd: 0.265, duration: 0.265, warnings: [:]),
-        .init(file: "apple__unityplugins__Bounce.ahap", transients: 1, continuous: 1, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 0.048, duration: 0.048, warnings: [.trailingComma: 1],
-              strictError: "6:75: trailing comma before '}' (not valid in strict JSON)"),
-        .init(file: "apple__unityplugins__Close.ahap", transients: 1, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 4,
-              eventsEnd: 0.11, duration: 0.11, warnings: [.trailingComma: 3],
-              strictError: "6:81: trailing comma before '}' (not valid in strict JSON)"),
-        .init(file: "apple__unityplugins__CollisionLarge.ahap", transients: 1, continuous: 0, audioCustom: 1, curves: 0, controlPoints: 0,
-              eventsEnd: 0, duration: 0, warnings: [:]),
-        .init(file: "apple__unityplugins__CollisionShield.ahap", transients: 1, continuous: 0, audioCustom: 1, curves: 0, controlPoints: 0,
-              eventsEnd: 0, duration: 0, warnings: [:]),
-        .init(file: "apple__unityplugins__CollisionSmall.ahap", transients: 1, continuous: 0, audioCustom: 1, curves: 0, controlPoints: 0,
-              eventsEnd: 0, duration: 0, warnings: [:]),
-        .init(file: "apple__unityplugins__Grow.ahap", transients: 0, continuous: 1, audioCustom: 1, curves: 1, controlPoints: 5,
-              eventsEnd: 0.6, duration: 0.6, warnings: [:]),
-        .init(file: "apple__unityplugins__Heartbeats.ahap", transients: 12, continuous: 0, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 2.255, duration: 2.255, warnings: [:]),
-        .init(file: "apple__unityplugins__Hit.ahap", transients: 1, continuous: 0, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 0, duration: 0, warnings: [.missingParameter: 1]),
-        .init(file: "apple__unityplugins__Implode.ahap", transients: 0, continuous: 1, audioCustom: 1, curves: 2, controlPoints: 8,
-              eventsEnd: 1, duration: 1, warnings: [.outOfOrder: 1]),
-        .init(file: "apple__unityplugins__Inflate.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 5,
-              eventsEnd: 1.7, duration: 1.7, warnings: [:]),
-        .init(file: "apple__unityplugins__Jump.ahap", transients: 2, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 4,
-              eventsEnd: 0.44, duration: 0.44, warnings: [.trailingComma: 2, .absoluteCurveTimes: 1],
-              strictError: "6:96: trailing comma before '}' (not valid in strict JSON)"),
-        .init(file: "apple__unityplugins__Open.ahap", transients: 1, continuous: 1, audioCustom: 0, curves: 2, controlPoints: 4,
-              eventsEnd: 0.11, duration: 0.11, warnings: [.trailingComma: 2],
-              strictError: "6:100: trailing comma before '}' (not valid in strict JSON)"),
-        .init(file: "apple__unityplugins__Oscillate.ahap", transients: 0, continuous: 2, audioCustom: 0, curves: 1, controlPoints: 3,
-              eventsEnd: 3, duration: 3, warnings: [:]),
-        .init(file: "apple__unityplugins__Recharge.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 1, controlPoints: 16,
-              eventsEnd: 1.5, duration: 1.50001, warnings: [.trailingComma: 1],
-              strictError: "46:63: trailing comma before ']' (not valid in strict JSON)"),
-        .init(file: "apple__unityplugins__Recoil.ahap", transients: 0, continuous: 2, audioCustom: 0, curves: 2, controlPoints: 8,
-              eventsEnd: 0.4, duration: 0.4, warnings: [.outOfRange: 1],
-              strictError: "Pattern[0].Event.EventParameters[1].ParameterValue: HapticSharpness -1.0 is outside 0.0...1.0"),
-        .init(file: "apple__unityplugins__ShieldOn.ahap", transients: 0, continuous: 1, audioCustom: 1, curves: 1, controlPoints: 2,
-              eventsEnd: 0.5, duration: 0.5, warnings: [:]),
-        .init(file: "apple__unityplugins__Spawn.ahap", transients: 1, continuous: 1, audioCustom: 1, curves: 2, controlPoints: 5,
-              eventsEnd: 0.601, duration: 0.601, warnings: [.outOfOrder: 1]),
-        .init(file: "apple__unityplugins__Spin.ahap", transients: 0, continuous: 2, audioCustom: 0, curves: 2, controlPoints: 9,
-              eventsEnd: 1.11, duration: 1.15, warnings: [.trailingComma: 2],
-              strictError: "74:22: trailing comma before ']' (not valid in strict JSON)"),
-        .init(file: "apple__unityplugins__Texture.ahap", transients: 101, continuous: 0, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 2, duration: 2, warnings: [:]),
-        .init(file: "candlefinance__haptics__test.ahap", transients: 6, continuous: 2, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 0.740909090909091, duration: 0.740909090909091, warnings: [.outOfOrder: 1]),
-        .init(file: "doom-fish__corehaptics-rs__minimal.ahap", transients: 1, continuous: 0, audioCustom: 0, curves: 0, controlPoints: 0,
-              eventsEnd: 0, duration: 0, warnings: [:]),
-        .init(file: "mkuczera__react-native-haptic-feedback__celebration.ahap", transients: 4, continuous: 0, audioCustom: 0, curves: 0,
-              controlPoints: 0, eventsEnd: 0.3, duration: 0.3, warnings: [:]),
-        .init(file: "mkuczera__react-native-haptic-feedback__heartbeat.ahap", transients: 2, continuous: 0, audioCustom: 0, curves: 0,
-              controlPoints: 0, eventsEnd: 0.15, duration: 0.15, warnings: [:]),
-        .init(file: "mkuczera__react-native-haptic-feedback__rumble.ahap", transients: 0, continuous: 1, audioCustom: 0, curves: 1,
-              controlPoints: 2, eventsEnd: 0.6, duration: 0.6, warnings: [:]),
-    ]
+    /// One line a file: name; transients, continuous, audio custom events; curves, control points;
+    /// events end, duration; lenient warnings (kind=count, "-" for none); after " | ", the strict error.
+    static let table = """
+    CypherPoet__CoreHapticsUtils__example-1.ahap                 1  4  0   0     0  0.3974358974358974 0.3974358974358974 outOfOrder=1
+    Lofelt__NiceVibrations__16_points.ahap                       0  1  0   2    18  15                 15                 -
+    Lofelt__NiceVibrations__17_points.ahap                       0  1  0   3    20  16                 16                 absoluteCurveTimes=1
+    Lofelt__NiceVibrations__2_points.ahap                        0  1  0   2     4  1.9995465          2                  -
+    Lofelt__NiceVibrations__3_points.ahap                        0  1  0   2     5  4                  4                  -
+    Lofelt__NiceVibrations__ahap_from_valid_v0.ahap              3  1  0   2    11  9.961361           9.961361           -
+    Lofelt__NiceVibrations__ahap_from_valid_v0_from_dsp.ahap     9  1  0  16   243  4.0488434          4.0488434          absoluteCurveTimes=14
+    Lofelt__NiceVibrations__ahap_from_valid_v1.ahap              1  1  0   3    30  9.961361           9.961361           absoluteCurveTimes=2
+    Lofelt__NiceVibrations__ahap_from_valid_v1_required.ahap     0  1  0   1     4  0.3                0.3                -
+    Lofelt__NiceVibrations__invalid_fields.ahap                  1  0  0   0     0  0                  0                  unknownKey=1 | Pattern[1].ParameterCurves: unknown key "ParameterCurves"
+    Lofelt__NiceVibrations__long_clip.ahap                       1  3  0   2    13  70                 70                 outOfOrder=1
+    Lofelt__NiceVibrations__studio_export.ahap                  24  1  0  77  1211  9.804943310657597  9.804943310657597  absoluteCurveTimes=75
+    Lofelt__NiceVibrations__valid_fields.ahap                    1  0  0   1     3  0                  0.174              -
+    Lofelt__NiceVibrations__valid_required.ahap                  1  0  0   0     0  0                  0                  -
+    Lofelt__NiceVibrations__valid_v1.ahap                        1  1  0   3    30  9.961361           9.961361           absoluteCurveTimes=2
+    Lofelt__NiceVibrations__valid_v1_multiple_transients.ahap   17  1  0   4    45  9                  9                  absoluteCurveTimes=3
+    apple__unityplugins__Boing.ahap                              1  1  0   2     5  0.265              0.265              -
+    apple__unityplugins__Bounce.ahap                             1  1  0   0     0  0.048              0.048              trailingComma=1 | 6:75: trailing comma before '}' (not valid in strict JSON)
+    apple__unityplugins__Close.ahap                              1  1  0   2     4  0.11               0.11               trailingComma=3 | 6:81: trailing comma before '}' (not valid in strict JSON)
+    apple__unityplugins__CollisionLarge.ahap                     1  0  1   0     0  0                  0                  -
+    apple__unityplugins__CollisionShield.ahap                    1  0  1   0     0  0                  0                  -
+    apple__unityplugins__CollisionSmall.ahap                     1  0  1   0     0  0                  0                  -
+    apple__unityplugins__Grow.ahap                               0  1  1   1     5  0.6                0.6                -
+    apple__unityplugins__Heartbeats.ahap                        12  0  0   0     0  2.255              2.255              -
+    apple__unityplugins__Hit.ahap                                1  0  0   0     0  0                  0                  missingParameter=1
+    apple__unityplugins__Implode.ahap                            0  1  1   2     8  1                  1                  outOfOrder=1
+    apple__unityplugins__Inflate.ahap                            0  1  0   2     5  1.7                1.7                -
+    apple__unityplugins__Jump.ahap                               2  1  0   2     4  0.44               0.44               trailingComma=2,absoluteCurveTimes=1 | 6:96: trailing comma before '}' (not valid in strict JSON)
+    apple__unityplugins__Open.ahap                               1  1  0   2     4  0.11               0.11               trailingComma=2 | 6:100: trailing comma before '}' (not valid in strict JSON)
+    apple__unityplugins__Oscillate.ahap                          0  2  0   1     3  3                  3                  -
+    apple__unityplugins__Recharge.ahap                           0  1  0   1    16  1.5                1.50001            trailingComma=1 | 46:63: trailing comma before ']' (not valid in strict JSON)
+    apple__unityplugins__Recoil.ahap                             0  2  0   2     8  0.4                0.4                outOfRange=1 | Pattern[0].Event.EventParameters[1].ParameterValue: HapticSharpness -1.0 is outside 0.0...1.0
+    apple__unityplugins__ShieldOn.ahap                           0  1  1   1     2  0.5                0.5                -
+    apple__unityplugins__Spawn.ahap                              1  1  1   2     5  0.601              0.601              outOfOrder=1
+    apple__unityplugins__Spin.ahap                               0  2  0   2     9  1.11               1.15               trailingComma=2 | 74:22: trailing comma before ']' (not valid in strict JSON)
+    apple__unityplugins__Texture.ahap                          101  0  0   0     0  2                  2                  -
+    candlefinance__haptics__test.ahap                            6  2  0   0     0  0.740909090909091  0.740909090909091  outOfOrder=1
+    doom-fish__corehaptics-rs__minimal.ahap                      1  0  0   0     0  0                  0                  -
+    mkuczera__react-native-haptic-feedback__celebration.ahap     4  0  0   0     0  0.3                0.3                -
+    mkuczera__react-native-haptic-feedback__heartbeat.ahap       2  0  0   0     0  0.15               0.15               -
+    mkuczera__react-native-haptic-feedback__rumble.ahap          0  1  0   1     2  0.6                0.6                -
+    """
+
+    static let expectations: [Expectation] = table.split(separator: "\n").map(Expectation.init)
 }
 
 @Suite struct CorpusTests {

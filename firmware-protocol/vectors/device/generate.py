@@ -104,6 +104,16 @@ class Session:
         p = credits[-1]
         return int.from_bytes(p[:4], "little"), int.from_bytes(p[4:8], "little")
 
+    def stream_to_credit(self, body, sent, chunk=None):
+        """A streaming host's turn: sends STREAM_DATA from byte `sent` of the body up to the limit of the
+        last CREDIT, in pieces of at most `chunk` bytes (one piece if None); returns the new `sent`."""
+        _, limit = self.last_credit()
+        while sent < limit:
+            n = limit - sent if chunk is None else min(chunk, limit - sent)
+            self.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
+            sent += n
+        return sent
+
     def write(self, folder=HERE):
         lines = [f"# {self.name}: {self.about}", self.cfg.line()]
         notes = list(self.notes)
@@ -126,15 +136,22 @@ class Session:
 SESSIONS = []
 
 
-def session(fn):
-    SESSIONS.append(fn)
-    return fn
+def session(about, **cfg):
+    """Registers a host script: it gets a fresh Session named after the function, configured with
+    `cfg`, and the vector file is written when the script returns."""
+    def register(script):
+        def run():
+            s = Session(script.__name__, about, **cfg)
+            script(s)
+            s.write()
+        SESSIONS.append(run)
+        return script
+    return register
 
 
-@session
-def hello_and_ping():
-    s = Session("hello_and_ping", "RESET at boot, HELLO -> INFO, version and length refusals, PING/PONG, "
-                "unknown types, device-type frames ignored")
+@session("RESET at boot, HELLO -> INFO, version and length refusals, PING/PONG, "
+         "unknown types, device-type frames ignored")
+def hello_and_ping(s):
     s.command("HELLO", bytes([1, 0]))
     s.run(3)
     s.command("HELLO", bytes([1, 7]))          # another minor: compatible
@@ -152,26 +169,22 @@ def hello_and_ping():
     s.command("SET_CONFIG", bytes([1]) + u32(250))
     s.command("HELLO", bytes([1, 0]))          # INFO shows the new watchdog
     s.run(2)
-    s.write()
 
 
-@session
-def upload_and_play_cold():
-    s = Session("upload_and_play_cold", "upload in chunks, commit, PLAY on a cold stage: program tick 0 "
-                "W = 20 ticks after the PLAY takes effect; STARTED, FIRST_OUTPUT, FINISHED, brake")
+@session("upload in chunks, commit, PLAY on a cold stage: program tick 0 "
+         "W = 20 ticks after the PLAY takes effect; STARTED, FIRST_OUTPUT, FINISHED, brake")
+def upload_and_play_cold(s):
     s.upload(0, BUZZ, chunk=7)
     s.run(2)
     s.note("PLAY on a cold stage: ACK value = now + 20")
     s.command("PLAY", play(0))
     s.run(60)
-    s.write()
 
 
-@session
-def prepare_then_play():
-    s = Session("prepare_then_play", "PREPARE wakes the stage (ACK: warm tick); a PLAY after it starts at "
-                "once; a PLAY during the wake-up waits for it; after idle_ticks unused the stage is cold again",
-                idle=100)
+@session("PREPARE wakes the stage (ACK: warm tick); a PLAY after it starts at "
+         "once; a PLAY during the wake-up waits for it; after idle_ticks unused the stage is cold again",
+         idle=100)
+def prepare_then_play(s):
     s.upload(0, TAP)
     s.command("PREPARE")
     s.run(8)
@@ -183,22 +196,18 @@ def prepare_then_play():
     s.run(150)                                 # unused for 100 ticks: cold
     s.command("PLAY", play(0))                 # cold again: 20 ticks of wake-up
     s.run(50)
-    s.write()
 
 
-@session
-def wake_zero():
-    s = Session("wake_zero", "W = 0: the stage is always ready, PLAY starts at the next tick", wake=0, idle=0)
+@session("W = 0: the stage is always ready, PLAY starts at the next tick", wake=0, idle=0)
+def wake_zero(s):
     s.upload(1, RAMP)
     s.command("PLAY", play(1, scale=128, offset=-20))
     s.run(50)
-    s.write()
 
 
-@session
-def timed_play():
-    s = Session("timed_play", "PLAY at a device tick: in the future (ACK = at), in the past (= now), "
-                "and earlier than the wake-up allows (= warm tick)")
+@session("PLAY at a device tick: in the future (ACK = at), in the past (= now), "
+         "and earlier than the wake-up allows (= warm tick)")
+def timed_play(s):
     s.upload(0, TAP)
     s.command("PLAY", play(0, at=s.now + 40))
     s.run(80)
@@ -208,13 +217,11 @@ def timed_play():
     s.run(2300)                                # cold again
     s.command("PLAY", play(0, at=s.now + 7))   # cold: the wake-up takes 20
     s.run(60)
-    s.write()
 
 
-@session
-def loops():
-    s = Session("loops", "loops = 3 play seamlessly (no brake between iterations), loops = 0 until STOP, "
-                "a T = 0 program ends at once whatever loops says", wake=0)
+@session("loops = 3 play seamlessly (no brake between iterations), loops = 0 until STOP, "
+         "a T = 0 program ends at once whatever loops says", wake=0)
+def loops(s):
     s.upload(0, BUZZ)
     s.upload(1, EMPTY)
     s.command("PLAY", play(0, loops=3))
@@ -225,13 +232,11 @@ def loops():
     s.run(25)
     s.command("PLAY", play(1, loops=0))
     s.run(25)
-    s.write()
 
 
-@session
-def safety_across_loops():
-    s = Session("safety_across_loops", "the limiter counts across iterations: 20 full-scale ticks looped "
-                "fault at the 31st with safety = 30", wake=0, safety=30, brake=4)
+@session("the limiter counts across iterations: 20 full-scale ticks looped "
+         "fault at the 31st with safety = 30", wake=0, safety=30, brake=4)
+def safety_across_loops(s):
     s.upload(0, LOUD)
     s.command("PLAY", play(0, loops=0))
     s.run(40)
@@ -239,14 +244,12 @@ def safety_across_loops():
     s.run(60)
     s.command("STOP", b"\x00")
     s.run(3)
-    s.write()
 
 
-@session
-def stop_and_replace():
-    s = Session("stop_and_replace", "STOP with and without brake, STOP of a pending play (no telemetry), "
-                "STOP when idle, a PLAY replacing a running one (STOPPED code 1), SET_PARAM live and pending",
-                wake=0, brake=5)
+@session("STOP with and without brake, STOP of a pending play (no telemetry), "
+         "STOP when idle, a PLAY replacing a running one (STOPPED code 1), SET_PARAM live and pending",
+         wake=0, brake=5)
+def stop_and_replace(s):
     s.upload(0, LONG)
     s.upload(1, TAP)
     s.command("PLAY", play(0))
@@ -272,13 +275,11 @@ def stop_and_replace():
     s.command("STOP", b"\x03")                 # reserved bit: BAD_PARAM
     s.command("STOP", b"")                     # too short: BAD_LENGTH
     s.run(2)
-    s.write()
 
 
-@session
-def duplicates():
-    s = Session("duplicates", "a retransmitted command gets the remembered response and is not executed "
-                "again; same seq with other bytes is a new command; HELLO clears the memory", wake=0)
+@session("a retransmitted command gets the remembered response and is not executed "
+         "again; same seq with other bytes is a new command; HELLO clears the memory", wake=0)
+def duplicates(s):
     s.upload(0, TAP)
     frame = s.command("PLAY", play(0))
     s.run(5)
@@ -293,13 +294,11 @@ def duplicates():
     s.command("HELLO", bytes([1, 0]))
     s.feed(up2, "after HELLO the memory is clear: executed, BAD_OFFSET value = fill")
     s.run(30)
-    s.write()
 
 
-@session
-def slot_errors():
-    s = Session("slot_errors", "every UPLOAD / COMMIT / PLAY refusal in the text's order; a slot that "
-                "fails the CRC or validation is emptied", slots=2, slot_capacity=64, wake=0)
+@session("every UPLOAD / COMMIT / PLAY refusal in the text's order; a slot that "
+         "fails the CRC or validation is emptied", slots=2, slot_capacity=64, wake=0)
+def slot_errors(s):
     bad_body = bytearray(BUZZ)
     bad_body[16] ^= 0x01                       # body CRC no longer matches: validation error 8
     s.command("UPLOAD", bytes([2]) + u32(0) + b"\x01")          # BAD_SLOT
@@ -330,13 +329,11 @@ def slot_errors():
     s.command("PLAY", play(1, at=s.now + 50))
     s.command("UPLOAD", bytes([1]) + u32(0) + TAP)              # pending: SLOT_BUSY
     s.run(70)
-    s.write()
 
 
-@session
-def stream_in_time():
-    s = Session("stream_in_time", "a program 4x the ring streamed under credits: STREAM_OPEN, CREDIT, "
-                "prefill, PLAY 0xFF, CREDIT as the play head moves, FINISHED", stream=32, wake=0)
+@session("a program 4x the ring streamed under credits: STREAM_OPEN, CREDIT, "
+         "prefill, PLAY 0xFF, CREDIT as the play head moves, FINISHED", stream=32, wake=0)
+def stream_in_time(s):
     body_lines = []
     for i in range(40):
         body_lines.append(("SET_A", 3, (i * 37) % 256))
@@ -344,28 +341,17 @@ def stream_in_time():
     program = prog(body_lines)
     header, body = program[:16], program[16:]
     s.command("STREAM_OPEN", header)
-    sent = 0
-    next_, limit = s.last_credit()
-    while sent < limit:
-        n = min(12, limit - sent)
-        s.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
-        sent += n
+    sent = s.stream_to_credit(body, 0, chunk=12)
     s.command("PLAY", play(0xFF))
     while s.now < 160:
         s.run(1)
-        _, limit = s.last_credit()
-        while sent < limit:
-            n = min(12, limit - sent)
-            s.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
-            sent += n
+        sent = s.stream_to_credit(body, sent, chunk=12)
     s.run(10)
-    s.write()
 
 
-@session
-def stream_starved():
-    s = Session("stream_starved", "the host stops feeding: the fetch that finds a byte missing faults "
-                "48 (underrun) and brakes, never plays garbage; the stream closes", stream=16, wake=0, brake=3)
+@session("the host stops feeding: the fetch that finds a byte missing faults "
+         "48 (underrun) and brakes, never plays garbage; the stream closes", stream=16, wake=0, brake=3)
+def stream_starved(s):
     program = prog([("SET_A", 2, 10 + i) for i in range(20)] + [("END", 2)])
     header, body = program[:16], program[16:]
     s.command("STREAM_OPEN", header)
@@ -374,14 +360,12 @@ def stream_starved():
     s.run(30)
     s.message("STREAM_DATA", u32(16) + body[16:20])     # too late: the stream is closed, ignored
     s.run(5)
-    s.write()
 
 
-@session
-def stream_recovery():
-    s = Session("stream_recovery", "a lost STREAM_DATA: the next one arrives at the wrong offset and the "
-                "CREDIT tells where to resume; data beyond the credit is dropped; an empty STREAM_DATA "
-                "queries the credit", stream=32, wake=0)
+@session("a lost STREAM_DATA: the next one arrives at the wrong offset and the "
+         "CREDIT tells where to resume; data beyond the credit is dropped; an empty STREAM_DATA "
+         "queries the credit", stream=32, wake=0)
+def stream_recovery(s):
     program = prog([("SET_A", 4, 50 + i) for i in range(30)] + [("END", 4)])
     header, body = program[:16], program[16:]
     s.command("STREAM_OPEN", header)
@@ -396,19 +380,14 @@ def stream_recovery():
     sent = 32
     while s.now < 140:
         s.run(1)
-        _, limit = s.last_credit()
-        if sent < limit:
-            s.message("STREAM_DATA", u32(sent) + body[sent:limit])
-            sent = limit
+        sent = s.stream_to_credit(body, sent)
     s.run(10)
-    s.write()
 
 
-@session
-def stream_refusals():
-    s = Session("stream_refusals", "STREAM_OPEN header errors (rule 1-5 codes), PLAY 0xFF without an open "
-                "stream, loops != 1, STREAM_OPEN while the stream plays, STOP closes the stream", stream=16,
-                wake=0)
+@session("STREAM_OPEN header errors (rule 1-5 codes), PLAY 0xFF without an open "
+         "stream, loops != 1, STREAM_OPEN while the stream plays, STOP closes the stream", stream=16,
+         wake=0)
+def stream_refusals(s):
     program = prog([("SET_A", 1, 100), ("END", 40)])
     header, body = program[:16], program[16:]
     s.command("PLAY", play(0xFF))                               # NO_STREAM
@@ -431,26 +410,22 @@ def stream_refusals():
     s.command("PLAY", play(0xFF))                               # closed by STOP: NO_STREAM
     s.message("STREAM_DATA", u32(0) + body)                     # closed: ignored, no CREDIT
     s.run(25)
-    s.write()
 
 
-@session
-def no_stream_ring():
-    s = Session("no_stream_ring", "a device without a stream ring: INFO has no STREAM bit, STREAM_OPEN and "
-                "PLAY 0xFF are UNSUPPORTED", stream=0, caps=0xF)
+@session("a device without a stream ring: INFO has no STREAM bit, STREAM_OPEN and "
+         "PLAY 0xFF are UNSUPPORTED", stream=0, caps=0xF)
+def no_stream_ring(s):
     s.command("HELLO", bytes([1, 0]))
     s.command("STREAM_OPEN", bytes(16))
     s.command("PLAY", play(0xFF))
     s.message("STREAM_DATA", u32(0))
     s.run(3)
-    s.write()
 
 
-@session
-def watchdog():
-    s = Session("watchdog", "host silence during a long play: the watchdog-th step after the last frame "
-                "brakes with FAULT 50; PINGs keep a play alive; a pending play is cancelled too; 0 turns it "
-                "off; unknown keys and large values are refused", wake=0, watchdog=100, brake=4)
+@session("host silence during a long play: the watchdog-th step after the last frame "
+         "brakes with FAULT 50; PINGs keep a play alive; a pending play is cancelled too; 0 turns it "
+         "off; unknown keys and large values are refused", wake=0, watchdog=100, brake=4)
+def watchdog(s):
     s.upload(0, LONG)
     s.command("PLAY", play(0))
     s.run(130)
@@ -468,14 +443,12 @@ def watchdog():
     s.command("SET_CONFIG", bytes([1]) + u32(0))
     s.command("PLAY", play(0))
     s.run(300)
-    s.write()
 
 
-@session
-def garbage_and_damage():
-    s = Session("garbage_and_damage", "garbage between frames, a frame with a flipped bit (CRC), one cut "
-                "short, an oversized one, a frame of another version: dropped, and the next frame works "
-                "(only valid frames reset the watchdog)", wake=0)
+@session("garbage between frames, a frame with a flipped bit (CRC), one cut "
+         "short, an oversized one, a frame of another version: dropped, and the next frame works "
+         "(only valid frames reset the watchdog)", wake=0)
+def garbage_and_damage(s):
     s.upload(0, TAP)
     s.feed(b"\x00hello world\x00\x00\xff\xfe", "garbage, then an unterminated tail")
     frame = bytearray(dv.frame(T["PLAY"], 9, play(0)))
@@ -488,7 +461,6 @@ def garbage_and_damage():
     s.run(3)
     s.command("PLAY", play(0))
     s.run(30)
-    s.write()
 
 
 def write_all():

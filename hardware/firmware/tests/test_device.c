@@ -14,7 +14,6 @@
 
 #include "vector_files.h"
 
-#define MAX_FILES 256
 #define MAX_INPUTS 4096
 #define MAX_TICKS 20000
 #define MAX_BYTES 200000
@@ -62,45 +61,26 @@ static void tx(void *ctx, const uint8_t *bytes, uint16_t length)
 
 static int parse_config(const char *line)
 {
-    unsigned long v[19];
-    static const char *keys[19] = {"slots",     "slot_capacity", "stream",     "rx_buffer",  "wake",
-                                   "idle",      "watchdog",      "rate",       "max_body",   "brake",
-                                   "threshold", "safety",        "actuator",   "profile_id", "device_id",
-                                   "caps",      "reset_reason",  "boot_count", "fw"};
-    const char *fw, *name;
+    const char *fw = strstr(line, " fw="), *name = strstr(line, " profile_name=");
     unsigned major, minor, patch;
-    int i;
-    for (i = 0; i < 18; i++) {
-        if (!vector_number(line, keys[i], &v[i])) return 0;
-    }
-    fw = strstr(line, " fw=");
-    name = strstr(line, " profile_name=");
+    int found;
     if (fw == NULL || name == NULL || sscanf(fw, " fw=%u.%u.%u", &major, &minor, &patch) != 3) return 0;
     if (sscanf(name, " profile_name=%63s", profile_name) != 1) return 0;
     hb_device_config_default(&cfg);
-    cfg.slot_count = (uint8_t)v[0];
-    cfg.slot_capacity = (uint32_t)v[1];
-    cfg.stream_capacity = (uint32_t)v[2];
-    cfg.rx_buffer = (uint16_t)v[3];
-    cfg.wake_ticks = (uint16_t)v[4];
-    cfg.idle_ticks = (uint16_t)v[5];
-    cfg.watchdog = (uint16_t)v[6];
-    cfg.core.rate = (uint16_t)v[7];
-    cfg.core.max_body = (uint32_t)v[8];
-    cfg.core.brake_ticks = (uint16_t)v[9];
-    cfg.core.safety_threshold = (uint8_t)v[10];
-    cfg.core.safety_ticks = (uint32_t)v[11];
-    cfg.actuator = (uint8_t)v[12];
-    cfg.profile_id = (uint16_t)v[13];
-    cfg.device_id = (uint32_t)v[14];
-    cfg.capabilities = (uint16_t)v[15];
-    cfg.reset_reason = (uint8_t)v[16];
-    cfg.boot_count = (uint32_t)v[17];
+    found = vector_core_config(line, &cfg.core) + VECTOR_FIELD(line, "slots", cfg.slot_count)
+            + VECTOR_FIELD(line, "slot_capacity", cfg.slot_capacity)
+            + VECTOR_FIELD(line, "stream", cfg.stream_capacity)
+            + VECTOR_FIELD(line, "rx_buffer", cfg.rx_buffer) + VECTOR_FIELD(line, "wake", cfg.wake_ticks)
+            + VECTOR_FIELD(line, "idle", cfg.idle_ticks) + VECTOR_FIELD(line, "watchdog", cfg.watchdog)
+            + VECTOR_FIELD(line, "actuator", cfg.actuator) + VECTOR_FIELD(line, "profile_id", cfg.profile_id)
+            + VECTOR_FIELD(line, "device_id", cfg.device_id) + VECTOR_FIELD(line, "caps", cfg.capabilities)
+            + VECTOR_FIELD(line, "reset_reason", cfg.reset_reason)
+            + VECTOR_FIELD(line, "boot_count", cfg.boot_count);
     cfg.fw_major = (uint8_t)major;
     cfg.fw_minor = (uint8_t)minor;
     cfg.fw_patch = (uint8_t)patch;
     cfg.profile_name = strcmp(profile_name, "-") == 0 ? NULL : profile_name;
-    return 1;
+    return found == 18;
 }
 
 static int parse_samples(const char *line)
@@ -386,35 +366,21 @@ static void api_tests(void)
            (unsigned)sizeof(hb_device), (unsigned)sizeof(hb_interp), (unsigned)sizeof(hb_frame_decoder));
 }
 
+/* Every vector, run each of the four ways. */
+static int run_all_splits(const char *name)
+{
+    return run(name, 0) && run(name, 1) && run(name, 2) && run(name, 3);
+}
+
 int main(int argc, char **argv)
 {
-    static char names[MAX_FILES][VECTOR_NAME_MAX];
-    static char *sorted[MAX_FILES];
-    char path[1024];
-    int count = -1, passed = 0, failed = 0, i;
-    if (argc == 2) {
-        count = vector_files(argv[1], names, sorted, MAX_FILES);
-    }
-    if (count < 0) {
-        printf("usage: %s <firmware-protocol/vectors/device>\n", argv[0]);
+    static vector_folder folder;
+    int passed = 0, failed = 0;
+    if (!vector_folder_open(&folder, argc, argv, "device")) {
         return 2;
     }
     api_tests();
-    for (i = 0; i < count; i++) {
-        snprintf(path, sizeof path, "%s/%s", argv[1], sorted[i]);
-        if (!parse(path)) {
-            printf("FAIL %s: cannot parse\n", sorted[i]);
-            failed++;
-        } else if (run(sorted[i], 0) && run(sorted[i], 1) && run(sorted[i], 2) && run(sorted[i], 3)) {
-            passed++;
-        } else {
-            failed++;
-        }
-    }
-    if (count == 0) {
-        printf("no vectors in %s\n", argv[1]);
-        failed++;
-    }
+    vector_folder_run(&folder, parse, run_all_splits, &passed, &failed);
     printf("device: every vector also run as hb_device_step + hb_device_flush, without the flush, and with "
            "deferred replies; at most %u notices queued by a step (queue %u)\n",
            max_queued, (unsigned)HB_DEVICE_NOTICE_QUEUE);

@@ -101,7 +101,6 @@ static void check_vector(const char *name, const uint8_t *wire, size_t wire_leng
 
 static int run_frames(const char *directory)
 {
-    char path[512];
     char line[LINE_SIZE];
     char name[128] = "";
     uint8_t wire[MAX_BYTES];
@@ -112,12 +111,8 @@ static int run_frames(const char *directory)
     int vectors = 0;
     FILE *file;
 
-    snprintf(path, sizeof path, "%s/frames.txt", directory);
-    file = fopen(path, "r");
-    if (file == NULL) {
-        printf("cannot open %s\n", path);
-        return -1;
-    }
+    file = vector_open(directory, "frames.txt");
+    if (file == NULL) return -1;
     while (fgets(line, sizeof line, file) != NULL) {
         char keyword[16];
         char a[LINE_SIZE];
@@ -170,17 +165,12 @@ static int run_frames(const char *directory)
 
 static int run_cobs(const char *directory)
 {
-    char path[512];
     char line[LINE_SIZE * 2];
     int cases = 0;
     FILE *file;
 
-    snprintf(path, sizeof path, "%s/cobs.txt", directory);
-    file = fopen(path, "r");
-    if (file == NULL) {
-        printf("cannot open %s\n", path);
-        return -1;
-    }
+    file = vector_open(directory, "cobs.txt");
+    if (file == NULL) return -1;
     while (fgets(line, sizeof line, file) != NULL) {
         static char decoded_hex[LINE_SIZE * 2], encoded_hex[LINE_SIZE * 2];
         uint8_t decoded[MAX_BYTES], encoded[MAX_BYTES], out[MAX_BYTES];

@@ -19,7 +19,6 @@
 #define MAX_RING 4096
 #include "vector_files.h"
 
-#define MAX_FILES 1024
 #define LINE_SIZE (2 * MAX_PROGRAM + 64)
 
 typedef struct {
@@ -56,7 +55,6 @@ static char line[LINE_SIZE];
 static int parse(const char *path)
 {
     FILE *file = fopen(path, "r");
-    unsigned long value;
     if (file == NULL) return 0;
     memset(&v, 0, sizeof v);
     hb_config_default(&v.cfg);
@@ -66,11 +64,7 @@ static int parse(const char *path)
         span *s;
         if (line[0] == '#' || line[0] == '\n') continue;
         if (strncmp(line, "config:", 7) == 0) {
-            if (vector_number(line, "rate", &value)) v.cfg.rate = (uint16_t)value;
-            if (vector_number(line, "max_body", &value)) v.cfg.max_body = (uint32_t)value;
-            if (vector_number(line, "brake", &value)) v.cfg.brake_ticks = (uint16_t)value;
-            if (vector_number(line, "threshold", &value)) v.cfg.safety_threshold = (uint8_t)value;
-            if (vector_number(line, "safety", &value)) v.cfg.safety_ticks = (uint32_t)value;
+            (void)vector_core_config(line, &v.cfg);
         } else if (strncmp(line, "program:", 8) == 0) {
             v.program_length = vector_hex(line + 8, v.program, MAX_PROGRAM);
             if (v.program_length < 0) break;
@@ -365,17 +359,17 @@ static void api_tests(void)
     API_CHECK(hb_pulse_length(243) == 11 && hb_pulse_length(244) == 10 && hb_pulse_length(255) == 10);
 }
 
+/* A vector, played as it is and through small rings. */
+static int run_and_twin(const char *name)
+{
+    return run(name) && stream_twin(name);
+}
+
 int main(int argc, char **argv)
 {
-    static char names[MAX_FILES][VECTOR_NAME_MAX];
-    static char *sorted[MAX_FILES];
-    char path[1024];
-    int count = -1, passed = 0, failed = 0, i;
-    if (argc == 2) {
-        count = vector_files(argv[1], names, sorted, MAX_FILES);
-    }
-    if (count < 0) {
-        printf("usage: %s <firmware-protocol/vectors/programs>\n", argv[0]);
+    static vector_folder folder;
+    int passed = 0, failed = 0;
+    if (!vector_folder_open(&folder, argc, argv, "programs")) {
         return 2;
     }
     /* the CRC the format relies on, by its check value */
@@ -407,28 +401,14 @@ int main(int argc, char **argv)
     } else {
         failed++;
     }
-    for (i = 0; i < count; i++) {
-        snprintf(path, sizeof path, "%s/%s", argv[1], sorted[i]);
-        if (!parse(path)) {
-            printf("FAIL %s: cannot parse\n", sorted[i]);
-            failed++;
-        } else if (run(sorted[i]) && stream_twin(sorted[i])) {
-            passed++;
-        } else {
-            failed++;
-        }
-    }
-    if (count == 0) {
-        printf("no vectors in %s\n", argv[1]);
-        failed++;
-    }
+    vector_folder_run(&folder, parse, run_and_twin, &passed, &failed);
     printf("streamed twins: %ld plays through small rings equal to the whole-ring play, %ld underran\n",
            twin_compared, twin_underruns);
     if (twin_compared < 1000) {
         printf("FAIL streamed twins: too few compared\n");
         failed++;
     }
-    printf("api: %d checks, %d failed; vectors: %d files\n", api_checks, api_failures, count);
+    printf("api: %d checks, %d failed; vectors: %d files\n", api_checks, api_failures, folder.count);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

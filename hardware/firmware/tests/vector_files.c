@@ -10,25 +10,61 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int vector_files(const char *folder, char (*names)[VECTOR_NAME_MAX], char **sorted, int max)
+int vector_folder_open(vector_folder *folder, int argc, char **argv, const char *kind)
 {
-    int count = 0;
     struct dirent *entry;
-    DIR *dir = opendir(folder);
+    DIR *dir = argc == 2 ? opendir(argv[1]) : NULL;
     if (dir == NULL) {
-        return -1;
+        printf("usage: %s <firmware-protocol/vectors/%s>\n", argv[0], kind);
+        return 0;
     }
-    while ((entry = readdir(dir)) != NULL && count < max) {
+    folder->path = argv[1];
+    folder->count = 0;
+    while ((entry = readdir(dir)) != NULL && folder->count < VECTOR_FILES_MAX) {
         size_t n = strlen(entry->d_name);
         if (n > 4 && n < VECTOR_NAME_MAX && strcmp(entry->d_name + n - 4, ".txt") == 0) {
-            memcpy(names[count], entry->d_name, n + 1);
-            sorted[count] = names[count];
-            count++;
+            memcpy(folder->names[folder->count], entry->d_name, n + 1);
+            folder->sorted[folder->count] = folder->names[folder->count];
+            folder->count++;
         }
     }
     closedir(dir);
-    qsort(sorted, (size_t)count, sizeof sorted[0], compare_names);
-    return count;
+    qsort(folder->sorted, (size_t)folder->count, sizeof folder->sorted[0], compare_names);
+    return 1;
+}
+
+void vector_folder_run(const vector_folder *folder, int (*parse)(const char *path),
+                       int (*run)(const char *name), int *passed, int *failed)
+{
+    char path[1024];
+    int i;
+    for (i = 0; i < folder->count; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder->path, folder->sorted[i]);
+        if (!parse(path)) {
+            printf("FAIL %s: cannot parse\n", folder->sorted[i]);
+            (*failed)++;
+        } else if (run(folder->sorted[i])) {
+            (*passed)++;
+        } else {
+            (*failed)++;
+        }
+    }
+    if (folder->count == 0) {
+        printf("no vectors in %s\n", folder->path);
+        (*failed)++;
+    }
+}
+
+FILE *vector_open(const char *folder, const char *file)
+{
+    char path[512];
+    FILE *opened;
+    snprintf(path, sizeof path, "%s/%s", folder, file);
+    opened = fopen(path, "r");
+    if (opened == NULL) {
+        printf("cannot open %s\n", path);
+    }
+    return opened;
 }
 
 static int hex_digit(char c)
@@ -68,4 +104,26 @@ int vector_number(const char *line, const char *key, unsigned long *out)
     if (at == NULL) return 0;
     *out = strtoul(at + strlen(pattern), NULL, 10);
     return 1;
+}
+
+int vector_field(const char *line, const char *key, void *field, size_t size)
+{
+    unsigned long value;
+    if (!vector_number(line, key, &value)) return 0;
+    if (size == 1) {
+        *(uint8_t *)field = (uint8_t)value;
+    } else if (size == 2) {
+        *(uint16_t *)field = (uint16_t)value;
+    } else {
+        *(uint32_t *)field = (uint32_t)value;
+    }
+    return 1;
+}
+
+int vector_core_config(const char *line, hb_config *cfg)
+{
+    return VECTOR_FIELD(line, "rate", cfg->rate) + VECTOR_FIELD(line, "max_body", cfg->max_body)
+           + VECTOR_FIELD(line, "brake", cfg->brake_ticks)
+           + VECTOR_FIELD(line, "threshold", cfg->safety_threshold)
+           + VECTOR_FIELD(line, "safety", cfg->safety_ticks);
 }

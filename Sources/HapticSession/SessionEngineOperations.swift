@@ -1,0 +1,65 @@
+import HapticProtocol
+
+/// What the session's operations (handshake, upload, play, stream, recovery) ask of the engine:
+/// their command policies and chunk sizes, the device's limits, the committed slots, and the
+/// bookkeeping after an acknowledged command.
+extension SessionEngine {
+    package var handshakePolicy: CommandPolicy {
+        let interval = max(0.001, timing.handshakeInterval)
+        return CommandPolicy(timeout: interval, attempts: max(1, Int((timing.handshakeTimeout / interval).rounded(.up))))
+    }
+
+    /// Data bytes per UPLOAD: 123, or fewer so that the frame fits the device's receive buffer (2.5).
+    package var uploadChunkSize: Int {
+        min(Message.Upload.maxDataCount, Int(info?.rxBuffer ?? 136) - 13)
+    }
+
+    package func uploadMachine(slot: UInt8, program: [UInt8]) -> UploadMachine {
+        UploadMachine(slot: slot, program: program, chunkSize: uploadChunkSize, attempts: timing.uploadAttempts)
+    }
+
+    /// Why a program of `bytes` cannot go to `slot`, or nil.
+    package func slotProblem(bytes: Int, slot: UInt8) -> String? {
+        guard let info else { return "not connected" }
+        if slot >= info.slotCount { return "slot \(slot) does not exist (the device has \(info.slotCount))" }
+        if bytes > Int(info.slotCapacity) { return "a slot holds \(info.slotCapacity) bytes" }
+        if bytes - ProgramHeader.size > Int(info.maxBody) { return "the device takes bodies of at most \(info.maxBody) bytes" }
+        return nil
+    }
+
+    package func holds(slot: UInt8) -> Bool { slots[slot] != nil }
+    package func program(inSlot slot: UInt8) -> SlotProgram? { slots[slot] }
+    package var committedSlots: [(UInt8, SlotProgram)] { slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+
+    package func forget(slot: UInt8) { slots[slot] = nil }
+
+    package func remember(slot: UInt8, program: [UInt8], totalTicks: UInt32) {
+        slots[slot] = SlotProgram(bytes: program, crc: CRC16.checksum(program), totalTicks: totalTicks)
+    }
+
+    package func watchdogChanged(_ value: UInt16) {
+        watchdogSetting = value
+        info?.watchdog = value
+    }
+
+    package func openStream(header: [UInt8], body: [UInt8], capacity: UInt32, now: Double) {
+        stream = StreamFeeder(header: header, body: body, capacity: capacity, now: now)
+    }
+
+    /// Bookkeeping for acknowledged commands: whether a play may be running (keep-alives), the
+    /// watchdog setting, the stream.
+    package func commandAcknowledged(_ message: Message, value: UInt32, now: Double) {
+        switch message {
+        case .play(let play):
+            playMayRun = true
+            if play.slot == Message.streamSlot { stream?.playing = true }
+        case .stop:
+            playMayRun = false
+            stream = nil
+        case .setConfig(let config) where config.key == Message.SetConfig.Key.watchdog.rawValue:
+            watchdogChanged(UInt16(truncatingIfNeeded: value))
+        default:
+            break
+        }
+    }
+}
