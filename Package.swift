@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "HapticTransport", targets: ["HapticTransport"]),
         .library(name: "HapticSession", targets: ["HapticSession"]),
         .library(name: "SerialBridge", targets: ["SerialBridge"]),
+        .library(name: "HapticConformance", targets: ["HapticConformance"]),
     ],
     traits: [
         .trait(name: "Emulator", description: "Run the real ATmega328P firmware in simavr (haptic emulate/profile --mcu). Needs libsimavr."),
@@ -63,13 +64,15 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks).
+        .target(name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"]),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"]),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
-                "HapticTransport", "HapticSession", "SerialBridge", "CZlib",
+                "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "CZlib",
                 .target(name: "AVREmulator", condition: .when(traits: emulator)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
