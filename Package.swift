@@ -112,6 +112,10 @@ let package = Package(
         .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"]),
         .testTarget(
+            name: "HapticConformanceTests",
+            dependencies: ["HapticConformance", "FirmwareModel", "HapticProtocol", "HapticTransport", "SerialBridge", "TestSupport"]
+        ),
+        .testTarget(
             name: "AVREmulatorTests",
             dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"]
         ),
