@@ -30,7 +30,7 @@ struct ConformanceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Directory of device vectors (default: firmware-protocol/vectors/device of the checkout).", valueName: "dir"))
     var vectors: String?
 
-    @Option(name: .customLong("check"), help: ArgumentHelp("Run only this check (a vector's file name without .txt, or a live check); repeatable.", valueName: "name"))
+    @Option(name: .customLong("check"), help: ArgumentHelp("Run only this check: a vector's file name without .txt or a live check (both for a name that is both, such as watchdog; vector:NAME or live:NAME for one); repeatable.", valueName: "name"))
     var checks: [String] = []
 
     static let vectorPath = "firmware-protocol/vectors/device"
@@ -42,7 +42,7 @@ struct ConformanceCommand: ParsableCommand {
                 throw ValidationError("--vectors \(vectors): no such directory")
             }
         }
-        let known = Set(Conformance.liveChecks + vectorNames)
+        let known = Set(Conformance.liveChecks + vectorNames + Conformance.liveChecks.map { "live:\($0)" } + vectorNames.map { "vector:\($0)" })
         for name in checks where !known.contains(name) {
             throw ValidationError("--check \(name): no such check (live: \(Conformance.liveChecks.joined(separator: ", ")); vectors: the .txt files of the vector directory)")
         }
@@ -64,7 +64,8 @@ struct ConformanceCommand: ParsableCommand {
         }
         defer { transport.close() }
         let only = checks.isEmpty ? nil : Set(checks)
-        let total = only.map { Double($0.count) } ?? Double(vectorNames.count + Conformance.liveChecks.count)
+        let total = Double(vectorNames.filter { Conformance.selects(only, kind: .vector, name: $0) }.count
+                           + Conformance.liveChecks.filter { Conformance.selects(only, kind: .live, name: $0) }.count)
         let progress = ProgressDisplay("conformance", total: total, quiet: json)
         let directory = vectorDirectory
         let run = Conformance.run(on: transport, options: .init(vectorsDirectory: directory, only: only)) { _ in progress.advance() }

@@ -64,7 +64,8 @@ public enum Conformance {
     public struct Options: Sendable {
         /// `firmware-protocol/vectors/device`; nil: the vectors are reported as skipped.
         public var vectorsDirectory: String?
-        /// Only these checks (vector or live names); nil: all.
+        /// Only these checks: a vector's or live check's name (both when a vector and a live check
+        /// share it, as `watchdog` does), or `vector:NAME`, `live:NAME`; nil: all.
         public var only: Set<String>?
         /// How long a response may take.
         public var responseTimeout: Double
@@ -79,6 +80,11 @@ public enum Conformance {
         }
     }
 
+    /// Whether `only` (see `Options.only`) takes the check `name` of `kind`.
+    public static func selects(_ only: Set<String>?, kind: ConformanceResult.Kind, name: String) -> Bool {
+        only.map { $0.contains(name) || $0.contains("\(kind.rawValue):\(name)") } ?? true
+    }
+
     /// The live checks, in the order they run.
     public static var liveChecks: [String] { LiveChecks.all.map(\.name) }
 
@@ -91,7 +97,7 @@ public enum Conformance {
             run.results.append(result)
             progress(result)
         }
-        func selected(_ name: String) -> Bool { options.only.map { $0.contains(name) } ?? true }
+        func selected(_ kind: ConformanceResult.Kind, _ name: String) -> Bool { selects(options.only, kind: kind, name: name) }
         let opening: Opening
         do {
             opening = try open(link, timeout: options.helloTimeout)
@@ -110,7 +116,7 @@ public enum Conformance {
                 vectors = []
                 record(ConformanceResult(kind: .vector, name: "vectors", status: .failed, detail: "cannot read \(directory): \(error)", seconds: 0))
             }
-            for vector in vectors where selected(vector.name) {
+            for vector in vectors where selected(.vector, vector.name) {
                 let started = monotonicSeconds()
                 var result = replay(vector, link: link, opening: opening)
                 result.seconds = monotonicSeconds() - started
@@ -123,7 +129,7 @@ public enum Conformance {
         }
 
         let checks = LiveChecks(link: link, info: opening.info, openingReset: opening.reset)
-        for check in LiveChecks.all where selected(check.name) {
+        for check in LiveChecks.all where selected(.live, check.name) {
             let started = monotonicSeconds()
             let status: ConformanceResult.Status
             let detail: String
