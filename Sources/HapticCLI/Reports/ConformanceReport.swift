@@ -51,6 +51,8 @@ extension ConformanceCommand {
             /// Vectors: stretches compared, and where those left out as timing-dependent are; null for live checks.
             @Nullable var compared: Int?
             @Nullable var timingDependent: [String]?
+            /// Vectors: where this device's configuration differs from the vector's (the replay runs at the device's).
+            @Nullable var configurationChanges: [String]?
             var seconds: Double
         }
     }
@@ -72,7 +74,7 @@ extension ConformanceCommand.Report {
         counts = Counts(passed: run.count(.passed), failed: run.count(.failed), skipped: run.count(.skipped))
         checks = run.results.map {
             Check(kind: $0.kind.rawValue, name: $0.name, status: $0.status.rawValue, detail: $0.detail, compared: $0.compared,
-                  timingDependent: $0.timingDependent, seconds: $0.seconds)
+                  timingDependent: $0.timingDependent, configurationChanges: $0.configurationChanges, seconds: $0.seconds)
         }
     }
 
@@ -85,7 +87,7 @@ extension ConformanceCommand.Report {
         } else {
             lines.append("conformance of \(port): no session")
         }
-        lines.append("vectors: \(vectors ?? "none found (--vectors DIR)")")
+        lines.append("vectors: \(vectors.map { "\($0), each replayed at this device's configuration" } ?? "none found (--vectors DIR)")")
         lines.append("")
         let nameWidth = max(5, checks.map { $0.kind.count + 1 + $0.name.count }.max() ?? 0)
         lines.append("check".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  result      time  detail")
