@@ -196,7 +196,8 @@ public enum Conformance {
     /// put the watchdog back. Failures here surface in the next check.
     static func settle(_ link: ConformanceLink, watchdog: UInt16) {
         try? link.send([0])
-        while (try? link.nextFrame(until: monotonicSeconds() + 0.02)) != nil {}
+        let end = monotonicSeconds() + 1
+        while monotonicSeconds() < end, (try? link.nextFrame(until: monotonicSeconds() + 0.02)) != nil {}
         _ = try? link.command(.stop(.init(brake: false)))
         _ = try? link.command(.setConfig(.init(key: .watchdog, value: UInt32(watchdog))))
         _ = try? link.ping()

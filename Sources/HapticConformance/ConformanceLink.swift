@@ -92,7 +92,16 @@ final class ConformanceLink {
         let deadline = sentAt + responseTimeout + Double(before.count) * 10 / 9600
         while let frame = try nextFrame(until: deadline) {
             if frame.messageType == MessageType.pong.rawValue, case .pong(let pong)? = try? Message(frame: frame), pong.echo == mine {
-                clock = (pong.tick, monotonicSeconds())
+                let now = monotonicSeconds()
+                if let clock {
+                    // Device time only goes forward, at about the rate INFO says (2.3).
+                    let advance = Int32(bitPattern: pong.tick &- clock.tick)
+                    if advance < 0 { throw Divergence("PONG tick went back from \(clock.tick) to \(pong.tick)") }
+                    if Double(advance) > 2 * (now - clock.time) * rate + 1000 {
+                        throw Divergence("PONG tick jumped from \(clock.tick) to \(pong.tick) in \(milliseconds(now - clock.time))")
+                    }
+                }
+                clock = (pong.tick, now)
                 return (pong.tick, frames)
             }
             frames.append(frame)
@@ -109,13 +118,18 @@ final class ConformanceLink {
     /// Sleeps until the estimate says `target` has passed, confirms with PINGs (each one handed to
     /// `observe` with the frames before its PONG) and returns the tick of the last PONG, at or
     /// after `target`.
+    /// Gives up (a device whose ticks stall) after twice the wait plus a second.
     func wait(untilTick target: UInt32, observe: (UInt32, [Frame]) throws(Divergence) -> Void) throws(Divergence) -> UInt32 {
+        let deadline = monotonicSeconds() + 2 * Double(max(0, Int32(bitPattern: target &- estimatedTick()))) / rate + 1
         while true {
             let ahead = Int32(bitPattern: target &- estimatedTick())
             if ahead > 0 { Thread.sleep(forTimeInterval: Double(ahead) / rate) }
             let (tick, frames) = try exchangePing()
             try observe(tick, frames)
             if Int32(bitPattern: tick &- target) >= 0 { return tick }
+            if monotonicSeconds() > deadline {
+                throw Divergence("waiting for device tick \(target): PONG still says \(tick) (ticks advance at \(Int(rate)) per second, 2.3)")
+            }
         }
     }
 

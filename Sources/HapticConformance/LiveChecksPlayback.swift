@@ -250,7 +250,9 @@ extension LiveChecks {
         // Keep-alives every watchdog / 10 ticks (2.13 asks for at least every watchdog / 4) hold it off.
         var last = start
         var longestGap: UInt32 = 0
+        let giveUp = monotonicSeconds() + time(4 * limit)
         while Int32(bitPattern: last &- start) < Int32(2 * limit) {
+            if monotonicSeconds() > giveUp { throw Divergence("PONG ticks stopped advancing at \(last) during a play") }
             Thread.sleep(forTimeInterval: Double(limit / 10) / rate)
             let tick = try link.ping()
             longestGap = max(longestGap, tick &- last)

@@ -98,7 +98,11 @@ struct VectorReplay {
             let observed = ObservedFrame(got.frame(sequence: sequence), info: nil, shift: 0)
             switch (message.type, got) {
             case (.prepare, .ack(let ack)) where ack.type == MessageType.prepare.rawValue:
-                warmTick = ack.value  // the device's warm tick: any value
+                warmTick = ack.value  // the device's warm tick, at most W ahead (2.9)
+                let ahead = Int32(bitPattern: warmTick &- link.estimatedTick())
+                if ahead > Int32(configuration.wakeTicks) + 100 {
+                    throw Divergence("preparing the device: PREPARE's ACK value \(warmTick) is \(ahead) ticks ahead, with W = \(configuration.wakeTicks) (2.9)")
+                }
                 continue
             case (.hello, .info):
                 continue  // its watchdog is the last vector's
