@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "HapticSession", targets: ["HapticSession"]),
         .library(name: "SerialBridge", targets: ["SerialBridge"]),
         .library(name: "HapticTesting", targets: ["HapticTesting"]),
+        .library(name: "HapticConformance", targets: ["HapticConformance"]),
     ],
     traits: [
         .trait(name: "Emulator", description: "Run the real ATmega328P firmware in simavr (haptic emulate/profile --mcu). Needs libsimavr."),
@@ -76,13 +77,15 @@ let package = Package(
             dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
             swiftSettings: strict
         ),
+        // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks).
+        .target(name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"], swiftSettings: strict),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"], swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
-                "HapticTransport", "HapticSession", "SerialBridge", "CZlib",
+                "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "CZlib",
                 .target(name: "AVREmulator", condition: .when(traits: emulator)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,6 +125,11 @@ let package = Package(
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticConformanceTests",
+            dependencies: ["HapticConformance", "FirmwareModel", "HapticProtocol", "HapticTransport", "SerialBridge", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AVREmulatorTests",
             dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"],

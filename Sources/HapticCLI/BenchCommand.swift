@@ -16,7 +16,10 @@ struct Bench: ParsableCommand {
         Files are decoded first (leniently); then the whole set is compiled --repeat times and the fastest run's \
         times are reported (the bytes are the same every run). Build with -c release for meaningful times.
 
-        Exit status: 0 when every file loads and compiles within the tolerance; 1 otherwise (errors on standard error); 64 for a bad command line.
+        Gates for CI: --max-error LSB fails the run when the largest amplitude error over the files is above LSB; \
+        --max-bytes N when the programs total more than N bytes. A missed gate is one line on standard error after the table.
+
+        Exit status: 0 when every file loads and compiles within the tolerance and every gate given is met; 1 otherwise (errors on standard error); 64 for a bad command line.
         """
     )
 
@@ -41,6 +44,12 @@ struct Bench: ParsableCommand {
     @Flag(help: "Write one JSON document (schema haptic-bench/2, docs/cli.md) instead of a table.")
     var json = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Gate: exit 1 when the largest amplitude error over the files is above this, in LSB, 0...255.", valueName: "lsb"))
+    var maxError: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Gate: exit 1 when the programs total more than N bytes (headers included), 0 or more.", valueName: "n"))
+    var maxBytes: Int?
+
     /// One pass of `InterpreterBenchmark.program` (255 x 255 iterations of 40 ticks).
     static let modelBenchmarkTicks = 2_601_000
 
@@ -48,6 +57,22 @@ struct Bench: ParsableCommand {
         guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0...255") }
         if let s = sharpnessTolerance, !(0...255).contains(s) { throw ValidationError("--sharpness-tolerance must be 0...255") }
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        if let maxError, !(0...255).contains(maxError) { throw ValidationError("--max-error must be 0...255, not \(maxError)") }
+        if let maxBytes, maxBytes < 0 { throw ValidationError("--max-bytes must be 0 or more, not \(maxBytes)") }
+    }
+
+    /// The gates given on the command line, judged on the report.
+    func gates(_ report: Report) -> [Gate] {
+        var gates: [Gate] = []
+        if let maxError {
+            gates.append(.atMost("max-error", "max amplitude error", value: Double(report.totals.amplitudeMaxError), limit: Double(maxError)) {
+                "\(Int($0)) LSB"
+            })
+        }
+        if let maxBytes {
+            gates.append(.atMost("max-bytes", "program bytes", value: Double(report.totals.programBytes), limit: Double(maxBytes)) { "\(Int($0))" })
+        }
+        return gates
     }
 
     func run() throws {
@@ -75,13 +100,14 @@ struct Bench: ParsableCommand {
         }
         // The model's speed on its busy benchmark program (every tick ramps, pulses overlap).
         let busy = InterpreterBenchmark.measure(ticks: Self.modelBenchmarkTicks)
-        let report = Report(best, busy: busy, repeat: `repeat`, unreadable: unreadable)
+        var report = Report(best, busy: busy, repeat: `repeat`, unreadable: unreadable)
+        report.gates = gates(report)
         if json {
             emit(try reportJSON(report))
         } else {
             printTable(report)
         }
-        if report.totals.outsideTolerance > 0 || !report.unreadable.isEmpty { throw ExitCode(1) }
+        try Gate.enforce(report.gates, failing: report.totals.outsideTolerance > 0 || !report.unreadable.isEmpty)
     }
 
     /// The .ahap files named or inside the directories named (sorted, not recursive).

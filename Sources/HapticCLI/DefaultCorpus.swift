@@ -11,6 +11,12 @@ enum DefaultCorpus {
     static func directory(environment: [String: String] = ProcessInfo.processInfo.environment,
                           from start: String = FileManager.default.currentDirectoryPath) -> String? {
         if let custom = environment[variable], !custom.isEmpty { return custom }
+        return checkoutPath(relativePath, from: start)
+    }
+
+    /// `relativePath` in the checkout `start` is in (it or an ancestor holding Package.swift),
+    /// if it exists there.
+    static func checkoutPath(_ relativePath: String, from start: String = FileManager.default.currentDirectoryPath) -> String? {
         var url = URL(fileURLWithPath: start).standardizedFileURL
         while true {
             let candidate = url.appendingPathComponent(relativePath).path

@@ -16,7 +16,11 @@ struct Profile: AsyncParsableCommand {
         every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a \
         pseudo-terminal is measured. Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
 
-        Exit status: 0 when it measured (targets are reported, not enforced); 1 when the device, the corpus or a play failed; 64 for a bad command line.
+        Gates for CI: --max-p99 MS fails the run when the prepared plays' p99 is above MS; --min-speedup X when prepared \
+        plays are less than X times faster at the corpus median than unprepared plays from a cold output stage (with \
+        --cold) or than upload-then-play (without --cold). A missed gate is one line on standard error after the output.
+
+        Exit status: 0 when it measured and every gate given is met (the built-in targets are reported, not enforced); 1 when a gate is missed, or the device, the corpus or a play failed; 64 for a bad command line.
         """
     )
 
@@ -40,6 +44,14 @@ struct Profile: AsyncParsableCommand {
     @Flag(help: "Also time one unprepared play per pattern from a cold output stage (waits out the device's idle time, ~2 s, before each).")
     var cold = false
 
+    @Option(name: .customLong("max-p99"), parsing: .unconditional,
+            help: ArgumentHelp("Gate: exit 1 when the prepared plays' p99 latency is above this, in ms (more than 0).", valueName: "ms"))
+    var maxP99: Double?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Gate: exit 1 when prepared plays are less than X times faster at the corpus median: than unprepared plays from a cold stage with --cold, else than upload-then-play (more than 0).", valueName: "x"))
+    var minSpeedup: Double?
+
     @Option(help: "Measure the firmware cycle-accurately on this simulated microcontroller instead (supported: atmega328p).")
     var mcu: String?
 
@@ -49,6 +61,26 @@ struct Profile: AsyncParsableCommand {
     func validate() throws {
         guard n > 0 else { throw ValidationError("-n/--repeat must be 1 or more, not \(n)") }
         if let output { try OutputPath.validate(output, option: "-o", extensions: ["svg"]) }
+        for (option, value) in [("--max-p99", maxP99), ("--min-speedup", minSpeedup)] {
+            guard let value else { continue }
+            guard value > 0, value.isFinite else { throw ValidationError("\(option) must be a number more than 0, not \(value)") }
+            if mcu != nil { throw ValidationError("\(option) gates the latency profiler; --mcu measures cycle budgets instead") }
+        }
+    }
+
+    /// The gates given on the command line, judged on the report.
+    func gates(_ report: Report) -> [Gate] {
+        var gates: [Gate] = []
+        if let maxP99 {
+            gates.append(.atMost("max-p99", "prepared p99", value: report.prepared.p99Ms, limit: maxP99) { String(format: "%.3f ms", $0) })
+        }
+        if let minSpeedup {
+            let (figure, value) = cold
+                ? ("prepared vs unprepared (cold) at the corpus median", report.coldSpeedupAtCorpusMedian ?? 0)
+                : ("prepared vs upload-then-play at the corpus median", report.speedupAtCorpusMedian)
+            gates.append(.atLeast("min-speedup", figure, value: value, limit: minSpeedup) { String(format: "%.1fx", $0) })
+        }
+        return gates
     }
 
     func run() async throws {
@@ -94,7 +126,8 @@ struct Profile: AsyncParsableCommand {
         }
         await device.close()
         let target = virtual == nil ? path : "virtual device on \(path)"
-        let document = Report(report, target: target, corpus: directory, patterns: subjects.count)
+        var document = Report(report, target: target, corpus: directory, patterns: subjects.count)
+        document.gates = gates(document)
         if json {
             emit(try reportJSON(document))
         } else {
@@ -103,6 +136,7 @@ struct Profile: AsyncParsableCommand {
         if let output {
             try writeOutput(Array(Self.svg(report).utf8), to: output)
         }
+        try Gate.enforce(document.gates)
     }
 
     static func text(_ report: Report) -> String {

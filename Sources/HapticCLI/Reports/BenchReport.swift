@@ -18,6 +18,8 @@ extension Bench {
         var totals: Totals
         /// Files that did not decode.
         var unreadable: [Unreadable]
+        /// `--max-error`, `--max-bytes`: empty when none was given.
+        var gates: [Gate] = []
 
         struct File: Encodable {
             @Nullable var error: String?

@@ -25,6 +25,8 @@ extension Profile {
         /// With `--cold` only: the 10x target is about unprepared plays from a cold stage.
         @Nullable var meetsSpeedupTarget: Bool?
         var samples: Samples
+        /// `--max-p99`, `--min-speedup`: empty when none was given.
+        var gates: [Gate] = []
 
         struct Summary: Encodable {
             var count: Int

@@ -1,0 +1,168 @@
+import FirmwareModel
+import Foundation
+import HapticProtocol
+
+/// One session of `firmware-protocol/vectors/device/*.txt` (format in the README there): the
+/// device configuration, the host's bytes with the tick each arrives before, and everything the
+/// device must send and output at that configuration.
+public struct DeviceVectorFile: Sendable {
+    /// Bytes received before the step of `tick`, with the `# in` comment that reads them.
+    public struct Input: Sendable {
+        public var tick: UInt32
+        public var bytes: [UInt8]
+        public var note: String
+    }
+
+    public var name: String
+    /// The first comment line: what the session covers.
+    public var summary: String
+    public var configuration: DeviceModel.Configuration
+    public var inputs: [Input]
+    /// Steps the session runs.
+    public var ticks: Int
+    /// Every byte the device sends, with the tick it belongs to (PROTOCOL.md 2.3).
+    public var output: [(tick: UInt32, byte: UInt8)]
+    /// The sample of every tick.
+    public var samples: [OutputSample]
+
+    public enum ReadError: Error, CustomStringConvertible {
+        case malformed(file: String, line: Int, text: String)
+
+        public var description: String {
+            switch self {
+            case .malformed(let file, let line, let text): "\(file):\(line): cannot read '\(text)'"
+            }
+        }
+    }
+
+    /// Every `*.txt` of `directory`, sorted by name.
+    public static func all(in directory: String) throws -> [DeviceVectorFile] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".txt") }.sorted()
+        return try names.map { file in
+            let text = try String(contentsOfFile: (directory as NSString).appendingPathComponent(file), encoding: .utf8)
+            return try DeviceVectorFile(name: String(file.dropLast(4)), text: text)
+        }
+    }
+
+    public init(name: String, text: String) throws {
+        self.name = name
+        summary = ""
+        configuration = .default
+        inputs = []
+        ticks = 0
+        output = []
+        samples = []
+        var note = ""
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            func malformed() -> ReadError { .malformed(file: name, line: number + 1, text: String(line)) }
+            if line.hasPrefix("#") {
+                let comment = line.dropFirst().trimmingCharacters(in: .whitespaces)
+                if summary.isEmpty { summary = comment }
+                if comment.hasPrefix("in ") { note = comment }
+                continue
+            }
+            let fields = line.split(separator: " ")
+            switch fields[0] {
+            case "config:":
+                guard let c = Self.configuration(fields.dropFirst()) else { throw malformed() }
+                configuration = c
+            case "in":
+                guard fields.count == 3, let tick = UInt32(fields[1]), let bytes = Self.hex(fields[2]) else { throw malformed() }
+                inputs.append(Input(tick: tick, bytes: bytes, note: note))
+            case "out":
+                guard fields.count == 3, let tick = UInt32(fields[1]), let bytes = Self.hex(fields[2]) else { throw malformed() }
+                output += bytes.map { (tick, $0) }
+            case "ticks:":
+                guard fields.count == 2, let count = Int(fields[1]) else { throw malformed() }
+                ticks = count
+            default:
+                // `<first>-<last>: amp sharp flags` or `<tick>: ...`
+                let bounds = fields[0].dropLast().split(separator: "-").compactMap { Int($0) }
+                guard fields.count == 4, fields[0].hasSuffix(":"), let last = bounds.last,
+                      let amp = UInt8(fields[1]), let sharp = UInt8(fields[2]), let flags = UInt8(fields[3])
+                else { throw malformed() }
+                let sample = OutputSample(amplitude: amp, sharpness: sharp, flags: flags)
+                while samples.count <= last { samples.append(sample) }
+            }
+        }
+        guard samples.count == ticks else { throw ReadError.malformed(file: name, line: 0, text: "\(samples.count) samples for \(ticks) ticks") }
+    }
+
+    static func hex(_ text: Substring) -> [UInt8]? {
+        if text == "-" { return [] }
+        guard text.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+
+    /// The `config:` line's `key=value` fields.
+    static func configuration(_ fields: ArraySlice<Substring>) -> DeviceModel.Configuration? {
+        var values: [String: String] = [:]
+        for field in fields {
+            let pair = field.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { return nil }
+            values[String(pair[0])] = String(pair[1])
+        }
+        func number<T: FixedWidthInteger>(_ key: String) -> T? { values[key].flatMap { T($0) } }
+        let version = values["fw"]?.split(separator: ".").compactMap { UInt8($0) } ?? []
+        guard let rate: UInt16 = number("rate"), let maxBody: UInt32 = number("max_body"), let brake: UInt16 = number("brake"),
+              let threshold: UInt8 = number("threshold"), let safety: UInt32 = number("safety"),
+              let slots: UInt8 = number("slots"), let capacity: UInt32 = number("slot_capacity"),
+              let stream: UInt32 = number("stream"), let rx: UInt16 = number("rx_buffer"),
+              let wake: UInt16 = number("wake"), let idle: UInt16 = number("idle"), let watchdog: UInt16 = number("watchdog"),
+              let actuator: UInt8 = number("actuator"), let profileID: UInt16 = number("profile_id"),
+              let deviceID: UInt32 = number("device_id"), let caps: UInt16 = number("caps"),
+              let reason: UInt8 = number("reset_reason"), let boots: UInt32 = number("boot_count"),
+              let profileName = values["profile_name"], version.count == 3
+        else { return nil }
+        var c = DeviceModel.Configuration(
+            core: DeviceConfiguration(rate: rate, maxBody: maxBody, brakeTicks: brake, safetyThreshold: threshold, safetyTicks: safety),
+            slotCount: slots, slotCapacity: capacity, streamCapacity: stream, rxBuffer: rx, wakeTicks: wake, idleTicks: idle,
+            watchdog: watchdog)
+        c.firmwareMajor = version[0]
+        c.firmwareMinor = version[1]
+        c.firmwarePatch = version[2]
+        c.actuator = Message.Info.Actuator(rawValue: actuator) ?? .unknown
+        c.profileID = profileID
+        c.profileName = profileName == "-" ? "" : profileName
+        c.deviceID = deviceID
+        c.capabilities = Message.Info.Capabilities(rawValue: caps)
+        c.resetReason = Message.Reset.Reason(rawValue: reason) ?? .unknown
+        c.bootCount = boots
+        return c
+    }
+
+    /// Plays the session through the reference model tick by tick as the README says; nil when
+    /// every byte (with its tick) and every sample match the file, else the first difference.
+    /// The kit runs this before replaying a vector on a device: its expectations come from the
+    /// same model, so they stand only where the model reproduces the file.
+    public func differenceFromModel() -> String? {
+        var device = DeviceModel(configuration: configuration)
+        var sent: [(tick: UInt32, byte: UInt8)] = []
+        var next = 0
+        for tick in 0..<UInt32(ticks) {
+            while next < inputs.count, inputs[next].tick == tick {
+                sent += device.receive(inputs[next].bytes).map { (tick, $0) }
+                next += 1
+            }
+            let step = device.step()
+            sent += step.sent.map { (tick, $0) }
+            if step.sample != samples[Int(tick)] {
+                return "tick \(tick): sample \(Self.text(step.sample)), the file has \(Self.text(samples[Int(tick)]))"
+            }
+        }
+        if let index = zip(sent, output).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            return "output byte \(index) differs (tick \(sent[index].tick) against \(output[index].tick))"
+        }
+        return sent.count == output.count ? nil : "\(sent.count) bytes sent, the file has \(output.count)"
+    }
+
+    static func text(_ s: OutputSample) -> String { "(\(s.amplitude), \(s.sharpness), \(s.flags))" }
+}
