@@ -50,6 +50,8 @@ public struct AHAPWarning: Sendable, Hashable, CustomStringConvertible {
         case duplicateKey
         /// Something that cannot be loaded at all (unknown event type, missing required key...): skipped.
         case skipped
+        /// A key whose value is `null` (written by authoring tools for unused values): read as absent.
+        case nullValue
         /// A key that has no effect where it appears (e.g. `EventDuration` on a transient): ignored.
         case ignoredValue
         /// An item with more than one of `Event`, `Parameter`, `ParameterCurve`: each is loaded.

@@ -37,6 +37,7 @@ struct AHAPReader {
         for member in tree.members(root) {
             guard let key = try match(member.key, AHAPObjectSchema.root, in: .root, seen: &seen) else { continue }
             let path = AHAPPath.root.key(member.key)
+            if nullIsAbsent(member.value, key, path) { continue }
             switch key {
             case .version:
                 versionSeen = true
@@ -101,8 +102,9 @@ struct AHAPReader {
                 unknown += 1
                 continue
             }
-            kinds += 1
             let valuePath = path.key(member.key)
+            if nullIsAbsent(member.value, key, valuePath) { continue }
+            kinds += 1
             switch key {
             case .event: try readEvent(member.value, item: index, path: valuePath)
             case .parameter: try readParameter(member.value, item: index, path: valuePath)
@@ -134,6 +136,7 @@ struct AHAPReader {
             guard let key = try match(member.key, AHAPObjectSchema.event, aliases: [.eventTime], in: path, seen: &seen)
             else { continue }
             let valuePath = path.key(member.key)
+            if nullIsAbsent(member.value, key, valuePath) { continue }
             let value = member.value
             switch key {
             case .time:
@@ -205,6 +208,7 @@ struct AHAPReader {
                 guard let key = try match(member.key, AHAPObjectSchema.eventParameter, in: entryPath, seen: &seen)
                 else { continue }
                 let memberPath = entryPath.key(member.key)
+                if nullIsAbsent(member.value, key, memberPath) { continue }
                 if key == .parameterID {
                     try id.set(resolve(member.value, AHAPNames.eventParameters, what: "ParameterID", path: memberPath,
                                        skipping: "parameter skipped"), member.value, memberPath)
@@ -264,6 +268,7 @@ struct AHAPReader {
             guard let key = try match(member.key, schema, aliases: [.parameterTime], in: path, seen: &seen)
             else { continue }
             let memberPath = path.key(member.key)
+            if nullIsAbsent(member.value, key, memberPath) { continue }
             switch key {
             case .parameterID:
                 try id.set(resolve(member.value, AHAPNames.dynamicParameters, what: "ParameterID", path: memberPath,
@@ -294,6 +299,7 @@ struct AHAPReader {
                 guard let key = try match(member.key, AHAPObjectSchema.controlPoint, aliases: [.parameterTime],
                                           in: entryPath, seen: &seen) else { continue }
                 let memberPath = entryPath.key(member.key)
+                if nullIsAbsent(member.value, key, memberPath) { continue }
                 if key == .time {
                     try time.set(number(member.value, memberPath), member.value, memberPath)
                 } else {

@@ -92,6 +92,16 @@ extension AHAPReader {
 
     /// Identifies a key among the schema's keys: exact spelling; lenient mode also accepts other
     /// letter cases and the `Time` aliases. Unknown keys are errors (strict) or ignored with a warning.
+    /// Lenient mode reads `null` for a key as the key being absent, with a note at its JSON path:
+    /// authoring tools write `"EventWaveformPath": null` for values they do not use. A required key
+    /// that is null is then reported as missing. Strict mode leaves null to the type checks, which
+    /// reject it as Core Haptics does.
+    mutating func nullIsAbsent(_ value: Int, _ key: AHAPKey, _ path: AHAPPath) -> Bool {
+        guard lenient, tree.kind(value) == .null else { return false }
+        warn(.nullValue, path, "\(key.name) is null; read as absent")
+        return true
+    }
+
     mutating func match(_ keyNode: Int, _ allowed: [AHAPKey], aliases: [AHAPAlias] = [],
                         in path: AHAPPath, seen: inout KeySet) throws(AHAPError) -> AHAPKey? {
         var found: AHAPKey?
