@@ -26,17 +26,7 @@ struct Bench: ParsableCommand {
     @Argument(help: "AHAP files or directories of them (default: $HAPTIC_CORPUS, else Examples/corpus).")
     var paths: [String] = []
 
-    @Option(help: "Actuator profile: a name from hardware/actuators or a profile file path.")
-    var actuator: String = ActuatorProfile.defaultName
-
-    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB of the 8-bit code, 0...255.")
-    var tolerance: Int = 1
-
-    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB, 0...255 (default: --tolerance).")
-    var sharpnessTolerance: Int?
-
-    @Flag(help: "Do not fold repeated stretches into LOOP/ENDLOOP.")
-    var noLoops = false
+    @OptionGroup var compiler: CompileFlags
 
     @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Times to compile the whole set, 1 or more; times are from the fastest run.")
     var `repeat` = 5
@@ -54,8 +44,6 @@ struct Bench: ParsableCommand {
     static let modelBenchmarkTicks = 2_601_000
 
     func validate() throws {
-        guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0...255") }
-        if let s = sharpnessTolerance, !(0...255).contains(s) { throw ValidationError("--sharpness-tolerance must be 0...255") }
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
         if let maxError, !(0...255).contains(maxError) { throw ValidationError("--max-error must be 0...255, not \(maxError)") }
         if let maxBytes, maxBytes < 0 { throw ValidationError("--max-bytes must be 0 or more, not \(maxBytes)") }
@@ -76,7 +64,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let profile = try Compile.loadProfile(actuator)
+        let profile = try Compile.loadProfile(compiler.actuator)
         guard let inputs = paths.isEmpty ? DefaultCorpus.directory().map({ [$0] }) : paths else {
             throw CommandFailure(DefaultCorpus.missing)
         }
@@ -91,8 +79,7 @@ struct Bench: ParsableCommand {
                 unreadable.append((file, error.description))
             }
         }
-        let options = CompileOptions(tolerance: tolerance, sharpnessTolerance: sharpnessTolerance, loops: !noLoops,
-                                     failOnToleranceExceeded: false)
+        let options = compiler.options
         var best = CompilerBenchmark.run(patterns, profile: profile, options: options)
         for _ in 1..<`repeat` {
             let again = CompilerBenchmark.run(patterns, profile: profile, options: options)

@@ -22,17 +22,7 @@ struct Compile: ParsableCommand {
     @Argument(help: "AHAP files, or preset:NAME (see `haptic presets`).")
     var inputs: [String]
 
-    @Option(help: "Actuator profile: a name from hardware/actuators or a profile file path.")
-    var actuator: String = ActuatorProfile.defaultName
-
-    @Option(parsing: .unconditional, help: "Largest amplitude error allowed, in LSB of the 8-bit code, 0...255.")
-    var tolerance: Int = 1
-
-    @Option(parsing: .unconditional, help: "Largest sharpness error allowed where the output sounds, in LSB, 0...255 (default: --tolerance).")
-    var sharpnessTolerance: Int?
-
-    @Flag(help: "Do not fold repeated stretches into LOOP/ENDLOOP.")
-    var noLoops = false
+    @OptionGroup var compiler: CompileFlags
 
     @Option(name: .shortAndLong, help: "Program file (one input) or directory (several inputs).")
     var output: String?
@@ -44,8 +34,6 @@ struct Compile: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0...255") }
-        if let s = sharpnessTolerance, !(0...255).contains(s) { throw ValidationError("--sharpness-tolerance must be 0...255") }
         if let output, inputs.count > 1 {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -55,10 +43,7 @@ struct Compile: ParsableCommand {
         if output == "-" && json { throw ValidationError("-o - writes the program to standard output; it cannot be combined with --json") }
     }
 
-    var options: CompileOptions {
-        CompileOptions(tolerance: tolerance, sharpnessTolerance: sharpnessTolerance, loops: !noLoops,
-                       failOnToleranceExceeded: false)
-    }
+    var options: CompileOptions { compiler.options }
 
     struct Outcome {
         var input: String
@@ -68,7 +53,7 @@ struct Compile: ParsableCommand {
     }
 
     func run() throws {
-        let profile = try Self.loadProfile(actuator)
+        let profile = try Self.loadProfile(compiler.actuator)
         var outcomes: [Outcome] = []
         for input in inputs {
             var outcome = Outcome(input: input)

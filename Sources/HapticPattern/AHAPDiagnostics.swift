@@ -64,11 +64,6 @@ public struct AHAPWarning: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     public var message: String
 
-    public init(kind: Kind, path: String, message: String) {
-        self.kind = kind
-        self.path = path
-        self.message = message
-    }
 
     /// One line: `path: message [kind]`.
     public var description: String { "\(path): \(message) [\(kind.rawValue)]" }

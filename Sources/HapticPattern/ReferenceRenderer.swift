@@ -5,11 +5,6 @@ public struct RenderedSample: Sendable, Hashable, Codable {
     public var intensity: Double
     public var sharpness: Double
 
-    public init(intensity: Double, sharpness: Double) {
-        self.intensity = intensity
-        self.sharpness = sharpness
-    }
-
     public static let silence = RenderedSample(intensity: 0, sharpness: 0)
 }
 

@@ -91,12 +91,6 @@ public struct DecodedInstruction: Hashable, Sendable {
     public var offset: Int
     public var byteCount: Int
     public var instruction: Instruction
-
-    public init(offset: Int, byteCount: Int, instruction: Instruction) {
-        self.offset = offset
-        self.byteCount = byteCount
-        self.instruction = instruction
-    }
 }
 
 /// A body that does not decode: the PROTOCOL.md code and the offset of the instruction.

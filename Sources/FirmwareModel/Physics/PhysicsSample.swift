@@ -12,10 +12,4 @@ public struct PhysicsSample: Sendable, Hashable {
     /// Frequency of the motion at the end of the tick, in Hz: the drive frequency while driven,
     /// the damped natural frequency while ringing freely, the rotation rate for an ERM.
     public var frequency: Double
-
-    public init(peakAcceleration: Double, envelope: Double, frequency: Double) {
-        self.peakAcceleration = peakAcceleration
-        self.envelope = envelope
-        self.frequency = frequency
-    }
 }

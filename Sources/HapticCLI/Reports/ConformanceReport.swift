@@ -18,32 +18,19 @@ extension ConformanceCommand {
         var checks: [Check]
 
         struct Device: Encodable {
-            var protocolVersion: String
-            var firmware: String
+            var protocolVersion, firmware: String
             var actuator: Int
             var profileName: String
-            var rate: Int
-            var slots: Int
-            var slotCapacity: Int
-            var maxBody: Int
-            var streamCapacity: Int
-            var rxBuffer: Int
-            var wakeTicks: Int
-            var idleTicks: Int
-            var watchdog: Int
-            var capabilities: Int
+            var rate, slots, slotCapacity, maxBody, streamCapacity, rxBuffer, wakeTicks, idleTicks, watchdog, capabilities: Int
         }
 
         struct Counts: Encodable {
-            var passed: Int
-            var failed: Int
-            var skipped: Int
+            var passed, failed, skipped: Int
         }
 
         struct Check: Encodable {
             /// "vector" or "live".
-            var kind: String
-            var name: String
+            var kind, name: String
             /// "passed", "failed" or "skipped".
             var status: String
             /// Passed: what was checked; failed: the first divergence; skipped: why.

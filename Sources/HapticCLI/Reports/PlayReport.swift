@@ -7,8 +7,7 @@ extension Play {
         /// The board's port, or null for the virtual device in this process.
         @Nullable var port: String?
         var profile: String
-        var tickRate: Int
-        var baud: Int
+        var tickRate, baud: Int
         /// Play call to the first non-zero output, lead-in subtracted (null without FIRST_OUTPUT).
         @Nullable var latencyMs: Double?
         @Nullable var latencyUncertaintyMs: Double?
