@@ -43,6 +43,8 @@ void HapticBridgeDevice::start(Stream &link, HapticOutput &output, const HapticP
     hb_device_init(&device_, &config_, memory_, ringCapacity_ ? ring_ : nullptr, transmit, this);
     hb_device_set_subtick(&device_, subtick);
     hb_device_set_yield(&device_, yield);
+    /* ACK, NACK and PONG are encoded at a flush: after a step, or when none is near (poll) */
+    hb_device_set_deferred_replies(&device_, 1);
     tick_.start();
 }
 
@@ -102,5 +104,13 @@ void HapticBridgeDevice::poll()
         return; /* before begin() */
     }
     runDueSteps();
+    if (hb_device_pending(&device_)) {
+        /* the reply to the last frame: now if no step is near, else the flush after that step
+         * sends it (the device would send it before taking another byte, so bytes wait too) */
+        if (!tick_.near(HB_ARDUINO_FLUSH_GUARD_US)) {
+            hb_device_flush(&device_);
+        }
+        return;
+    }
     receive();
 }

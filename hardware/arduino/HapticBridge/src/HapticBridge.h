@@ -13,9 +13,11 @@
  *
  * poll() does a bounded amount of work per call (hardware/arduino/README.md, "Timing"): the
  * device steps that are due, at most HAPTIC_MAX_STEPS_PER_POLL (4) of them, each one interpreter
- * tick, its output written to the stage, its notices sent; then received bytes, until none is
- * waiting, a step comes due, or a frame ends (so at most one frame is handled per call: a frame's
- * long pieces, an UPLOAD's checksums or a COMMIT's validation, run due steps between them). Call it
+ * tick, its output written to the stage, its notices sent; then either the reply held for the
+ * last frame (ACK, NACK or PONG, encoded and sent only when no step is due within
+ * HB_ARDUINO_FLUSH_GUARD_US, else after that step) or received bytes, until none is waiting, a
+ * step comes due, or a frame ends (so at most one frame is handled per call: a frame's long
+ * pieces, an UPLOAD's checksums or a COMMIT's validation, run due steps between them). Call it
  * at least every millisecond for on-time ticks, and keep the gaps shorter than the serial port's
  * receive buffer takes to fill (64 bytes: 1.3 ms at 500 kbaud, 5.5 ms at 115,200) while a host
  * streams at line rate. */
@@ -101,9 +103,12 @@ class HapticBridgeDevice
     }
 
   private:
-    void start(Stream &link, HapticOutput &output, const HapticProfile &profile);
+    /* Not inlined (HB_NOINLINE, hb_port.h): with link-time optimisation a function inlined into
+     * main() keeps its locals in main()'s frame for good, and these two have large ones (the
+     * frame handlers' payloads), which every step would then run on top of. */
+    HB_NOINLINE void start(Stream &link, HapticOutput &output, const HapticProfile &profile);
     void runDueSteps();
-    void receive();
+    HB_NOINLINE void receive();
     static void transmit(void *ctx, const uint8_t *bytes, uint16_t length);
     static uint16_t subtick(void *ctx);
     static void yield(void *ctx);
@@ -142,7 +147,7 @@ class HapticBridgeWith : public HapticBridgeDevice
     uint8_t ring_[StreamCapacity ? StreamCapacity : 1];
 };
 
-/* The board's default memory (hb_port.h): 2 slots of 256 bytes and a 128-byte ring on an AVR,
+/* The board's default memory (hb_port.h): 2 slots of 256 bytes and a 64-byte ring on an AVR,
  * 4 slots of 1,024 bytes and a 256-byte ring elsewhere. */
 typedef HapticBridgeWith<HB_ARDUINO_SLOTS, HB_ARDUINO_SLOT_CAPACITY, HB_ARDUINO_STREAM_CAPACITY> HapticBridge;
 

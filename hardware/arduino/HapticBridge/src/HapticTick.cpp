@@ -20,6 +20,12 @@ bool HapticTick::due()
     return true;
 }
 
+bool HapticTick::near(uint32_t within) const
+{
+    uint32_t ahead = next_ - micros(); /* time to the next due time; wraps past 2^31 once it is due */
+    return ahead <= within || ahead > 0x80000000UL;
+}
+
 uint16_t HapticTick::subtick() const
 {
     uint32_t elapsed = micros() - (next_ - periodMicros);

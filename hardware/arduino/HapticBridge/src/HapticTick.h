@@ -37,6 +37,9 @@ class HapticTick
         next_ += periodMicros;
     }
 
+    /* Whether the next step is due within `micros` (or already). */
+    bool near(uint32_t micros) const;
+
     /* Time since the last step's due time, in 1/65536 of a tick (PONG's subtick, PROTOCOL.md
      * 2.11): read between steps, when that time is under a tick; saturates at 65535. */
     uint16_t subtick() const;

@@ -22,19 +22,34 @@
 #include "core/port/hb_port.h"
 
 /* Memory of the HapticBridge typedef (HapticBridgeWith<slots, slot bytes, stream bytes> for
- * others). An AVR gets the sizes of PROTOCOL.md 2.16 for the ATmega328P's 2 KB: 2 slots of 256
- * bytes and a 128-byte stream ring (640 bytes); the 32-bit boards, with 32 KB of RAM or more, the
- * protocol's defaults: 4 slots of 1,024 bytes and a 256-byte ring. (The core's slot table is
- * sized for HB_DEVICE_MAX_SLOTS = 8 slots whatever the count: the Arduino IDE cannot pass the
- * -DHB_DEVICE_MAX_SLOTS=2 of the bare-metal build, which costs an AVR 54 bytes of RAM.) */
+ * others). An AVR gets the slots of PROTOCOL.md 2.16 for the ATmega328P, 2 of 256 bytes, but a
+ * 64-byte stream ring where the bare-metal firmware has 128: an Uno running the library with a
+ * DRV2605L also holds the Arduino core's serial rings (128 bytes), Wire's buffers (about 160) and
+ * the vtables, and its deepest stack (a frame's reply sent from inside a step, plus an
+ * interrupt) measured about 300 bytes in the emulator tests; the smaller ring leaves about 100
+ * bytes for the sketch. (The core's slot table is sized for HB_DEVICE_MAX_SLOTS = 8 whatever the
+ * count: the Arduino IDE cannot pass the bare-metal build's -DHB_DEVICE_MAX_SLOTS=2, which costs
+ * an AVR 54 bytes.) The 32-bit boards, with 32 KB of RAM or more, get the protocol's defaults:
+ * 4 slots of 1,024 bytes and a 256-byte ring. */
 #if defined(__AVR__)
 #define HB_ARDUINO_SLOTS 2
 #define HB_ARDUINO_SLOT_CAPACITY 256
-#define HB_ARDUINO_STREAM_CAPACITY 128
+#define HB_ARDUINO_STREAM_CAPACITY 64
 #else
 #define HB_ARDUINO_SLOTS 4
 #define HB_ARDUINO_SLOT_CAPACITY 1024
 #define HB_ARDUINO_STREAM_CAPACITY 256
+#endif
+
+/* Flush guard: a reply the device holds (ACK, NACK, PONG: hb_device_set_deferred_replies) is
+ * encoded and sent by poll() only when the next step is further away than this, else after that
+ * step, so that a step never waits for it. The longest, PONG, takes an ATmega328P at 16 MHz
+ * about 190 us to encode and queue on a HardwareSerial; the 32-bit boards are several times
+ * faster. */
+#if defined(__AVR__)
+#define HB_ARDUINO_FLUSH_GUARD_US 250u
+#else
+#define HB_ARDUINO_FLUSH_GUARD_US 100u
 #endif
 
 #endif
