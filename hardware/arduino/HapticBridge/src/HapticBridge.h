@@ -147,7 +147,7 @@ class HapticBridgeWith : public HapticBridgeDevice
     uint8_t ring_[StreamCapacity ? StreamCapacity : 1];
 };
 
-/* The board's default memory (hb_port.h): 2 slots of 256 bytes and a 64-byte ring on an AVR,
+/* The board's default memory (hb_port.h): 2 slots of 192 bytes and a 128-byte ring on an AVR,
  * 4 slots of 1,024 bytes and a 256-byte ring elsewhere. */
 typedef HapticBridgeWith<HB_ARDUINO_SLOTS, HB_ARDUINO_SLOT_CAPACITY, HB_ARDUINO_STREAM_CAPACITY> HapticBridge;
 

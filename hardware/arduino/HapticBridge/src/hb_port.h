@@ -22,19 +22,21 @@
 #include "core/port/hb_port.h"
 
 /* Memory of the HapticBridge typedef (HapticBridgeWith<slots, slot bytes, stream bytes> for
- * others). An AVR gets the slots of PROTOCOL.md 2.16 for the ATmega328P, 2 of 256 bytes, but a
- * 64-byte stream ring where the bare-metal firmware has 128: an Uno running the library with a
- * DRV2605L also holds the Arduino core's serial rings (128 bytes), Wire's buffers (about 160) and
- * the vtables, and its deepest stack (a frame's reply sent from inside a step, plus an
- * interrupt) measured about 300 bytes in the emulator tests; the smaller ring leaves about 100
- * bytes for the sketch. (The core's slot table is sized for HB_DEVICE_MAX_SLOTS = 8 whatever the
- * count: the Arduino IDE cannot pass the bare-metal build's -DHB_DEVICE_MAX_SLOTS=2, which costs
- * an AVR 54 bytes.) The 32-bit boards, with 32 KB of RAM or more, get the protocol's defaults:
- * 4 slots of 1,024 bytes and a 256-byte ring. */
+ * others). An AVR gets 2 slots of 192 bytes (bodies up to 176; longer programs stream) and the
+ * bare-metal firmware's 128-byte stream ring, where the bare-metal firmware has slots of 256: an
+ * Uno running the library with a DRV2605L also holds the Arduino core's serial rings (128 bytes),
+ * Wire's buffers (about 160) and the vtables, and its deepest stack (a reply sent from inside the
+ * handling of a frame, plus an interrupt) measured about 300 bytes in the emulator tests; with
+ * 256-byte slots it came within 44 bytes of the static data, and a 64-byte ring underran on a
+ * real host's round trips (a streamed corpus file played through `haptic play` on the emulated
+ * board). These sizes leave the sketch about 170 bytes. (The core's slot table is sized for
+ * HB_DEVICE_MAX_SLOTS = 8 whatever the count: the Arduino IDE cannot pass the bare-metal build's
+ * -DHB_DEVICE_MAX_SLOTS=2, which costs an AVR 54 bytes.) The 32-bit boards, with 32 KB of RAM or
+ * more, get the protocol's defaults: 4 slots of 1,024 bytes and a 256-byte ring. */
 #if defined(__AVR__)
 #define HB_ARDUINO_SLOTS 2
-#define HB_ARDUINO_SLOT_CAPACITY 256
-#define HB_ARDUINO_STREAM_CAPACITY 64
+#define HB_ARDUINO_SLOT_CAPACITY 192
+#define HB_ARDUINO_STREAM_CAPACITY 128
 #else
 #define HB_ARDUINO_SLOTS 4
 #define HB_ARDUINO_SLOT_CAPACITY 1024
