@@ -2,13 +2,16 @@
 #include "Arduino.h"
 #include "Wire.h"
 
+/* The clock: a test sets it (tick_test.cpp); 0 otherwise. */
+unsigned long hb_stand_in_micros;
+
 unsigned long micros(void)
 {
-    return 0;
+    return hb_stand_in_micros;
 }
 unsigned long millis(void)
 {
-    return 0;
+    return hb_stand_in_micros / 1000u;
 }
 void delay(unsigned long)
 {
