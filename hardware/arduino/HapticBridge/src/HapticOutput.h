@@ -1,0 +1,68 @@
+/* What drives the actuator (the output stage) and what the actuator is (its profile).
+ *
+ * The sketch declares one output stage (HapticDRV2605L, HapticERM, HapticHBridge, or a class of
+ * its own) and passes it, with a profile, to HapticBridge::begin or HapticPlayer::begin. The
+ * library calls write() once per tick with that tick's sample, right after the step that made it
+ * (PROTOCOL.md 1.11: amplitude code, sharpness code, flags bit 0 = brake). */
+#ifndef HAPTIC_OUTPUT_H
+#define HAPTIC_OUTPUT_H
+
+#include <stdint.h>
+
+/* INFO's actuator codes (PROTOCOL.md 2.6; the core's HB_ACTUATOR_*). */
+#define HAPTIC_ACTUATOR_LRA 1u
+#define HAPTIC_ACTUATOR_ERM 2u
+
+/* An actuator profile: the name the host compiles for (hardware/actuators/<name>.json; INFO reports
+ * its first 16 characters and the host picks the profile that starts with them), the kind, and
+ * the DRV2605L's register values for it (hardware/README.md, "DRV2605L stage", gives the
+ * equations; 0 takes the stage's default for the kind). The PWM stages use only the name and the
+ * kind: the drive voltage is the supply's. */
+struct HapticProfile {
+    const char *name;
+    uint8_t actuator;          /* HAPTIC_ACTUATOR_LRA or HAPTIC_ACTUATOR_ERM */
+    uint8_t drvRatedVoltage;   /* RATED_VOLTAGE (0x16) */
+    uint8_t drvOverdriveClamp; /* OD_CLAMP (0x17) */
+    uint8_t drvDriveTime;      /* CONTROL1 DRIVE_TIME (LRA: (half period - 0.5 ms) / 0.1 ms) */
+};
+
+/* The built-in profiles a stage of this library can drive (hardware/actuators/). */
+namespace HapticProfiles
+{
+/* Jinlong Z10SC2B-class 10 mm LRA, 170 Hz, on a DRV2605L in closed loop: 2.0 V rms rated (84),
+ * 2.5 V rms overdrive (126), drive time 24 (170 Hz). */
+constexpr HapticProfile LRA_DRV2605L_170HZ_10MM = {"lra-drv2605l-170hz-10mm", HAPTIC_ACTUATOR_LRA, 0x54, 0x7E,
+                                                   24};
+/* 10 mm coin ERM, 3.0 V rated (142 on a DRV2605L), 3.6 V overdrive (164): a single MOSFET (no
+ * brake) or a DRV2605L. */
+constexpr HapticProfile ERM_COIN_10MM = {"erm-coin-10mm", HAPTIC_ACTUATOR_ERM, 0x8E, 0xA4, 0};
+/* 7 mm cylinder ERM on an H-bridge, which brakes it by reversing: 3.0 V rated, 3.6 V overdrive. */
+constexpr HapticProfile ERM_CYLINDER_7MM = {"erm-cylinder-7mm", HAPTIC_ACTUATOR_ERM, 0x8E, 0xA4, 0};
+} // namespace HapticProfiles
+
+class HapticOutput
+{
+  public:
+    /* Sets the stage up for the profile and leaves it silent; true when the stage works (the
+     * DRV2605L answered and calibrated; a PWM stage given an ERM profile). Called once. */
+    virtual bool begin(const HapticProfile &profile) = 0;
+
+    /* One tick's sample (flags bit 0: brake). */
+    virtual void write(uint8_t amplitude, uint8_t sharpness, uint8_t flags) = 0;
+
+    /* INFO's capability bits the stage gives (PROTOCOL.md 2.6): HAPTIC_CAP_SHARPNESS when it
+     * renders the sharpness code, HAPTIC_CAP_ACTIVE_BRAKE when brake samples drive the actuator
+     * against its motion. */
+    virtual uint16_t capabilities() const
+    {
+        return 0;
+    }
+
+  protected:
+    ~HapticOutput() = default; /* stages are never deleted through this class */
+};
+
+#define HAPTIC_CAP_SHARPNESS 0x0002u
+#define HAPTIC_CAP_ACTIVE_BRAKE 0x0004u
+
+#endif

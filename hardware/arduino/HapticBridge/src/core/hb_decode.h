@@ -1,0 +1,120 @@
+/* Private to the core: decoding one instruction from contiguous bytes (PROTOCOL.md 1.4), as an
+ * inline function. hb_program.c wraps it as hb_instr_decode_bytes (the validator, streamed
+ * fetches); the interpreter's loop over flat programs inlines it, so that the decoded instruction
+ * and the byte pointer stay in registers from one instruction to the next. */
+#ifndef HB_DECODE_H
+#define HB_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hb_port.h"
+#include "hb_error.h"
+#include "hb_program.h"
+
+/* A varint's value (below 2^28), or HB_VARINT_ERROR plus an error code: one uint32_t, so that it
+ * is returned in registers. */
+#define HB_VARINT_ERROR 0x80000000u
+
+/* What hb_instr_decode_bytes' result `n` means for an instruction at body offset `at` when it was
+ * given only the `count` bytes there that are written and inside the body (hb_source_peek): a
+ * varint error stays, and HB_ERR_TRUNCATED means that the decoder needed the byte at at + count
+ * (it reads in order), which is HB_ERR_END_MISSING if the instruction would start at the body's
+ * end, HB_ERR_TRUNCATED if it runs past it, and HB_ERR_UNDERRUN if that byte is in the body but
+ * not written yet: the per-byte rules of 1.6 (a) and 1.14. */
+hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length);
+
+/* The varint at p of 3 or 4 bytes, or its error (hb_program.c: out of line, it is rare). */
+uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit);
+
+/* The varint at *pp, advancing *pp past it on success. The rules of 1.4 in byte order: a byte
+ * at or past limit is error 16, a 4th byte with bit 7 set 17, a multi-byte varint ending in 0x00
+ * 18. One and two bytes (values below 16,384) are decoded here in 8 and 16 bits. */
+static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *limit)
+{
+    const uint8_t *p = *pp;
+    uint8_t b0, b1;
+    uint32_t value;
+    if (p >= limit) {
+        return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+    }
+    b0 = p[0];
+    if ((b0 & 0x80u) == 0) {
+        *pp = p + 1;
+        return b0;
+    }
+    if (limit - p < 2) {
+        return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+    }
+    b1 = p[1];
+    if ((b1 & 0x80u) == 0) {
+        if (b1 == 0) {
+            return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
+        }
+        *pp = p + 2;
+        return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
+    }
+    value = hb_varint_long(p, limit);
+    if ((value & HB_VARINT_ERROR) == 0) {
+        /* canonical, so its length follows from its value: 3 bytes below 2^21 */
+        *pp = p + (value < 0x200000u ? 3 : 4);
+    }
+    return value;
+}
+
+/* hb_decode's result: the 5-bit delay field, so that the common question "is it due now?" is an
+ * 8-bit test. HB_DECODED_EXTENDED: the delay is 31 + a varint, in out->delay. HB_DECODED_ERROR
+ * plus an error code: the instruction did not decode. */
+#define HB_DECODED_EXTENDED 31u
+#define HB_DECODED_ERROR 0x80u
+
+/* Decodes the instruction at *pp (bytes readable below limit), advancing *pp past it. Returns the
+ * delay field as above; errors (*pp unchanged): HB_ERR_TRUNCATED (a byte at or past limit was
+ * needed), HB_ERR_VARINT_TOO_LONG or _NONCANONICAL. Sets out->op, the operands the opcode has
+ * (value, dur, sharp) and, for an extended delay only, out->delay; leaves the rest as it was
+ * (after an error, any of them may have been written). */
+static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *limit, hb_instr *out)
+{
+    const uint8_t *q = *pp;
+    uint8_t first, op, delay;
+    if (q >= limit) {
+        return HB_DECODED_ERROR | HB_ERR_TRUNCATED;
+    }
+    first = *q++;
+    op = (uint8_t)(first >> 5);
+    out->op = op;
+    delay = (uint8_t)(first & 0x1Fu);
+    if (delay == HB_DELAY_EXTENDED) {
+        uint32_t v = hb_varint(&q, limit);
+        if (v & HB_VARINT_ERROR) {
+            return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
+        }
+        out->delay = HB_DELAY_EXTENDED + v;
+    }
+    if (op <= HB_OP_LOOP) { /* every opcode but ENDLOOP and END has a first u8 operand */
+        if (q >= limit) {
+            return HB_DECODED_ERROR | HB_ERR_TRUNCATED;
+        }
+        out->value = *q++;
+        if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
+            if (q < limit && (*q & 0x80u) == 0) { /* the common one-byte duration, directly */
+                out->dur = *q++;
+            } else {
+                uint32_t v = hb_varint(&q, limit);
+                if (v & HB_VARINT_ERROR) {
+                    return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
+                }
+                out->dur = v;
+            }
+        } else if (op == HB_OP_PULSE) {
+            if (q >= limit) {
+                return HB_DECODED_ERROR | HB_ERR_TRUNCATED;
+            }
+            out->sharp = *q++;
+        }
+    }
+    *pp = q;
+    return delay;
+}
+
+#endif

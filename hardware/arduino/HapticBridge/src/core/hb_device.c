@@ -1,0 +1,525 @@
+/* The device's session and its slots (PROTOCOL.md part 2): frames in and dispatched, HELLO and
+ * INFO, PING, SET_PARAM, SET_CONFIG, duplicate suppression (2.4), and the slot commands UPLOAD,
+ * COMMIT, PLAY, STOP, PREPARE. The other concerns: hb_device_stream.c (the stream and its
+ * credit), hb_device_telemetry.c (what the device sends), hb_device_step.c (the step). */
+#include <string.h>
+
+#include "hb_crc16.h"
+#include "hb_device_private.h"
+#include "hb_program.h"
+#include "hb_validate.h"
+
+/* ---- little-endian fields ---- */
+
+static uint16_t get_u16(const uint8_t *p)
+{
+    return (uint16_t)((uint16_t)p[0] | (uint16_t)((uint16_t)p[1] << 8));
+}
+
+uint32_t hb_dev_get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static void put_u16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v & 0xFFu);
+    p[1] = (uint8_t)(v >> 8);
+}
+
+void hb_dev_put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v & 0xFFu);
+    p[1] = (uint8_t)((v >> 8) & 0xFFu);
+    p[2] = (uint8_t)((v >> 16) & 0xFFu);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* ---- output stage (2.9): a play or PREPARE wakes it ---- */
+
+static void wake_request(hb_device *dev)
+{
+    if (dev->stage == HB_STAGE_COLD) {
+        if (dev->cfg->wake_ticks == 0u) {
+            dev->stage = HB_STAGE_WARM;
+            dev->idle_left = dev->cfg->idle_ticks;
+        } else {
+            dev->stage = HB_STAGE_WAKING;
+            dev->wake_left = dev->cfg->wake_ticks;
+        }
+    } else if (dev->stage == HB_STAGE_WARM) {
+        dev->idle_left = dev->cfg->idle_ticks;
+    }
+}
+
+/* ---- slots (2.7) ---- */
+
+uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot)
+{
+    return dev->memory + (uint32_t)slot * dev->cfg->slot_capacity;
+}
+
+static uint8_t slot_busy(const hb_device *dev, uint8_t slot)
+{
+    return (uint8_t)((dev->active && dev->active_slot == slot)
+                     || (dev->pending && dev->pending_slot == slot));
+}
+
+static void slot_empty(hb_device *dev, uint8_t slot)
+{
+    dev->slots[slot].fill = 0;
+    dev->slots[slot].ready = 0;
+}
+
+/* ---- commands ---- */
+
+reply hb_dev_nack(uint8_t code, uint32_t value)
+{
+    reply r;
+    r.code = code;
+    r.value = value;
+    r.after = AFTER_NOTHING;
+    r.after_slot = 0;
+    return r;
+}
+
+reply hb_dev_ack(uint32_t value)
+{
+    return hb_dev_nack(0, value);
+}
+
+/* Long frame handling runs in pieces with the board's yield hook between them (hb_device.h):
+ * an UPLOAD's data is copied into the slot and run through both CRCs PIECE bytes at a time, so a
+ * step that comes due waits at most about one piece (it was one 115-byte copy plus 32 bytes of
+ * CRC, about 2,900 cycles on the ATmega328P). 8 bytes kept a piece near 1,100 cycles when the
+ * CRC was avr-libc's, about 60 cycles a byte with its call, twice; the AVR port's CRC
+ * (hb_port_avr.h, inlined into hb_crc16's loop) makes a piece shorter still. */
+#define PIECE 8u
+
+static void yield(hb_device *dev)
+{
+    if (dev->yield != NULL) {
+        dev->yield(dev->ctx);
+    }
+}
+
+static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
+{
+    uint8_t slot;
+    uint32_t offset, count;
+    hb_device_slot *s;
+    if (n < HB_LEN_UPLOAD) {
+        return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
+    }
+    slot = p[0];
+    offset = hb_dev_get_u32(p + 1);
+    count = (uint32_t)n - HB_LEN_UPLOAD_FIELDS;
+    if (slot >= dev->cfg->slot_count) {
+        return hb_dev_nack(HB_ERR_BAD_SLOT, 0);
+    }
+    if (slot_busy(dev, slot)) {
+        return hb_dev_nack(HB_ERR_SLOT_BUSY, 0);
+    }
+    s = &dev->slots[slot];
+    if (offset != 0u && offset != s->fill) {
+        return hb_dev_nack(HB_ERR_BAD_OFFSET, s->fill);
+    }
+    if (count > dev->cfg->slot_capacity - offset) { /* offset <= fill <= capacity */
+        return hb_dev_nack(HB_ERR_NO_SPACE, dev->cfg->slot_capacity);
+    }
+    {
+        /* Uploads arrive in order (offset 0 restarts, anything else continues at fill), so two
+         * running CRCs, of the slot and of the body past the header, spare COMMIT both passes.
+         * Copied and checksummed PIECE bytes at a time, yielding after each piece. */
+        uint8_t *dst = hb_dev_slot_bytes(dev, slot) + offset;
+        const uint8_t *src = p + HB_LEN_UPLOAD_FIELDS;
+        uint8_t header_part = offset < HB_HEADER_SIZE ? (uint8_t)(HB_HEADER_SIZE - offset) : 0u;
+        uint16_t crc = offset == 0u ? HB_CRC16_INIT : s->crc;
+        uint16_t body_crc = offset == 0u ? HB_CRC16_INIT : s->body_crc;
+        uint8_t done = 0;
+        if (header_part > count) {
+            header_part = (uint8_t)count;
+        }
+        while (done < (uint8_t)count) {
+            uint8_t left = (uint8_t)((uint8_t)count - done);
+            uint8_t piece = left < (uint8_t)PIECE ? left : (uint8_t)PIECE;
+            uint8_t end = (uint8_t)(done + piece);
+            memcpy(dst + done, src + done, piece);
+            crc = hb_crc16(crc, dst + done, piece);
+            if (end > header_part) {
+                uint8_t from = done > header_part ? done : header_part;
+                body_crc = hb_crc16(body_crc, dst + from, (size_t)(end - from));
+            }
+            done = end;
+            yield(dev);
+        }
+        s->crc = crc;
+        s->body_crc = body_crc;
+    }
+    s->fill = offset + count;
+    s->ready = 0;
+    return hb_dev_ack(s->fill);
+}
+
+static reply cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
+{
+    uint8_t slot;
+    uint32_t length;
+    uint16_t crc;
+    hb_header header;
+    hb_err err;
+    if (n < HB_LEN_COMMIT) {
+        return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
+    }
+    slot = p[0];
+    length = hb_dev_get_u32(p + 1);
+    if (slot >= dev->cfg->slot_count) {
+        return hb_dev_nack(HB_ERR_BAD_SLOT, 0);
+    }
+    if (slot_busy(dev, slot)) {
+        return hb_dev_nack(HB_ERR_SLOT_BUSY, 0);
+    }
+    if (length != dev->slots[slot].fill) {
+        return hb_dev_nack(HB_ERR_COMMIT_LENGTH, dev->slots[slot].fill);
+    }
+    crc = length == 0u ? HB_CRC16_INIT : dev->slots[slot].crc; /* running CRC of the uploads */
+    if (crc != get_u16(p + 5)) {
+        slot_empty(dev, slot);
+        return hb_dev_nack(HB_ERR_CHECKSUM_MISMATCH, crc);
+    }
+    err = hb_program_validate_with_crc(hb_dev_slot_bytes(dev, slot), length, &dev->cfg->core, &header,
+                                       length > HB_HEADER_SIZE ? dev->slots[slot].body_crc : HB_CRC16_INIT,
+                                       dev->yield, dev->ctx);
+    if (err != HB_OK) {
+        slot_empty(dev, slot);
+        return hb_dev_nack(err, 0);
+    }
+    dev->slots[slot].ready = 1;
+    return hb_dev_ack(header.total_ticks);
+}
+
+/* Signed 32-bit distance a - b on the wrapping tick counter. */
+int32_t hb_dev_tick_diff(uint32_t a, uint32_t b)
+{
+    uint32_t d = a - b;
+    return d <= 0x7FFFFFFFu ? (int32_t)d : -(int32_t)(0xFFFFFFFFu - d) - 1;
+}
+
+static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n)
+{
+    uint8_t slot, flags;
+    uint16_t loops;
+    uint32_t at, start;
+    if (n < HB_LEN_PLAY) {
+        return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
+    }
+    slot = p[0];
+    flags = p[1];
+    at = hb_dev_get_u32(p + 2);
+    loops = get_u16(p + 8);
+    if ((flags & (uint8_t)~HB_PLAY_AT) != 0u) {
+        return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
+    }
+    if (slot == HB_STREAM_SLOT) {
+        if (dev->cfg->stream_capacity == 0u) {
+            return hb_dev_nack(HB_ERR_UNSUPPORTED, 0);
+        }
+        if (dev->stream_state == STREAM_PLAYING) {
+            return hb_dev_nack(HB_ERR_SLOT_BUSY, 0);
+        }
+        if (dev->stream_state != STREAM_OPEN) {
+            return hb_dev_nack(HB_ERR_NO_STREAM, 0);
+        }
+        if (loops != 1u) {
+            return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
+        }
+    } else {
+        if (slot >= dev->cfg->slot_count) {
+            return hb_dev_nack(HB_ERR_BAD_SLOT, 0);
+        }
+        if (!dev->slots[slot].ready) {
+            return hb_dev_nack(HB_ERR_NOT_COMMITTED, 0);
+        }
+    }
+    dev->pending = 1;
+    dev->pending_slot = slot;
+    dev->pending_flags = flags;
+    dev->pending_at = at;
+    dev->pending_scale = p[6];
+    dev->pending_offset = (int8_t)(p[7] <= 127u ? (int)p[7] : (int)p[7] - 256);
+    dev->pending_loops = loops;
+    wake_request(dev);
+    start = dev->now;
+    if ((flags & HB_PLAY_AT) != 0u && hb_dev_tick_diff(at, dev->now) > 0) {
+        start = at;
+    }
+    if (dev->stage == HB_STAGE_WAKING && hb_dev_tick_diff(dev->now + dev->wake_left, start) > 0) {
+        start = dev->now + dev->wake_left;
+    }
+    return hb_dev_ack(start);
+}
+
+static reply cmd_stop(hb_device *dev, const uint8_t *p, uint8_t n)
+{
+    reply r;
+    uint8_t was_playing;
+    if (n < HB_LEN_STOP) {
+        return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
+    }
+    if ((p[0] & (uint8_t)~HB_STOP_BRAKE) != 0u) {
+        return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
+    }
+    r = hb_dev_ack(dev->now);
+    was_playing = (uint8_t)(dev->active && dev->interp.mode == HB_MODE_PLAYING);
+    if (was_playing) {
+        r.after = AFTER_STOPPED;
+        r.after_slot = dev->active_slot;
+    }
+    dev->pending = 0;
+    hb_interp_stop(&dev->interp, (uint8_t)(p[0] & HB_STOP_BRAKE));
+    hb_dev_stream_close(dev);
+    dev->active = 0;
+    return r;
+}
+
+static reply cmd_prepare(hb_device *dev)
+{
+    wake_request(dev);
+    return hb_dev_ack(dev->stage == HB_STAGE_WAKING ? dev->now + dev->wake_left : dev->now);
+}
+
+static reply cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
+{
+    uint32_t value;
+    if (n < HB_LEN_SET_CONFIG) {
+        return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
+    }
+    value = hb_dev_get_u32(p + 1);
+    if (p[0] != HB_CONFIG_WATCHDOG || value > 0xFFFFu) {
+        return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
+    }
+    dev->watchdog = (uint16_t)value;
+    return hb_dev_ack(value);
+}
+
+/* ---- session: messages that are not commands, duplicates, dispatch ---- */
+
+static void send_info(hb_device *dev, uint8_t seq)
+{
+    const hb_device_config *c = dev->cfg;
+    uint8_t p[HB_LEN_INFO + HB_PROFILE_NAME_MAX];
+    uint8_t name = 0;
+    uint16_t caps = (uint16_t)(c->capabilities & (uint16_t)~HB_CAP_STREAM);
+    if (c->stream_capacity != 0u) {
+        caps = (uint16_t)(caps | HB_CAP_STREAM);
+    }
+    p[0] = HB_PROTOCOL_MAJOR;
+    p[1] = HB_PROTOCOL_MINOR;
+    p[2] = c->fw_major;
+    p[3] = c->fw_minor;
+    p[4] = c->fw_patch;
+    p[5] = c->actuator;
+    put_u16(p + 6, c->profile_id);
+    hb_dev_put_u32(p + 8, c->device_id);
+    put_u16(p + 12, caps);
+    put_u16(p + 14, c->core.rate);
+    put_u16(p + 16, c->core.brake_ticks);
+    p[18] = c->core.safety_threshold;
+    p[19] = c->slot_count;
+    hb_dev_put_u32(p + 20, c->core.safety_ticks);
+    hb_dev_put_u32(p + 24, c->core.max_body);
+    hb_dev_put_u32(p + 28, c->slot_capacity);
+    hb_dev_put_u32(p + 32, c->stream_capacity);
+    put_u16(p + 36, c->rx_buffer);
+    put_u16(p + 38, c->wake_ticks);
+    put_u16(p + 40, c->idle_ticks);
+    put_u16(p + 42, dev->watchdog);
+    if (c->profile_name != NULL) {
+        while (name < HB_PROFILE_NAME_MAX && c->profile_name[name] != '\0') {
+            p[HB_LEN_INFO + name] = (uint8_t)c->profile_name[name];
+            name++;
+        }
+    }
+    hb_dev_send_frame(dev, HB_MSG_INFO, seq, p, (uint8_t)(HB_LEN_INFO + name), 1);
+}
+
+static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
+{
+    dev->last_kind = REPLY_NONE; /* never a duplicate; a new session starts clean (2.4) */
+    if (n < HB_LEN_HELLO) {
+        hb_dev_send_response(dev, seq, REPLY_NACK, HB_MSG_HELLO, HB_ERR_BAD_LENGTH, 0);
+    } else if (p[0] != HB_PROTOCOL_MAJOR) {
+        hb_dev_send_response(dev, seq, REPLY_NACK, HB_MSG_HELLO, HB_ERR_VERSION_INCOMPATIBLE,
+                             (HB_PROTOCOL_MAJOR << 8) | HB_PROTOCOL_MINOR);
+    } else {
+        send_info(dev, seq);
+    }
+}
+
+static void on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
+{
+    uint8_t out[HB_LEN_PONG];
+    memcpy(out, p, 4);
+    hb_dev_put_u32(out + 4, dev->now);
+    put_u16(out + 8, dev->subtick != NULL ? dev->subtick(dev->ctx) : 0u);
+    hb_dev_send_reply(dev, HB_MSG_PONG, seq, out, sizeof out);
+}
+
+static void on_set_param(hb_device *dev, const uint8_t *p)
+{
+    int8_t offset = (int8_t)(p[1] <= 127u ? (int)p[1] : (int)p[1] - 256);
+    hb_interp_set_scale(&dev->interp, p[0]);
+    hb_interp_set_offset(&dev->interp, offset);
+    if (dev->pending) {
+        dev->pending_scale = p[0];
+        dev->pending_offset = offset;
+    }
+}
+
+static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *p, uint8_t n, uint16_t crc)
+{
+    reply r;
+    if (dev->last_kind != REPLY_NONE && h->sequence == dev->last_seq && crc == dev->last_crc) {
+        hb_dev_send_response(dev, h->sequence, dev->last_kind, dev->last_type, dev->last_code,
+                             dev->last_value);
+        return;
+    }
+    switch (h->type) {
+    case HB_MSG_UPLOAD: r = cmd_upload(dev, p, n); break;
+    case HB_MSG_COMMIT: r = cmd_commit(dev, p, n); break;
+    case HB_MSG_PLAY: r = cmd_play(dev, p, n); break;
+    case HB_MSG_STOP: r = cmd_stop(dev, p, n); break;
+    case HB_MSG_PREPARE: r = cmd_prepare(dev); break;
+    case HB_MSG_STREAM_OPEN: r = hb_dev_cmd_stream_open(dev, p, n); break;
+    case HB_MSG_SET_CONFIG: r = cmd_set_config(dev, p, n); break;
+    default: r = hb_dev_nack(HB_ERR_UNKNOWN_MESSAGE, 0); break;
+    }
+    dev->last_kind = r.code == 0u ? REPLY_ACK : REPLY_NACK;
+    dev->last_seq = h->sequence;
+    dev->last_crc = crc;
+    dev->last_type = h->type;
+    dev->last_code = r.code;
+    dev->last_value = r.value;
+    hb_dev_send_response(dev, h->sequence, dev->last_kind, h->type, r.code, r.value);
+    if (r.after == AFTER_STOPPED) {
+        hb_dev_telemetry(dev, HB_EVENT_STOPPED, r.after_slot, HB_STOPPED_BY_HOST, dev->now);
+    } else if (r.after == AFTER_CREDIT) {
+        hb_dev_send_credit(dev);
+    }
+}
+
+static void on_frame(hb_device *dev)
+{
+    hb_frame_header h;
+    const uint8_t *p;
+    uint8_t n;
+    uint16_t crc;
+    hb_frame_decoder_frame(&dev->rx, &h, &p, &n);
+    crc = get_u16(dev->rx.buffer + dev->rx.length - HB_FRAME_CRC_SIZE);
+    if (h.type >= 0x80u) {
+        dev->silence = 0;
+        return; /* a device message: an echo or a loop-back */
+    }
+    switch (h.type) {
+    case HB_MSG_PING:
+        if (n >= HB_LEN_PING) {
+            on_ping(dev, h.sequence, p);
+        }
+        break;
+    case HB_MSG_SET_PARAM:
+        if (n >= HB_LEN_SET_PARAM) {
+            on_set_param(dev, p);
+        }
+        break;
+    case HB_MSG_STREAM_DATA:
+        if (n >= HB_LEN_STREAM_DATA) {
+            hb_dev_on_stream_data(dev, p, n);
+        }
+        break;
+    case HB_MSG_HELLO:
+        /* HELLO takes effect before any step its INFO lets run (hb_dev_send_frame): its reply goes out
+         * before their notices (hb_dev_send_frame), so the silence it ends is ended before them too. */
+        dev->silence = 0;
+        on_hello(dev, h.sequence, p, n);
+        return;
+    default: on_command(dev, &h, p, n, crc); break;
+    }
+    /* Last: steps the board ran from the yield hook while this frame was handled came before
+     * the frame took effect (2.3), so they count toward the silence it ends. */
+    dev->silence = 0;
+}
+
+/* ---- public API ---- */
+
+void hb_device_config_default(hb_device_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    hb_config_default(&cfg->core);
+    cfg->slot_count = HB_DEVICE_DEFAULT_SLOT_COUNT;
+    cfg->slot_capacity = HB_DEVICE_DEFAULT_SLOT_CAPACITY;
+    cfg->stream_capacity = HB_DEVICE_DEFAULT_STREAM_CAPACITY;
+    cfg->rx_buffer = HB_DEVICE_DEFAULT_RX_BUFFER;
+    cfg->wake_ticks = HB_DEVICE_DEFAULT_WAKE_TICKS;
+    cfg->idle_ticks = HB_DEVICE_DEFAULT_IDLE_TICKS;
+    cfg->watchdog = HB_DEVICE_DEFAULT_WATCHDOG;
+    cfg->profile_name = NULL;
+}
+
+uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+                       uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx)
+{
+    uint8_t p[HB_LEN_RESET];
+    if (cfg->slot_count == 0u || cfg->slot_count > HB_DEVICE_MAX_SLOTS
+        || (cfg->stream_capacity & (cfg->stream_capacity - 1u)) != 0u) {
+        return 0;
+    }
+    memset(dev, 0, sizeof *dev);
+    dev->cfg = cfg;
+    dev->memory = program_memory;
+    dev->ring_storage = stream_ring;
+    dev->tx = tx;
+    dev->ctx = ctx;
+    dev->watchdog = cfg->watchdog;
+    hb_interp_init(&dev->interp, &cfg->core);
+    hb_frame_decoder_init(&dev->rx);
+    if (cfg->wake_ticks == 0u) { /* nothing to wake: warm from the start */
+        dev->stage = HB_STAGE_WARM;
+        dev->idle_left = cfg->idle_ticks;
+    } else {
+        dev->stage = HB_STAGE_COLD;
+    }
+    p[0] = HB_PROTOCOL_MAJOR;
+    p[1] = HB_PROTOCOL_MINOR;
+    p[2] = cfg->reset_reason;
+    hb_dev_put_u32(p + 3, cfg->boot_count);
+    hb_dev_notice(dev, HB_MSG_RESET, p, sizeof p);
+    return 1;
+}
+
+void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick)
+{
+    dev->subtick = subtick;
+}
+
+void hb_device_set_yield(hb_device *dev, hb_yield_fn yield)
+{
+    dev->yield = yield;
+}
+
+void hb_device_receive_byte(hb_device *dev, uint8_t byte)
+{
+    if (dev->reply_held || dev->queued_count != 0u) {
+        hb_dev_flush_pending(dev); /* not flushed by the board: what is held back comes first */
+    }
+    if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
+        on_frame(dev);
+    }
+}
+
+void hb_device_receive(hb_device *dev, const uint8_t *bytes, uint16_t length)
+{
+    uint16_t i;
+    for (i = 0; i < length; i++) {
+        hb_device_receive_byte(dev, bytes[i]);
+    }
+}

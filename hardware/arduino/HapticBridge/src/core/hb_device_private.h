@@ -1,0 +1,71 @@
+/* Private to the core: what the device's files share (hb_device.c: session and slots,
+ * hb_device_stream.c: the stream, hb_device_telemetry.c: what the device sends, hb_device_step.c:
+ * the step). Functions are out of line: the ATmega328P build links with -flto, which inlines
+ * across the files exactly as it did within one. */
+#ifndef HB_DEVICE_PRIVATE_H
+#define HB_DEVICE_PRIVATE_H
+
+#include <stdint.h>
+
+#include "hb_device.h"
+
+enum { STREAM_CLOSED = 0, STREAM_OPEN = 1, STREAM_PLAYING = 2 };
+enum { REPLY_NONE = 0, REPLY_ACK = 1, REPLY_NACK = 2 };
+enum { AFTER_NOTHING = 0, AFTER_STOPPED = 1, AFTER_CREDIT = 2 };
+
+/* A command's outcome: the response, and the notice that follows it, if any. */
+typedef struct {
+    uint32_t value;
+    uint8_t code; /* 0: ACK */
+    uint8_t after;
+    uint8_t after_slot;
+} reply;
+
+/* ---- hb_device.c ---- */
+
+/* Little-endian fields. */
+uint32_t hb_dev_get_u32(const uint8_t *p);
+void hb_dev_put_u32(uint8_t *p, uint32_t v);
+/* A command's replies: NACK with a code and value, ACK with a value, nothing after. */
+reply hb_dev_nack(uint8_t code, uint32_t value);
+reply hb_dev_ack(uint32_t value);
+/* The program memory of a slot. */
+uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot);
+/* Signed 32-bit distance a - b on the wrapping tick counter. */
+int32_t hb_dev_tick_diff(uint32_t a, uint32_t b);
+
+/* ---- hb_device_stream.c ---- */
+
+/* The streamed program's body length, from the header STREAM_OPEN stored. */
+static inline uint32_t hb_dev_stream_body_length(const hb_device *dev)
+{
+    return hb_dev_get_u32(dev->stream_header + 6);
+}
+void hb_dev_stream_close(hb_device *dev);
+/* A CREDIT with the limit the ring allows now (queued inside a step). */
+void hb_dev_send_credit(hb_device *dev);
+reply hb_dev_cmd_stream_open(hb_device *dev, const uint8_t *p, uint8_t n);
+void hb_dev_on_stream_data(hb_device *dev, const uint8_t *p, uint8_t n);
+
+/* ---- hb_device_telemetry.c ---- */
+
+/* Sends what is held back: a held reply, then the notices a step queued. */
+void hb_dev_flush_pending(hb_device *dev);
+/* One frame after what is held back; `pieces`: in pieces with the yield hook between them. */
+void hb_dev_send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
+                       uint8_t pieces);
+/* A reply (ACK, NACK, PONG), held back if the board defers replies. */
+void hb_dev_send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length);
+/* ACK (kind REPLY_ACK) or NACK for a command. */
+void hb_dev_send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code,
+                          uint32_t value);
+/* A notice (numbered by the device), sent now. */
+void hb_dev_notice(hb_device *dev, uint8_t type, const uint8_t *payload, uint8_t length);
+/* TELEMETRY: sent now, or queued inside a step (with the step's tick). */
+void hb_dev_telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick);
+/* Records a step's notice for hb_device_flush. */
+void hb_dev_queue_notice(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code);
+/* CREDIT(next, limit) from the ring and the last grant, sent now. */
+void hb_dev_credit_frame(hb_device *dev);
+
+#endif

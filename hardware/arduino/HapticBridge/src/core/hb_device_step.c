@@ -1,0 +1,211 @@
+/* One device step (PROTOCOL.md 2.14): the sample of tick `now`, in the nine phases of 2.14, most
+ * of them functions below, always inlined (the step stays one function, with its state in
+ * registers). The step only records its notices; hb_device_flush sends them
+ * (hb_device_telemetry.c). */
+#include "hb_device_private.h"
+#include "hb_port.h"
+
+/* ---- output stage (2.9): the step's phase 7 ---- */
+
+static void step_output_stage(hb_device *dev)
+{
+    if (dev->stage == HB_STAGE_WAKING) {
+        if (--dev->wake_left == 0u) {
+            dev->stage = HB_STAGE_WARM;
+            dev->idle_left = dev->cfg->idle_ticks;
+        }
+    } else if (dev->stage == HB_STAGE_WARM && dev->cfg->idle_ticks != 0u) {
+        if (dev->interp.mode != HB_MODE_IDLE || dev->pending) {
+            dev->idle_left = dev->cfg->idle_ticks;
+        } else if (--dev->idle_left == 0u) {
+            dev->stage = HB_STAGE_COLD;
+        }
+    }
+}
+
+/* ---- plays ---- */
+
+/* Loads the pending play (2.14 step 2). */
+static hb_err start_play(hb_device *dev)
+{
+    uint8_t slot = dev->pending_slot;
+    hb_err err;
+    if (slot == HB_STREAM_SLOT) {
+        err = hb_interp_load_stream(&dev->interp, dev->stream_header, &dev->ring);
+        dev->stream_state = STREAM_PLAYING;
+    } else {
+        err = hb_interp_load_validated(&dev->interp, hb_dev_slot_bytes(dev, slot)); /* checked at COMMIT */
+    }
+    hb_interp_set_scale(&dev->interp, dev->pending_scale);
+    hb_interp_set_offset(&dev->interp, dev->pending_offset);
+    dev->pending = 0;
+    dev->active = 1;
+    dev->active_slot = slot;
+    dev->loops_left = dev->pending_loops;
+    dev->full_scale_run = 0;
+    dev->first_output = 0;
+    return err;
+}
+
+static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
+{
+    hb_dev_telemetry(dev, code == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, dev->active_slot, code, tick);
+    if (dev->active_slot == HB_STREAM_SLOT) {
+        hb_dev_stream_close(dev);
+    }
+    dev->active = 0;
+}
+
+/* ---- the step's phases, in order; `n` is the step's tick ----
+ * Phases 3 and 4 are written out in hb_device_step: as functions taking the sample and the play's
+ * end by pointer they changed the register allocation of the whole step on the ATmega328P. */
+
+/* 1. The host-silence watchdog (2.13) ends a play, or cancels a pending one. */
+static HB_ALWAYS_INLINE void step_watchdog(hb_device *dev, uint32_t n)
+{
+    hb_interp *it = &dev->interp;
+    if (dev->watchdog != 0u && dev->silence >= dev->watchdog
+        && (it->mode == HB_MODE_PLAYING || dev->pending)) {
+        uint8_t slot = dev->active ? dev->active_slot : dev->pending_slot;
+        dev->pending = 0;
+        if (it->mode == HB_MODE_PLAYING) {
+            hb_interp_stop(it, 1);
+        }
+        hb_dev_stream_close(dev);
+        hb_dev_telemetry(dev, HB_EVENT_FAULT, slot, HB_ERR_WATCHDOG, n);
+        dev->active = 0;
+    }
+}
+
+/* 2. A pending play starts when the stage is warm and its time has come; it replaces a running one. */
+static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
+{
+    hb_interp *it = &dev->interp;
+    if (dev->pending && dev->stage == HB_STAGE_WARM
+        && ((dev->pending_flags & HB_PLAY_AT) == 0u || hb_dev_tick_diff(n, dev->pending_at) >= 0)) {
+        hb_err err;
+        if (dev->active && it->mode == HB_MODE_PLAYING) {
+            hb_dev_telemetry(dev, HB_EVENT_STOPPED, dev->active_slot, HB_STOPPED_BY_PLAY, n);
+            if (dev->active_slot == HB_STREAM_SLOT) {
+                hb_dev_stream_close(dev);
+            }
+        }
+        err = start_play(dev);
+        if (err != HB_OK) {
+            end_play(dev, err, n);
+        } else {
+            hb_dev_telemetry(dev, HB_EVENT_STARTED, dev->active_slot, 0, n);
+        }
+    }
+}
+
+/* 5. The play's first sample with amplitude above 0 is reported. */
+static HB_ALWAYS_INLINE void step_first_output(hb_device *dev, uint8_t amp, uint32_t n)
+{
+    if (dev->active && !dev->first_output && amp != 0u) {
+        dev->first_output = 1;
+        hb_dev_telemetry(dev, HB_EVENT_FIRST_OUTPUT, dev->active_slot, 0, n);
+    }
+}
+
+/* 8. The stream's credit (2.10): a CREDIT when the limit moved by a quarter of the ring, or
+ * reached the body's end (hb_dev_send_credit's limit, with the body length read once). */
+static HB_ALWAYS_INLINE void step_credit(hb_device *dev)
+{
+    if (dev->stream_state != STREAM_CLOSED) {
+        uint32_t body = hb_dev_stream_body_length(dev);
+        uint32_t released = dev->ring.released;
+        uint32_t capacity = dev->cfg->stream_capacity;
+        uint32_t limit = body - released <= capacity ? body : released + capacity;
+        uint32_t step = capacity / 4u;
+        if (step == 0u) {
+            step = 1u;
+        }
+        if (limit - dev->granted >= step || (limit == body && dev->granted < limit)) {
+            dev->granted = limit;
+            hb_dev_queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
+        }
+    }
+}
+
+/* ---- public API ---- */
+
+hb_sample hb_device_step(hb_device *dev)
+{
+    const uint32_t n = dev->now;
+    hb_interp *it = &dev->interp;
+    hb_sample s;
+    uint8_t ended = 0, code = 0, was_playing;
+
+    if (dev->queued_count != 0u) {
+        hb_dev_flush_pending(dev); /* the previous step's notices, if the board did not flush them; a
+                                    * held reply alone waits for this step's notices */
+    }
+    dev->in_step = 1; /* notices are queued until hb_device_flush */
+    step_watchdog(dev, n);
+    step_start(dev, n);
+    /* 3. the interpreter's tick, with seamless loop restarts: a slot play with iterations left
+     * (PLAY's `loops`; 0: forever) restarts in the tick its iteration ended */
+    was_playing = (uint8_t)(it->mode == HB_MODE_PLAYING);
+    s = hb_interp_step(it);
+    if (dev->active && was_playing && it->mode != HB_MODE_PLAYING) {
+        if (it->error == HB_OK && dev->active_slot != HB_STREAM_SLOT && dev->loops_left != 1u) {
+            if (dev->loops_left > 1u) {
+                dev->loops_left--;
+            }
+            (void)hb_interp_load_validated(it, hb_dev_slot_bytes(dev, dev->active_slot));
+            s = hb_interp_step(it);
+            if (it->mode != HB_MODE_PLAYING) {
+                ended = 1;
+                code = it->error;
+            }
+        } else {
+            ended = 1;
+            code = it->error;
+        }
+    }
+    /* 4. the safety limiter across iterations (2.8): the interpreter's own restarts with each
+     * iteration, this one counts the play's full-scale run through the restarts */
+    if (dev->active && !ended) {
+        if (s.amp >= dev->cfg->core.safety_threshold) {
+            if (dev->full_scale_run != 0xFFFFFFFFu) {
+                dev->full_scale_run++;
+            }
+            if (dev->full_scale_run > dev->cfg->core.safety_ticks) {
+                hb_interp_stop(it, 1);
+                s = hb_interp_step(it);
+                ended = 1;
+                code = HB_ERR_SAFETY_LIMIT;
+            }
+        } else {
+            dev->full_scale_run = 0;
+        }
+    }
+    step_first_output(dev, s.amp, n);
+    /* 6. the end of the play, reported */
+    if (ended) {
+        end_play(dev, code, n);
+    }
+    /* 7. output stage bookkeeping */
+    step_output_stage(dev);
+    step_credit(dev);
+    /* 9. the silence the watchdog measures, and the device tick */
+    if (dev->silence != 0xFFFFu) {
+        dev->silence++;
+    }
+    dev->now++;
+    dev->in_step = 0;
+    return s;
+}
+
+hb_sample hb_device_tick(hb_device *dev)
+{
+    hb_sample s = hb_device_step(dev);
+    hb_device_flush(dev);
+    return s;
+}
+
+uint8_t hb_device_stage(const hb_device *dev)
+{
+    return dev->stage;
+}

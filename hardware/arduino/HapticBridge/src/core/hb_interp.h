@@ -1,0 +1,126 @@
+/* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
+ * tick from a validated program in a flat buffer or a streamed one in a ring.
+ *
+ * No allocation: the caller owns the hb_interp (181 bytes on AVR, 232 on x86-64) and the
+ * program bytes, which must stay unchanged while they play. Typical board loop:
+ *
+ *     hb_interp_init(&it, &cfg);
+ *     hb_interp_load(&it, program, length);            // validates; brakes if invalid
+ *     every tick: s = hb_interp_step(&it); hb_hal_output(s.amp, s.sharp, s.flags);
+ */
+#ifndef HB_INTERP_H
+#define HB_INTERP_H
+
+#include <stdint.h>
+
+#include "hb_config.h"
+#include "hb_error.h"
+#include "hb_program.h"
+#include "hb_source.h"
+#include "hb_validate.h"
+
+#define HB_PULSE_VOICES 4u
+#define HB_SAMPLE_BRAKE 0x01u
+#define HB_MAX_TICK_EXECUTIONS 32u /* 1.15: instructions one tick can execute */
+
+enum { HB_RAMP_NONE = 0, HB_RAMP_SHORT = 1, HB_RAMP_LONG = 2 };
+
+enum { HB_MODE_IDLE = 0, HB_MODE_PLAYING = 1, HB_MODE_BRAKING = 2 };
+
+typedef struct hb_sample {
+    uint8_t amp;   /* drive amplitude code */
+    uint8_t sharp; /* sharpness code */
+    uint8_t flags; /* bit 0: brake */
+} hb_sample;
+
+typedef struct hb_status {
+    uint32_t tick; /* ticks played of the current (or last) program */
+    uint8_t mode;  /* HB_MODE_* */
+    hb_err error;  /* why the last program ended early (0: it did not) */
+} hb_status;
+
+/* A channel: its value this tick and the state of a running ramp (exact Bresenham form of the
+ * ramp rule, 1.9, in the smallest widths that stay exact; hb_interp.c explains why). */
+typedef struct hb_channel {
+    uint32_t err; /* long ramp (D > 255): accumulated remainder, 0 <= err < D */
+    uint32_t thr; /* long ramp: D - rem, the err from which the next advance carries */
+    uint8_t ramp; /* HB_RAMP_*: none, short (D <= 255, 8-bit state) or long */
+    uint8_t value;
+    uint8_t target; /* v1: the ramp ends when the value gets there */
+    uint8_t step;   /* (|v1 - v0| div D) signed toward v1, mod 256 */
+    uint8_t step1;  /* step + 1 toward v1, mod 256: the advance that carries */
+    uint8_t rem;    /* |v1 - v0| mod D */
+    uint8_t err8;   /* short ramp: accumulated remainder, 0 <= err8 < D */
+    uint8_t thr8;   /* short ramp: D - rem */
+} hb_channel;
+
+typedef struct hb_voice {
+    uint8_t amp;
+    uint8_t sharp;
+    uint8_t left; /* ticks still to play, this one included */
+} hb_voice;
+
+typedef struct hb_interp {
+    hb_config cfg;
+    hb_header header;
+    const uint8_t *pc;                         /* flat programs: the next byte to fetch */
+    const uint8_t *end;                        /* flat programs: just past the body */
+    const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
+    hb_source *src;                            /* streamed programs: the ring */
+    hb_check check;       /* streamed programs: the validator's rules, applied on fetch */
+    hb_instr next;        /* the fetched, not yet executed instruction */
+    uint32_t read_offset; /* streamed programs: body offset of the next fetch */
+    uint32_t crc_at;      /* streamed programs: `crc` covers the body below this offset */
+    uint32_t tick;
+    uint32_t safety_left; /* safety_ticks - c: full-scale samples still allowed (1.12) */
+    hb_channel amp;
+    hb_channel sharp;
+    hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
+    uint16_t wait;                    /* ticks after this one until `next` is due: wait_high * 65536 + */
+    uint16_t wait_high;               /* wait, counted down once per tick */
+    uint16_t crc;                     /* streamed programs: CRC of the body below crc_at */
+    uint16_t brake_left;
+    uint16_t scale_internal;          /* m' = m + (m >> 7), 0..256 */
+    uint8_t wrap[HB_MAX_INSTR_BYTES]; /* streamed programs: an instruction across the ring's wrap */
+    uint8_t loop_left[HB_MAX_LOOP_DEPTH];
+    uint8_t loop_depth;
+    uint8_t voice_count;
+    uint8_t mode;
+    uint8_t loud; /* the last sample was full-scale: safety_left is counting */
+    hb_err error;
+    uint8_t streamed;
+    uint8_t executed; /* instructions executed by the last step (for tests) */
+    uint8_t scale;    /* master scale m as set */
+    int8_t offset;    /* sharpness offset o */
+} hb_interp;
+
+/* Power-up state: IDLE, scale 255, offset 0. */
+void hb_interp_init(hb_interp *it, const hb_config *cfg);
+
+/* Validates a whole program (`length` bytes, header included) and plays it from tick 0.
+ * If it is invalid, whatever played stops with a brake and the error is returned (and kept in
+ * the status). `program` must stay valid and unchanged while it plays. */
+hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length);
+
+/* Plays a program that already passed hb_program_validate with this interpreter's configuration
+ * and has not changed since (a device's committed slot): only its header is parsed again, so a
+ * play or a loop restart costs no validation pass. Same state and output as hb_interp_load. */
+hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program);
+
+/* Starts a streamed program: `header` is its 16 header bytes (checked with rules 1-5), `src`
+ * a ring (hb_source_ring) the caller keeps filling with the body. Errors as hb_interp_load. */
+hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src);
+
+/* Produces the sample of the current tick and moves to the next (1.8). */
+hb_sample hb_interp_step(hb_interp *it);
+
+/* Live controls (1.11): apply from the next step on, in any mode, and persist across programs. */
+void hb_interp_set_scale(hb_interp *it, uint8_t scale);
+void hb_interp_set_offset(hb_interp *it, int8_t offset);
+
+/* Stop (1.13): brake != 0 brakes for brake_ticks if playing; brake == 0 goes idle at once. */
+void hb_interp_stop(hb_interp *it, uint8_t brake);
+
+hb_status hb_interp_status(const hb_interp *it);
+
+#endif

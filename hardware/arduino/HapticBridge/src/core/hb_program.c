@@ -1,0 +1,118 @@
+#include "hb_program.h"
+
+#include <stddef.h>
+
+#include "hb_decode.h"
+
+static uint16_t read_u16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
+}
+
+static uint32_t read_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *cfg, hb_header *out)
+{
+    if (length < HB_HEADER_SIZE) {
+        return HB_ERR_HEADER_TRUNCATED;
+    }
+    if (bytes[0] != HB_MAGIC_0 || bytes[1] != HB_MAGIC_1) {
+        return HB_ERR_BAD_MAGIC;
+    }
+    out->version = bytes[2];
+    out->flags = bytes[3];
+    out->rate = read_u16(bytes + 4);
+    out->body_length = read_u32(bytes + 6);
+    out->total_ticks = read_u32(bytes + 10);
+    out->crc = read_u16(bytes + 14);
+    if (out->version != HB_FORMAT_VERSION) {
+        return HB_ERR_BAD_VERSION;
+    }
+    if ((out->flags & (uint8_t)~HB_FLAG_SHARP) != 0) {
+        return HB_ERR_BAD_FLAGS;
+    }
+    if (out->rate != cfg->rate) {
+        return HB_ERR_BAD_RATE;
+    }
+    return HB_OK;
+}
+
+uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
+{
+    uint8_t last = 2, byte;
+    uint16_t low, high;
+    for (;;) { /* bytes 0 and 1 are there with bit 7 set */
+        if (limit - p <= last) {
+            return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+        }
+        byte = p[last];
+        if ((byte & 0x80u) == 0) {
+            break;
+        }
+        if (last == HB_VARINT_MAX_BYTES - 1u) {
+            return HB_VARINT_ERROR | HB_ERR_VARINT_TOO_LONG;
+        }
+        last++;
+    }
+    if (byte == 0) {
+        return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
+    }
+    /* low | high << 14 without a 32-bit shift by a large constant (an 8-bit CPU compiles those
+     * into loops of one-bit shifts): high's top 12 bits go to the upper half, its low 2 bits to
+     * the top of the lower half */
+    low = (uint16_t)((p[0] & 0x7Fu) | (uint16_t)((p[1] & 0x7Fu) << 7)); /* bits 0..13 */
+    high = (uint16_t)(p[2] & 0x7Fu);                                    /* bits 14..27 */
+    if (last == 3u) {
+        high = (uint16_t)(high | (uint16_t)((p[3] & 0x7Fu) << 7));
+    }
+    return ((uint32_t)(uint16_t)(high >> 2) << 16) | (uint16_t)(low | (uint16_t)(high << 14));
+}
+
+uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out)
+{
+    const uint8_t *q = p;
+    uint8_t delay = hb_decode(&q, limit, out);
+    if (delay & HB_DECODED_ERROR) {
+        return (uint8_t)(delay & (uint8_t)~HB_DECODED_ERROR);
+    }
+    if (delay != HB_DECODED_EXTENDED) {
+        out->delay = delay;
+    }
+    return (uint8_t)(q - p);
+}
+
+hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length)
+{
+    if (n != HB_ERR_TRUNCATED) {
+        return n;
+    }
+    if (at + count < body_length) {
+        return HB_ERR_UNDERRUN;
+    }
+    return count == 0 ? HB_ERR_END_MISSING : HB_ERR_TRUNCATED;
+}
+
+hb_err hb_instr_decode(const hb_source *src, uint32_t body_length, uint32_t *offset, hb_instr *out)
+{
+    uint8_t buf[HB_MAX_INSTR_BYTES];
+    const uint8_t *bytes;
+    uint8_t count = hb_source_peek(src, *offset, body_length, HB_MAX_INSTR_BYTES, buf, &bytes);
+    uint8_t n;
+    out->dur = 0;
+    out->value = 0;
+    out->sharp = 0;
+    n = hb_instr_decode_bytes(bytes, bytes + count, out);
+    if (n <= HB_MAX_INSTR_BYTES) {
+        *offset += n;
+        return HB_OK;
+    }
+    return hb_decode_missing(n, *offset, count, body_length);
+}
+
+uint8_t hb_pulse_length(uint8_t sharp)
+{
+    return (uint8_t)(20u - (((uint16_t)sharp * 10u + 128u) >> 8));
+}

@@ -1,0 +1,49 @@
+/* The program rules that need context (firmware-protocol/PROTOCOL.md, 1.6): loops, times,
+ * instruction runs, END. One checker serves both the whole-program validator and streamed
+ * playback, which applies the same rules as the bytes arrive (1.14). */
+#ifndef HB_VALIDATE_H
+#define HB_VALIDATE_H
+
+#include <stdint.h>
+
+#include "hb_config.h"
+#include "hb_error.h"
+#include "hb_program.h"
+
+#define HB_MAX_LOOP_DEPTH 4u
+#define HB_MAX_RUN 16u /* most instructions in a row at one time */
+
+typedef struct hb_check {
+    uint32_t loop_start[HB_MAX_LOOP_DEPTH]; /* time of each open LOOP */
+    uint32_t time; /* current instruction's time, first iteration of every open loop */
+    uint32_t total_ticks;
+    uint32_t body_length;
+    uint8_t loop_count[HB_MAX_LOOP_DEPTH];
+    uint8_t depth;
+    uint8_t run;
+    uint8_t flags;
+    uint8_t streamed; /* 1: LOOP and ENDLOOP are errors */
+} hb_check;
+
+void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed);
+
+/* Rules (b), (c), (d) and the END rules of 1.6 for the next instruction in byte order;
+ * `end_offset` is the body offset just past it. HB_OK means the instruction is acceptable (for
+ * END: the program is complete and consistent, CRC aside). */
+hb_err hb_check_instr(hb_check *chk, const hb_instr *instr, uint32_t end_offset);
+
+/* Validates a whole program (header and body, `length` bytes) for a device with `cfg`:
+ * every rule of 1.6, in order. On HB_OK, *header holds the parsed header. */
+hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header);
+
+/* Called between bounded pieces of long work (a validation pass, a long copy) so that a board
+ * can run a tick that has come due meanwhile (hb_device_set_yield). */
+typedef void (*hb_yield_fn)(void *ctx);
+
+/* The same, with the body's CRC-16 already computed by the caller (a device keeps a running CRC
+ * of uploaded bytes): identical results and error order, one pass over the body fewer. `yield`
+ * (NULL: none) is called with `ctx` after every instruction checked. */
+hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                    hb_header *header, uint16_t body_crc, hb_yield_fn yield, void *ctx);
+
+#endif

@@ -1,0 +1,57 @@
+/* The library's port layer: every choice of the library that depends on the target, in one place
+ * (the rest of the library is plain Arduino API, and the core plain C99).
+ *
+ * How the core finds this file: the core's sources (src/core/, copied by tools/arduino-library)
+ * include "hb_port.h"; the copy keeps the core's own hb_port.h in src/core/port/, so the include
+ * is not found beside them and falls through to the library's src/ folder, which every Arduino
+ * build (the IDE, arduino-cli, PlatformIO) puts on the include path: this file. It does what the
+ * firmware's Makefiles do with -DHB_PORT_HEADER (a library gets no compiler flags of its own)
+ * and then includes the core's hb_port.h, whose defaults fill in the rest.
+ *
+ * Included by C and C++ files: macros only. */
+#ifndef HB_ARDUINO_PORT_H
+#define HB_ARDUINO_PORT_H
+
+#if defined(__AVR__)
+/* avr-gcc and avr-libc (Uno, Nano, Mega, Leonardo...): the core's AVR port, as the bare-metal
+ * ATmega328P firmware builds it (hardware/firmware/core/portable/avr: flash tables, the CRC
+ * update in assembly). */
+#define HB_PORT_HEADER "hb_port_avr.h"
+#endif
+
+#include "core/port/hb_port.h"
+
+/* Memory of the HapticBridge typedef (HapticBridgeWith<slots, slot bytes, stream bytes> for
+ * others). An AVR gets 2 slots of 192 bytes (bodies up to 176; longer programs stream) and the
+ * bare-metal firmware's 128-byte stream ring, where the bare-metal firmware has slots of 256: an
+ * Uno running the library with a DRV2605L also holds the Arduino core's serial rings (128 bytes),
+ * Wire's buffers (about 160) and the vtables, and its deepest stack (a reply sent from inside the
+ * handling of a frame, plus an interrupt) measured about 300 bytes in the emulator tests; with
+ * 256-byte slots it came within 44 bytes of the static data, and a 64-byte ring underran on a
+ * real host's round trips (a streamed corpus file played through `haptic play` on the emulated
+ * board). These sizes leave the sketch about 170 bytes. (The core's slot table is sized for
+ * HB_DEVICE_MAX_SLOTS = 8 whatever the count: the Arduino IDE cannot pass the bare-metal build's
+ * -DHB_DEVICE_MAX_SLOTS=2, which costs an AVR 54 bytes.) The 32-bit boards, with 32 KB of RAM or
+ * more, get the protocol's defaults: 4 slots of 1,024 bytes and a 256-byte ring. */
+#if defined(__AVR__)
+#define HB_ARDUINO_SLOTS 2
+#define HB_ARDUINO_SLOT_CAPACITY 192
+#define HB_ARDUINO_STREAM_CAPACITY 128
+#else
+#define HB_ARDUINO_SLOTS 4
+#define HB_ARDUINO_SLOT_CAPACITY 1024
+#define HB_ARDUINO_STREAM_CAPACITY 256
+#endif
+
+/* Flush guard: a reply the device holds (ACK, NACK, PONG: hb_device_set_deferred_replies) is
+ * encoded and sent by poll() only when the next step is further away than this, else after that
+ * step, so that a step never waits for it. The longest, PONG, takes an ATmega328P at 16 MHz
+ * about 190 us to encode and queue on a HardwareSerial; the 32-bit boards are several times
+ * faster. */
+#if defined(__AVR__)
+#define HB_ARDUINO_FLUSH_GUARD_US 250u
+#else
+#define HB_ARDUINO_FLUSH_GUARD_US 100u
+#endif
+
+#endif
