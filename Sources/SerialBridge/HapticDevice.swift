@@ -51,6 +51,12 @@ public actor HapticDevice {
         case hostTime(Double)
         /// This many seconds from the call.
         case after(Double)
+        /// Felt at this host time: the program starts early by its predicted felt onset (lead-in
+        /// plus the rise to 50 % of its first peak on this device's actuator, `FeltPrediction`,
+        /// computed once per program), at the tick that lands the onset nearest `at`. Assumes a
+        /// warm output stage: `prepare` the pattern first (within the device's idle time, 2 s by
+        /// default), or a cold stage adds its wake-up. A time too near to start that early plays now.
+        case felt(at: Double)
     }
 
     public nonisolated let name: String
@@ -67,6 +73,7 @@ public actor HapticDevice {
     /// The latest clock estimate (`synchronizeClock`).
     public internal(set) var clock: ClockEstimate?
     private var compiled: [HapticPattern: CompiledProgram] = [:]
+    private var feltPredictions: [Program: FeltPrediction] = [:]
     private var slotUse: [UInt8: UInt64] = [:]
     private var useCounter: UInt64 = 0
     private var lastPlay: PlayReceipt?
@@ -274,7 +281,12 @@ public actor HapticDevice {
                      sharpness: Double = 0, loops: UInt16 = 1) async throws -> PlayReceipt {
         let called = monotonicSeconds()
         if let wait = rateLimiter.admit(at: called) { throw SessionError.rateLimited(retryAfter: wait) }
-        let startTick = try await resolve(time)
+        let startTick: UInt32?
+        if case .felt(let target) = time {
+            startTick = try await feltStart(of: prepared, at: target)
+        } else {
+            startTick = try await resolve(time)
+        }
         let (scale, offset) = try liveCodes(intensity: intensity, sharpness: sharpness)
         let tick: UInt32
         var slot = prepared.slot ?? Message.streamSlot
@@ -298,6 +310,29 @@ public actor HapticDevice {
                                   loops: loops, rate: prepared.rate, calledAt: called)
         lastPlay = receipt
         return receipt
+    }
+
+    /// When `prepared` is felt once it starts (cached per program): lead-in and rise on this
+    /// device's actuator; nil for a program that never sounds or does not move the actuator.
+    public func feltPrediction(of prepared: PreparedPattern) throws -> FeltPrediction? {
+        if let cached = feltPredictions[prepared.program] { return cached }
+        guard let profile else { throw SessionError.notConnected }
+        let prediction = FeltPrediction.of(program: prepared.program, model: profile.physicsModel(tickRate: Double(prepared.rate)))
+        feltPredictions[prepared.program] = prediction
+        return prediction
+    }
+
+    /// The host time `receipt`'s play is predicted to be felt at (50 % of its first peak), from
+    /// its acknowledged start tick through the clock estimate; nil when it is never felt.
+    public func predictedFeltOnset(of receipt: PlayReceipt, prepared: PreparedPattern) async throws -> Double? {
+        guard let prediction = try feltPrediction(of: prepared) else { return nil }
+        return try await currentClock().hostTime(ofStep: receipt.startTick) + prediction.onset50
+    }
+
+    /// The start tick whose predicted felt onset is nearest host time `target` (within half a tick).
+    private func feltStart(of prepared: PreparedPattern, at target: Double) async throws -> UInt32? {
+        let onset = try feltPrediction(of: prepared)?.onset50 ?? 0
+        return try await currentClock().step(atOrAfter: target - onset - 0.5 / Double(max(1, prepared.rate)))
     }
 
     /// Compiles (cached), uploads if the device does not hold the program yet, and plays: the

@@ -46,6 +46,9 @@ extension HapticDevice {
         case .after(let seconds):
             let host = monotonicSeconds() + seconds
             return try await currentClock().step(atOrAfter: host)
+        case .felt(let host):
+            // Without the program (`play(_:at:)` resolves it with one): the host time itself.
+            return try await currentClock().step(atOrAfter: host)
         }
     }
 

@@ -1,9 +1,10 @@
 import HapticTransport
 import HapticSession
-import FirmwareModel
 import Foundation
 import HapticPattern
 import HapticProtocol
+import HapticCompiler
+import FirmwareModel
 
 /// Measures play latency: from the host's `play` call to the device's first tick with non-zero
 /// output for that play.
@@ -37,12 +38,18 @@ public struct LatencyProfiler: Sendable {
         /// Also time one unprepared play per pattern from a cold output stage (each waits out
         /// the device's idle time first, about 2 s).
         public var coldPlays: Bool
+        /// The device's recorded output (`VirtualDevice.samples(from:count:)`): the felt onset is
+        /// computed from what it output. Without it (a board on a port), from the model's output
+        /// for the compiled program (`FeltPrediction`).
+        public var recordedOutput: (@Sendable (_ from: UInt32, _ count: Int) -> [OutputSample])?
 
-        public init(iterations: Int = 100, baudRate: Int = SerialConfiguration.referenceBaudRate, pings: Int = 4, coldPlays: Bool = false) {
+        public init(iterations: Int = 100, baudRate: Int = SerialConfiguration.referenceBaudRate, pings: Int = 4, coldPlays: Bool = false,
+                    recordedOutput: (@Sendable (_ from: UInt32, _ count: Int) -> [OutputSample])? = nil) {
             self.iterations = iterations
             self.baudRate = baudRate
             self.pings = pings
             self.coldPlays = coldPlays
+            self.recordedOutput = recordedOutput
         }
     }
 
@@ -78,8 +85,9 @@ public struct LatencyProfiler: Sendable {
 
     /// Runs the measurement; `progress` gets one line per play.
     public func run(progress: (@Sendable (String) -> Void)? = nil) async throws -> LatencyReport {
-        guard let info = await device.info else { throw SessionError.notConnected }
+        guard let info = await device.info, let profile = await device.profile else { throw SessionError.notConnected }
         let rate = Double(info.rate)
+        let physics = profile.physicsModel(tickRate: rate)
         // Compile everything first: compiling is not part of either latency.
         var programs: [(Subject, Program, Double)] = []
         var silent: [String] = []
@@ -99,14 +107,14 @@ public struct LatencyProfiler: Sendable {
             // Prepared: the program is on the device and the stage awake before the clock starts.
             let ready = try await device.prepare(program: program)
             try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
-            let one = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate) {
+            let one = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics) {
                 try await device.play(ready)
             }
             prepared.append(one)
             progress?("prepared \(subject.name): \(String(format: "%.3f", one.latency * 1000)) ms")
             // Upload-then-play: the device is made to receive the program again.
             await device.discardPreparedPrograms()
-            let two = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate) {
+            let two = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics) {
                 try await device.play(try await device.load(program), at: .now)
             }
             uploaded.append(two)
@@ -120,7 +128,7 @@ public struct LatencyProfiler: Sendable {
             for (subject, program, leadIn) in programs {
                 await device.discardPreparedPrograms()
                 try await Task.sleep(nanoseconds: UInt64(idle * 1e9))
-                let cold = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate) {
+                let cold = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics) {
                     try await device.play(try await device.load(program), at: .now)
                 }
                 unprepared.append(cold)
@@ -130,12 +138,12 @@ public struct LatencyProfiler: Sendable {
         let playBytes = try Message.play(Message.Play(slot: 0)).encoded(sequence: 0).count
         return LatencyReport(baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
                              prepared: prepared, uploadThenPlay: uploaded, unpreparedCold: unprepared,
-                             silentPatterns: silent)
+                             silentPatterns: silent, actuatorProfile: profile.name, feltFromRecordedOutput: options.recordedOutput != nil)
     }
 
     /// One play: clock estimate, the call, FIRST_OUTPUT, then a stop so long patterns do not hold
     /// the run up.
-    private func measure(subject: Subject, program: Program, leadIn: Double, rate: Double,
+    private func measure(subject: Subject, program: Program, leadIn: Double, rate: Double, physics: ActuatorSimulator.Model,
                          play: () async throws -> PlayReceipt) async throws -> LatencyReport.Sample {
         let clock = try await device.synchronizeClock(samples: options.pings)
         let called = HapticDevice.hostTime()
@@ -145,26 +153,41 @@ public struct LatencyProfiler: Sendable {
             throw SessionError.timedOut("FIRST_OUTPUT of \(subject.name) (got \(first))")
         }
         let output = clock.hostTime(ofStep: tick)
-        let remaining = Double(receipt.totalTicks) / rate - leadIn
+        let rise = try await feltRise(from: tick, program: program, rate: rate, physics: physics)
+        let remaining = Double(receipt.totalTicks) / rate - leadIn - (options.recordedOutput != nil ? FeltRise.peakWindow : 0)
         if remaining > 0.05 {
             try await device.stop(brake: false)
         } else {
             _ = try? await device.waitForEnd(of: receipt, timeout: 2)
         }
+        // The start tick is the program's tick 0: what follows it before the first output, beyond
+        // the program's own lead-in, is the output stage waking up.
+        let wake = Double(Int32(bitPattern: tick &- receipt.startTick)) / rate - leadIn
         return LatencyReport.Sample(pattern: subject.name, latency: output - called - leadIn,
-                                    programBytes: program.bytes.count, uncertainty: clock.uncertainty)
+                                    programBytes: program.bytes.count, uncertainty: clock.uncertainty,
+                                    toStart: clock.hostTime(ofStep: receipt.startTick) - called, wakeUp: wake, rise: rise)
+    }
+
+    /// The rise from the first output tick `tick`: through the device's recorded output when it
+    /// has one (waiting until the peak window has been output), else through the model's output
+    /// for the program.
+    private func feltRise(from tick: UInt32, program: Program, rate: Double, physics: ActuatorSimulator.Model) async throws -> FeltRise? {
+        guard let recorded = options.recordedOutput else {
+            return FeltPrediction.of(program: program, model: physics)?.rise
+        }
+        let count = Int((FeltRise.peakWindow * rate).rounded()) + 1
+        let deadline = HapticDevice.hostTime() + FeltRise.peakWindow + 1
+        var drive = recorded(tick, count)
+        while drive.count < count, HapticDevice.hostTime() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+            drive = recorded(tick, count)
+        }
+        return FeltRise.of(drive: drive, model: physics)
     }
 
     /// Seconds of silence before the program's first non-zero sample; nil for a program that
     /// never sounds (its play has no FIRST_OUTPUT to time).
     public static func leadIn(of program: Program, rate: Double) -> Double? {
-        var interpreter = Interpreter(configuration: DeviceConfiguration(rate: program.header.rate, maxBody: .max))
-        guard (try? interpreter.load(program.bytes)) != nil else { return nil }
-        var tick = 0
-        while interpreter.mode == .playing {
-            if interpreter.step().amplitude > 0 { return Double(tick) / rate }
-            tick += 1
-        }
-        return nil
+        FeltPrediction.firstOutput(of: program, count: 1).map { Double($0.leadInTicks) / rate }
     }
 }

@@ -1,3 +1,4 @@
+import FirmwareModel
 import Foundation
 import Histogram
 
@@ -11,6 +12,39 @@ public struct LatencyReport: Sendable {
         public var programBytes: Int
         /// The clock estimate's error bound for this sample, seconds.
         public var uncertainty: Double
+        /// Seconds from the `play` call to the host time of the play's start tick (its tick 0).
+        public var toStart: Double = 0
+        /// Seconds from the start tick to the first output beyond the program's own lead-in: the
+        /// output stage waking up (0 on a warm stage).
+        public var wakeUp: Double = 0
+        /// The actuator's rise from the first output tick (`FeltRise`); nil if it does not move.
+        public var rise: FeltRise?
+
+        /// Seconds from the `play` call to 50 % and 90 % of the first peak, lead-in subtracted
+        /// (docs/performance.md, "Felt onset").
+        public var felt50: Double? { rise.map { latency + $0.rise50 } }
+        public var felt90: Double? { rise.map { latency + $0.rise90 } }
+    }
+
+    /// Where the time of one kind of play goes, medians over its plays, seconds; the parts add up
+    /// to `felt90` (medians of parts need not add up exactly to the median of the whole).
+    public struct Breakdown: Sendable, Hashable {
+        /// The host: the session, the OS and the driver until the PLAY frame is on the line (what
+        /// remains of the time to the start tick after the line time and the wait for the tick).
+        public var host: Double
+        /// The PLAY frame's line time at the baud rate.
+        public var line: Double
+        /// The wait for the tick after the frame's last byte: half a tick, the mean over the
+        /// frame's arrival phase (a host cannot see the phase of one play).
+        public var tickWait: Double
+        public var wakeUp: Double
+        /// Milestones from the play call: the first output tick, 50 % and 90 % of the first peak.
+        public var firstOutput: Double
+        public var felt50: Double
+        public var felt90: Double
+        /// Rise from the first output tick to 50 % and to 90 %.
+        public var rise50: Double
+        public var rise90: Double
     }
 
     /// The figures of one distribution, in milliseconds.
@@ -33,6 +67,11 @@ public struct LatencyReport: Sendable {
     public var unpreparedCold: [Sample] = []
     /// Patterns left out because they never sound (audio only, or intensity 0).
     public var silentPatterns: [String] = []
+    /// The actuator profile the felt onset was computed for.
+    public var actuatorProfile: String = ""
+    /// True when the felt onset ran through the device's recorded output (the virtual device),
+    /// false when through the model's output for the compiled program (a board on a port).
+    public var feltFromRecordedOutput = false
 
     /// The PLAY frame's line time: nothing can be faster.
     public var linkTime: Double { Double(playFrameBytes) * 10 / Double(max(1, baudRate)) }
@@ -45,6 +84,25 @@ public struct LatencyReport: Sendable {
     public var preparedSummary: Summary { Self.summary(prepared) }
     public var uploadThenPlaySummary: Summary { Self.summary(uploadThenPlay) }
     public var unpreparedColdSummary: Summary? { unpreparedCold.isEmpty ? nil : Self.summary(unpreparedCold) }
+
+    /// Felt onset (50 % and 90 % of the first peak) of each kind of play, and where its time goes.
+    public func feltSummary(_ samples: [Sample], level: Int) -> Summary {
+        Self.summary(seconds: samples.compactMap { level == 90 ? $0.felt90 : $0.felt50 })
+    }
+
+    public func breakdown(_ samples: [Sample]) -> Breakdown {
+        let tickWait = 0.5 / Double(max(1, rate))
+        func med(_ f: (Sample) -> Double?) -> Double { Self.median(samples.compactMap(f)) }
+        return Breakdown(host: med { $0.toStart } - linkTime - tickWait, line: linkTime, tickWait: tickWait,
+                         wakeUp: med(\.wakeUp), firstOutput: med(\.latency), felt50: med(\.felt50), felt90: med(\.felt90),
+                         rise50: med { $0.rise?.rise50 }, rise90: med { $0.rise?.rise90 })
+    }
+
+    /// Felt onset (50 %) p99 of prepared plays over their first-output p99.
+    public var feltToFirstOutputRatio: Double {
+        let felt = feltSummary(prepared, level: 50).p99, first = preparedSummary.p99
+        return first > 0 ? felt / first : .infinity
+    }
 
     /// Upload-then-play over prepared at the corpus median: the median over patterns of each
     /// pattern's median latency, one way over the other.
@@ -81,13 +139,15 @@ public struct LatencyReport: Sendable {
 
     /// Percentiles through an HdrHistogram of microseconds (3 significant digits). Negative
     /// latencies (possible only within the clock estimate's error) count as 0.
-    static func summary(_ samples: [Sample]) -> Summary {
+    static func summary(_ samples: [Sample]) -> Summary { summary(seconds: samples.map(\.latency)) }
+
+    static func summary(seconds: [Double]) -> Summary {
         var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
-        for sample in samples {
-            _ = histogram.record(UInt64(max(0, (sample.latency * 1e6).rounded())))
+        for value in seconds {
+            _ = histogram.record(UInt64(max(0, (value * 1e6).rounded())))
         }
         func ms(_ value: UInt64) -> Double { Double(value) / 1000 }
-        return Summary(count: samples.count, p50: ms(histogram.valueAtPercentile(50)),
+        return Summary(count: seconds.count, p50: ms(histogram.valueAtPercentile(50)),
                        p90: ms(histogram.valueAtPercentile(90)), p99: ms(histogram.valueAtPercentile(99)),
                        max: ms(histogram.max), mean: histogram.mean / 1000)
     }

@@ -34,22 +34,8 @@ public enum ResponseAnalysis {
         func driven(_ k: Int) -> Bool { drive[k].amplitude > 0 && !drive[k].isBraking }
         func envelope(atEdge edge: Int) -> Double { edge == 0 ? 0 : response[edge - 1].envelope }
 
-        /// First time (ms after `from`) the envelope crosses `threshold` in the given direction
-        /// between tick edges `from` and `to`.
         func crossing(from: Int, to: Int, threshold: Double, rising: Bool) -> Double? {
-            var previous = envelope(atEdge: from)
-            if rising ? previous >= threshold : previous <= threshold { return 0 }
-            var edge = from + 1
-            while edge <= to {
-                let value = envelope(atEdge: edge)
-                if rising ? value >= threshold : value <= threshold {
-                    let fraction = (threshold - previous) / (value - previous)
-                    return (Double(edge - 1 - from) + fraction) * msPerTick
-                }
-                previous = value
-                edge += 1
-            }
-            return nil
+            firstCrossing(envelope: envelope(atEdge:), from: from, to: to, threshold: threshold, rising: rising).map { $0 * msPerTick }
         }
 
         var results: [DriveResponse] = []
@@ -71,5 +57,24 @@ public enum ResponseAnalysis {
                 stop10: crossing(from: end, to: nextOnset, threshold: 0.1 * atStop, rising: false)))
         }
         return results
+    }
+
+    /// First time, in ticks after edge `from`, that `envelope(edge)` (its value at tick edges)
+    /// crosses `threshold` in the given direction between edges `from` and `to`, interpolated
+    /// linearly between edges; nil if it does not.
+    static func firstCrossing(envelope: (Int) -> Double, from: Int, to: Int, threshold: Double, rising: Bool) -> Double? {
+        var previous = envelope(from)
+        if rising ? previous >= threshold : previous <= threshold { return 0 }
+        var edge = from + 1
+        while edge <= to {
+            let value = envelope(edge)
+            if rising ? value >= threshold : value <= threshold {
+                let fraction = (threshold - previous) / (value - previous)
+                return Double(edge - 1 - from) + fraction
+            }
+            previous = value
+            edge += 1
+        }
+        return nil
     }
 }
