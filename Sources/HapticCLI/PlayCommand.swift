@@ -41,6 +41,10 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Master intensity 0...1 (the profile's amplitude code for it scales the output).")
     var intensity: Double = 1
 
+    @Option(name: .customLong("felt-at"), parsing: .unconditional,
+            help: ArgumentHelp("Schedule by felt onset: start the play early so that it is felt (50 % of its first peak, predicted through the actuator's physics) this many ms after the play call (0 or more; a time too soon plays at once).", valueName: "ms"))
+    var feltAt: Double?
+
     @OptionGroup var line: LineOptions
 
     @Flag(help: "Print the figures only, no plot.")
@@ -54,6 +58,7 @@ struct Play: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
+        if let feltAt, !(feltAt >= 0 && feltAt.isFinite) { throw ValidationError("--felt-at must be a number of ms, 0 or more, not \(feltAt)") }
         if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
     }
 
@@ -144,7 +149,9 @@ struct Play: AsyncParsableCommand {
         let clock = try await device.synchronizeClock()
         let before = await device.statistics.bytesSent
         let called = HapticDevice.hostTime()
-        let receipt = try await device.play(prepared, intensity: intensity)
+        let time = feltAt.map { HapticDevice.PlayTime.felt(at: called + $0 / 1000) } ?? .now
+        let receipt = try await device.play(prepared, at: time, intensity: intensity)
+        let feltOnset = try await device.predictedFeltOnset(of: receipt, prepared: prepared).map { $0 - called }
         let playBytes = await device.statistics.bytesSent - before
         // A long pattern shows how far the play is (standard error), from the host's clock.
         let progress = prepared.duration >= Self.progressThreshold && !json ? ProgressDisplay("playing", total: prepared.duration, unit: "s") : nil
@@ -181,6 +188,10 @@ struct Play: AsyncParsableCommand {
             latency = clock.hostTime(ofStep: tick) - called - leadIn
             figures.append(("latency", String(format: "%.2f ms (play call to first output, ±%.2f ms)", latency! * 1000, clock.uncertainty * 1000)))
         }
+        if let feltOnset {
+            let asked = feltAt.map { String(format: ", asked %.2f ms: landing error %+.3f ms", $0, feltOnset * 1000 - $0) } ?? ""
+            figures.append(("felt", String(format: "%.2f ms (play call to 50 %% of the first peak, predicted%@)", feltOnset * 1000, asked)))
+        }
         let endTick = end.playEvent?.tick ?? receipt.startTick
         figures.append(("duration", String(format: "%.0f ms (program %u ticks, played %u)", Double(endTick &- receipt.startTick) * 1000 / rate, receipt.totalTicks, endTick &- receipt.startTick)))
         figures.append(("end", end.description))
@@ -191,7 +202,8 @@ struct Play: AsyncParsableCommand {
             latencyMs: latency.map { $0 * 1000 }, latencyUncertaintyMs: latency == nil ? nil : clock.uncertainty * 1000,
             startTick: receipt.startTick, ticksPlayed: endTick &- receipt.startTick, programTicks: receipt.totalTicks,
             end: Report.End(end), bytes: Report.Bytes(program: prepared.program.bytes.count, play: playBytes),
-            slot: prepared.slot.map(Int.init), streamed: prepared.slot == nil, peak: nil, trace: trace)
+            slot: prepared.slot.map(Int.init), streamed: prepared.slot == nil, peak: nil, trace: trace,
+            feltAtMs: feltAt, feltOnsetMs: feltOnset.map { $0 * 1000 }, feltLandingErrorMs: feltAt.flatMap { asked in feltOnset.map { $0 * 1000 - asked } })
 
         if let virtual {
             let count = Int(endTick &- receipt.startTick) + Int(info.brakeTicks) + 1

@@ -14,7 +14,8 @@ struct Profile: AsyncParsableCommand {
         Latency is the time from the host's play call to the device's first tick with non-zero output, from the \
         device's FIRST_OUTPUT telemetry placed on the host clock by PING/PONG (smallest round trip of four, before \
         every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a \
-        pseudo-terminal is measured. Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
+        pseudo-terminal is measured. Beside it, the felt onset: to the simulated acceleration first reaching 50 % and \
+        90 % of the pattern's first peak on the device's actuator profile (docs/performance.md, "Felt onset"). Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
 
         Gates for CI: --max-p99 MS fails the run when the prepared plays' p99 is above MS; --min-speedup X when prepared \
         plays are less than X times faster at the corpus median than unprepared plays from a cold output stage (with \
@@ -114,7 +115,10 @@ struct Profile: AsyncParsableCommand {
         }
         let report: LatencyReport
         do {
-            let profiler = LatencyProfiler(device: device, subjects: subjects, options: .init(iterations: n, baudRate: line.baud, coldPlays: cold))
+            // The virtual device's felt onset runs through what it output; a board's through the model.
+            let recorded = virtual.map { virtual in { @Sendable (from: UInt32, count: Int) in virtual.samples(from: from, count: count) } }
+            let profiler = LatencyProfiler(device: device, subjects: subjects,
+                                           options: .init(iterations: n, baudRate: line.baud, coldPlays: cold, recordedOutput: recorded))
             // Two plays per iteration, and with --cold one more per pattern after the idle wait.
             let plays = Double(2 * n + (cold ? subjects.count : 0))
             let progress = ProgressDisplay("profiling", total: plays, quiet: json)
@@ -148,6 +152,25 @@ struct Profile: AsyncParsableCommand {
             lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0)
                          + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
         }
+        lines.append("")
+        lines.append("felt onset on \(report.actuatorProfile) (\(report.feltSource)): play call -> 50 % / 90 % of the first peak")
+        lines.append("                        p50       p90       p99       max      mean  (ms)")
+        var felt = [("prepared", report.feltOnset.prepared), ("upload-then-play", report.feltOnset.uploadThenPlay)]
+        if let cold = report.feltOnset.unpreparedCold { felt.append(("unprepared, cold", cold)) }
+        for (name, f) in felt {
+            for (level, s) in [("50 %", f.felt50), ("90 %", f.felt90)] {
+                lines.append("\(name) \(level)".padding(toLength: 18, withPad: " ", startingAt: 0)
+                             + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
+            }
+        }
+        lines.append("where the time goes (medians, ms): host + line + tick wait + wake-up = first output; + rise = felt")
+        for (name, f) in felt {
+            let b = f.breakdown
+            lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0)
+                         + String(format: "%.3f + %.3f + %.3f + %.3f = %.3f; + %.3f = %.3f (50 %%); + %.3f = %.3f (90 %%)",
+                                  b.hostMs, b.lineMs, b.tickWaitMs, b.wakeUpMs, b.firstOutputMs, b.rise50Ms, b.felt50Ms, b.rise90Ms, b.felt90Ms))
+        }
+        lines.append(String(format: "prepared felt onset (50 %%) p99 / first output p99: %.1fx", report.feltToFirstOutputRatio))
         if !report.silentPatterns.isEmpty {
             lines.append("left out (never sound): " + report.silentPatterns.joined(separator: ", "))
         }
@@ -166,17 +189,22 @@ struct Profile: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// Cumulative distributions of both ways on a logarithmic millisecond axis, with the lower bound.
+    /// Cumulative distributions of both ways to the first output, and of prepared plays to the felt
+    /// onset (50 %, 90 %), on a logarithmic millisecond axis, with the lower bound.
     static func svg(_ report: LatencyReport) -> String {
         let width = 720.0, height = 360.0, left = 60.0, right = 20.0, top = 30.0, bottom = 50.0
-        let all = (report.prepared + report.uploadThenPlay).map { max($0.latency * 1000, 0.1) }
+        let curves: [([Double], String, String)] = [
+            (report.prepared.map(\.latency), "#1f77b4", "prepared"), (report.uploadThenPlay.map(\.latency), "#d62728", "upload-then-play"),
+            (report.prepared.compactMap(\.felt50), "#2ca02c", "prepared, felt 50 %"), (report.prepared.compactMap(\.felt90), "#9467bd", "felt 90 %"),
+        ]
+        let all = curves.flatMap(\.0).map { max($0 * 1000, 0.1) }
         let low = log10(max(0.1, min(all.min() ?? 1, report.linkTime * 1000) * 0.8))
         let high = log10(max(all.max() ?? 10, 1) * 1.2)
         func x(_ ms: Double) -> Double { left + (log10(max(ms, 0.1)) - low) / (high - low) * (width - left - right) }
         func y(_ fraction: Double) -> Double { top + (1 - fraction) * (height - top - bottom) }
         var parts = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">",
                      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-                     "<text x=\"\(left)\" y=\"18\">Play latency, cumulative (\(report.prepared.count) plays each, \(report.baudRate) baud)</text>"]
+                     "<text x=\"\(left)\" y=\"18\">Play latency and felt onset (\(report.actuatorProfile)), cumulative (\(report.prepared.count) plays each, \(report.baudRate) baud)</text>"]
         var decade = floor(low)
         while decade <= high {
             for m in [1.0, 2, 5] {
@@ -188,7 +216,7 @@ struct Profile: AsyncParsableCommand {
             }
             decade += 1
         }
-        parts.append("<text x=\"\((left + width - right) / 2)\" y=\"\(height - 10)\" text-anchor=\"middle\">ms from the play call to the first output tick</text>")
+        parts.append("<text x=\"\((left + width - right) / 2)\" y=\"\(height - 10)\" text-anchor=\"middle\">ms from the play call to the first output tick, or to the felt onset</text>")
         for fraction in [0.0, 0.5, 0.9, 1.0] {
             parts.append("<text x=\"\(left - 6)\" y=\"\(y(fraction) + 4)\" text-anchor=\"end\">\(Int(fraction * 100))%</text>")
         }
@@ -199,8 +227,8 @@ struct Profile: AsyncParsableCommand {
             parts.append("<line x1=\"\(px)\" y1=\"\(y(1))\" x2=\"\(px)\" y2=\"\(y(0))\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>")
             parts.append("<text x=\"\(tx)\" y=\"\(ty)\" transform=\"rotate(-90 \(tx) \(ty))\" text-anchor=\"middle\" fill=\"#666\">\(label)</text>")
         }
-        for (samples, colour, name) in [(report.prepared, "#1f77b4", "prepared"), (report.uploadThenPlay, "#d62728", "upload-then-play")] {
-            let sorted = samples.map { $0.latency * 1000 }.sorted()
+        for (index, (seconds, colour, name)) in curves.enumerated() {
+            let sorted = seconds.map { $0 * 1000 }.sorted()
             guard !sorted.isEmpty else { continue }
             var points: [String] = []
             for (index, ms) in sorted.enumerated() {
@@ -209,7 +237,7 @@ struct Profile: AsyncParsableCommand {
             }
             parts.append("<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>")
             let label = String(format: "%.1f", x(sorted[sorted.count / 2]) + 6)
-            parts.append("<text x=\"\(label)\" y=\"\(y(0.5) - 6)\" fill=\"\(colour)\">\(name)</text>")
+            parts.append("<text x=\"\(label)\" y=\"\(y(0.5) - 6 - 14 * Double(index % 2))\" fill=\"\(colour)\">\(name)</text>")
         }
         parts.append("</svg>")
         return parts.joined(separator: "\n") + "\n"

@@ -259,6 +259,23 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
     #expect(abs(target - lowerBound - 1) < 1e-9)
     let p99 = try #require(member(root, "prepared", "p99_ms") as? Double)
     #expect(root["meets_latency_target"] as? Bool == (p99 <= target))
+    // Felt onset (docs/performance.md): through the virtual device's recorded output, later than
+    // the first output, with the breakdown adding up to it.
+    #expect(root["felt_source"] as? String == "recorded output" && root["actuator_profile"] as? String == "lra-drv2605l-170hz-10mm")
+    let felt50 = try #require(member(root, "felt_onset", "prepared", "felt50", "p50_ms") as? Double)
+    let felt90 = try #require(member(root, "felt_onset", "prepared", "felt90", "p50_ms") as? Double)
+    #expect(felt50 > (member(root, "prepared", "p50_ms") as? Double ?? .infinity) && felt90 > felt50)
+    #expect(member(root, "felt_onset", "unprepared_cold") is NSNull)
+    let breakdown = try #require(member(root, "felt_onset", "prepared", "breakdown") as? [String: Double])
+    #expect(Set(breakdown.keys) == ["host_ms", "line_ms", "tick_wait_ms", "wake_up_ms", "first_output_ms", "rise50_ms", "felt50_ms", "rise90_ms", "felt90_ms"])
+    #expect(abs(breakdown["host_ms"]! + breakdown["line_ms"]! + breakdown["tick_wait_ms"]! + breakdown["wake_up_ms"]! - breakdown["first_output_ms"]!) < 0.5)
+    #expect(root["felt_to_first_output_ratio"] is Double)
+    #expect(member((member(root, "samples", "prepared") as? [Any])?.first, "rise50_ms") is Double)
+    let svg = FileManager.default.temporaryDirectory.appendingPathComponent("felt-\(UUID().uuidString).svg").path
+    defer { try? FileManager.default.removeItem(atPath: svg) }
+    let text = try await haptic("profile", "-n", "1", "--corpus", corpus, "-o", svg).output
+    #expect(text.contains("felt onset on lra-drv2605l-170hz-10mm (recorded output)") && text.contains("where the time goes"))
+    #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("prepared, felt 50 %"))
 }
 
 #if Emulator
@@ -290,4 +307,16 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
     #expect(root["ticks_played"] as? Int == root["program_ticks"] as? Int)
     #expect(member(root, "bytes", "play") as? Int == 18)
     #expect((root["peak"] as? Int ?? 0) > 0 && root["latency_ms"] is Double)
+    #expect(root["felt_at_ms"] is NSNull && root["felt_onset_ms"] is Double && root["felt_landing_error_ms"] is NSNull)
+}
+
+@Test func playFeltAtLandsWithinATick() async throws {
+    let (status, json) = try await haptic("play", "preset:impact.medium", "--felt-at", "60", "--json")
+    #expect(status == 0)
+    let root = try document(json, schema: "haptic-play/1")
+    #expect(root["felt_at_ms"] as? Double == 60)
+    let onset = try #require(root["felt_onset_ms"] as? Double), error = try #require(root["felt_landing_error_ms"] as? Double)
+    #expect(abs(onset - 60 - error) < 1e-9)
+    // The start tick nearest the time: within half a tick, plus the clock estimate's drift.
+    #expect(abs(error) <= 1)
 }

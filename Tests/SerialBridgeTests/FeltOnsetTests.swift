@@ -86,12 +86,19 @@ import Testing
             print(String(format: "REPORT felt %@ breakdown (medians, ms): host %.3f, line %.3f, tick wait %.3f, wake-up %.3f -> first output %.3f; rise 50%% %.3f -> felt 50%% %.3f; rise 90%% %.3f -> felt 90%% %.3f",
                          profile.name, b.host * 1000, b.line * 1000, b.tickWait * 1000, b.wakeUp * 1000, b.firstOutput * 1000,
                          b.rise50 * 1000, b.felt50 * 1000, b.rise90 * 1000, b.felt90 * 1000))
+            let presetNames = Set(Preset.all.map(\.name))
+            let presets = report.prepared.filter { presetNames.contains($0.pattern) }, files = report.prepared.filter { !presetNames.contains($0.pattern) }
+            for (name, part) in [("presets", presets), ("corpus", files)] {
+                let p50 = report.feltSummary(part, level: 50), p90 = report.feltSummary(part, level: 90)
+                print(String(format: "REPORT felt %@ %@ (%d): felt 50%% p50 %.3f p99 %.3f ms; felt 90%% p50 %.3f p99 %.3f ms",
+                             profile.name, name, part.count, p50.p50, p50.p99, p90.p50, p90.p99))
+            }
             await device.close()
             #expect(Self.percentile(landing.map(abs), 99) <= 0.001)
         }
     }
 
-    /// Each subject prepared, then played felt at 150 ms from now: the landing error (felt onset
+    /// Each subject prepared, then played felt 50 ms after the earliest time it can be felt: the landing error (felt onset
     /// minus the time asked for), predicted (the ACK's start tick, the clock estimate and the
     /// prediction) and from what the device output (its recorded samples through the physics).
     static func landings(_ fixture: DeviceFixture, subjects: [LatencyProfiler.Subject]) async throws -> [(predicted: Double, recorded: Double)] {
@@ -104,7 +111,8 @@ import Testing
             guard let prediction = try await device.feltPrediction(of: prepared) else { continue }
             try await Task.sleep(nanoseconds: 30_000_000)
             let clock = try await device.synchronizeClock(samples: 4)
-            let target = HapticDevice.hostTime() + 0.15
+            // Far enough ahead to start early by the whole onset (lead-in included: some files open with silence).
+            let target = HapticDevice.hostTime() + 0.05 + prediction.onset50
             let receipt = try await device.play(prepared, at: .felt(at: target))
             let predicted = try #require(try await device.predictedFeltOnset(of: receipt, prepared: prepared))
             let count = prediction.leadInTicks + Int(FeltRise.peakWindow * rate) + 1

@@ -18,6 +18,12 @@ import Testing
     let receipt = try await device.play(prepared)      // one small frame
     _ = try await device.waitForEnd(of: receipt)
 
+    let soundAt = HapticDevice.hostTime() + 0.1        // when your audio engine plays the sound
+    let synced = try await device.play(prepared, at: .felt(at: soundAt - 0.005))
+    let feltAt = try await device.predictedFeltOnset(of: synced, prepared: prepared)  // soundAt - 0.005, within half a tick
+    #expect(abs(try #require(feltAt) - (soundAt - 0.005)) <= 0.0005 + 1e-9)
+    _ = try await device.waitForEnd(of: synced)
+
     let played = virtualDevice.samples(from: receipt.startTick, count: Int(prepared.program.header.totalTicks))
     #expect(played.count == Int(prepared.program.header.totalTicks))
     #expect(played.first?.amplitude == 255, "the transient opens at full drive")

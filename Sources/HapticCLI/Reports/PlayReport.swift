@@ -26,6 +26,13 @@ extension Play {
         @Nullable var peak: Int?
         /// The trace written with --trace.
         @Nullable var trace: String?
+        /// `--felt-at`: when the play was asked to be felt, ms after the play call (null without it).
+        @Nullable var feltAtMs: Double?
+        /// Predicted felt onset (50 % of the first peak; docs/performance.md "Felt onset"): ms from
+        /// the play call, from the ACK's start tick and the clock estimate; null if never felt.
+        @Nullable var feltOnsetMs: Double?
+        /// With `--felt-at`: `felt_onset_ms` minus `felt_at_ms`.
+        @Nullable var feltLandingErrorMs: Double?
 
         struct End: Encodable {
             /// finished, stopped or fault (null: the end did not come).

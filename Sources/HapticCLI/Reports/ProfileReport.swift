@@ -24,6 +24,14 @@ extension Profile {
         var meetsLatencyTarget: Bool
         /// With `--cold` only: the 10x target is about unprepared plays from a cold stage.
         @Nullable var meetsSpeedupTarget: Bool?
+        /// The actuator profile the felt onset runs through, and where the drive came from:
+        /// "recorded output" (the virtual device's samples) or "model prediction" (the compiled
+        /// program through the model, for a board on a port).
+        var actuatorProfile, feltSource: String
+        /// Felt onset per kind of play (docs/performance.md, "Felt onset").
+        var feltOnset: FeltOnsets
+        /// Prepared felt onset (50 %) p99 over prepared first-output p99.
+        var feltToFirstOutputRatio: Double
         var samples: Samples
         /// `--max-p99`, `--min-speedup`: empty when none was given.
         var gates: [Gate] = []
@@ -31,6 +39,23 @@ extension Profile {
         struct Summary: Encodable {
             var count: Int
             var p50Ms, p90Ms, p99Ms, maxMs, meanMs: Double
+        }
+
+        struct FeltOnsets: Encodable {
+            var prepared, uploadThenPlay: Felt
+            @Nullable var unpreparedCold: Felt?
+        }
+
+        /// From the play call to 50 % and to 90 % of the first peak, and where the time goes.
+        struct Felt: Encodable {
+            var felt50, felt90: Summary
+            var breakdown: Breakdown
+        }
+
+        /// Medians over the plays; `tick_wait_ms` is half a tick (the mean over arrival phases),
+        /// `host_ms` the rest of the time to the start tick.
+        struct Breakdown: Encodable {
+            var hostMs, lineMs, tickWaitMs, wakeUpMs, firstOutputMs, rise50Ms, felt50Ms, rise90Ms, felt90Ms: Double
         }
 
         struct Samples: Encodable {
@@ -43,6 +68,10 @@ extension Profile {
             var programBytes: Int
             /// The clock estimate's error bound.
             var uncertaintyMs: Double
+            /// From the first output tick to 50 % and 90 % of the first peak; null if the actuator does not move.
+            @Nullable var rise50Ms: Double?
+            @Nullable var rise90Ms: Double?
+            var wakeUpMs: Double
         }
     }
 }
@@ -53,7 +82,15 @@ extension Profile.Report {
             Summary(count: s.count, p50Ms: s.p50, p90Ms: s.p90, p99Ms: s.p99, maxMs: s.max, meanMs: s.mean)
         }
         func plays(_ list: [LatencyReport.Sample]) -> [Sample] {
-            list.map { Sample(pattern: $0.pattern, latencyMs: $0.latency * 1000, programBytes: $0.programBytes, uncertaintyMs: $0.uncertainty * 1000) }
+            list.map { Sample(pattern: $0.pattern, latencyMs: $0.latency * 1000, programBytes: $0.programBytes, uncertaintyMs: $0.uncertainty * 1000,
+                              rise50Ms: $0.rise.map { $0.rise50 * 1000 }, rise90Ms: $0.rise.map { $0.rise90 * 1000 }, wakeUpMs: $0.wakeUp * 1000) }
+        }
+        func felt(_ list: [LatencyReport.Sample]) -> Felt {
+            let b = report.breakdown(list)
+            return Felt(felt50: summary(report.feltSummary(list, level: 50)), felt90: summary(report.feltSummary(list, level: 90)),
+                        breakdown: Breakdown(hostMs: b.host * 1000, lineMs: b.line * 1000, tickWaitMs: b.tickWait * 1000, wakeUpMs: b.wakeUp * 1000,
+                                             firstOutputMs: b.firstOutput * 1000, rise50Ms: b.rise50 * 1000, felt50Ms: b.felt50 * 1000,
+                                             rise90Ms: b.rise90 * 1000, felt90Ms: b.felt90 * 1000))
         }
         self.target = target
         self.corpus = corpus
@@ -72,6 +109,11 @@ extension Profile.Report {
         coldSpeedupAtCorpusMedian = report.coldSpeedupAtCorpusMedian
         meetsLatencyTarget = report.meetsLatencyTarget
         meetsSpeedupTarget = report.meetsSpeedupTarget
+        actuatorProfile = report.actuatorProfile
+        feltSource = report.feltFromRecordedOutput ? "recorded output" : "model prediction"
+        feltOnset = FeltOnsets(prepared: felt(report.prepared), uploadThenPlay: felt(report.uploadThenPlay),
+                               unpreparedCold: report.unpreparedCold.isEmpty ? nil : felt(report.unpreparedCold))
+        feltToFirstOutputRatio = report.feltToFirstOutputRatio
         samples = Samples(prepared: plays(report.prepared), uploadThenPlay: plays(report.uploadThenPlay),
                           unpreparedCold: plays(report.unpreparedCold))
     }
