@@ -10,8 +10,9 @@ enum ProfiledMCU {
     /// What `haptic profile --mcu` prints: the board's cycle budget as text or JSON.
     static func report(mcu: String, firmware: String?, json: Bool) throws -> String {
         let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
-        let report = Report(measured, firmware: elf)
-        return json ? try reportJSON(report) : text(report)
+        var report = Report(measured, firmware: elf)
+        report.feltOnset = try feltOnset(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
+        return json ? try reportJSON(report) : text(report) + feltText(report.feltOnset)
     }
 
     static func measure(mcu: String, firmware: String?) throws -> (report: BoardBudgetReport, firmware: String) {

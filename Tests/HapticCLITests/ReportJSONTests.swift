@@ -295,6 +295,13 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
     let text = try await haptic("profile", "--mcu", "atmega328p").output
     #expect(text.contains("last byte -> first output change: \(warm) cycles"))
     #expect(text.contains("slots held at once: \(root["slot_count"] as? Int ?? -1)"))
+    // Felt onset on the board: the presets played on it, through the physics of the profile it reports.
+    #expect(member(root, "felt_onset", "actuator_profile") as? String == "lra-170hz-10mm")
+    let felt50 = try #require(member(root, "felt_onset", "felt50", "p50_ms") as? Double)
+    let first = try #require(member(root, "felt_onset", "first_output_ms") as? Double)
+    #expect(felt50 > first && (member(root, "felt_onset", "felt90", "p50_ms") as? Double ?? 0) > felt50)
+    #expect((member(root, "felt_onset", "felt50", "count") as? Int ?? 0) > 40)
+    #expect(text.contains("felt onset on lra-170hz-10mm"))
 }
 #endif
 

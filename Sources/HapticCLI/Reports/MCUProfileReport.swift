@@ -18,6 +18,8 @@ extension ProfiledMCU {
         var interpreterPlusUartWorstCycles: Int
         var interpreterPlusUartWorstPercent, uartRxCyclesPerByte, uartRxFullLinePercent: Double
         var lateTicks, slotCount, slotCapacityBytes, maxBodyBytes, streamCapacityBytes: Int
+        /// Felt onset of the presets on the board (`ProfiledMCU.feltOnset`); null if not measured.
+        @Nullable var feltOnset: FeltOnset? = nil
 
         /// The last byte of a PLAY frame to the first output change.
         struct PlayLatency: Encodable {
