@@ -154,12 +154,12 @@ struct Profile: AsyncParsableCommand {
         }
         lines.append("")
         lines.append("felt onset on \(report.actuatorProfile) (\(report.feltSource)): play call -> 50 % / 90 % of the first peak")
-        lines.append("                        p50       p90       p99       max      mean  (ms)")
+        lines.append("                            p50       p90       p99       max      mean  (ms)")
         var felt = [("prepared", report.feltOnset.prepared), ("upload-then-play", report.feltOnset.uploadThenPlay)]
         if let cold = report.feltOnset.unpreparedCold { felt.append(("unprepared, cold", cold)) }
         for (name, f) in felt {
             for (level, s) in [("50 %", f.felt50), ("90 %", f.felt90)] {
-                lines.append("\(name) \(level)".padding(toLength: 18, withPad: " ", startingAt: 0)
+                lines.append("\(name) \(level)".padding(toLength: 22, withPad: " ", startingAt: 0)
                              + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
             }
         }
