@@ -335,7 +335,6 @@ import Testing
         (#"{"Pattern": [{"Event": []}]}"#, "t.ahap: Pattern[0].Event: expected an object, found an array"),
         (#"{"Pattern": [{"Event": {"Time": "0", "EventType": "HapticTransient"}}]}"#, "t.ahap: Pattern[0].Event.Time: expected a number, found a string"),
         (#"{"Pattern": [{"Event": {"Time": 0, "EventType": 1}}]}"#, "t.ahap: Pattern[0].Event.EventType: expected a string, found a number"),
-        (#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": null}}]}"#, "t.ahap: Pattern[0].Event.EventDuration: expected a number, found null"),
         (#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": {}}}]}"#, "t.ahap: Pattern[0].Event.EventParameters: expected an array, found an object"),
         (#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [true]}}]}"#, "t.ahap: Pattern[0].Event.EventParameters[0]: expected an object, found a boolean"),
         (#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": 3, "ParameterValue": 1}]}}]}"#, "t.ahap: Pattern[0].Event.EventParameters[0].ParameterID: expected a string, found a number"),
@@ -350,6 +349,18 @@ import Testing
     func wrongTypesAreErrorsInBothModes(_ text: String, _ message: String) {
         #expect(lenientError(text) == message)
         #expect(strictError(text) == message)
+    }
+
+    /// null is no value in strict mode; lenient mode reads the key as absent (NullValueTests), so a
+    /// continuous event whose duration is null is then skipped like one without a duration.
+    @Test func nullIsAnErrorOnlyInStrictMode() throws {
+        let text = #"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": null}}]}"#
+        #expect(strictError(text) == "t.ahap: Pattern[0].Event.EventDuration: expected a number, found null")
+        #expect(lenientError(text) == nil)
+        let document = try AHAPDecoder().decode(Array(text.utf8), file: "t.ahap")
+        #expect(document.pattern.events.isEmpty)
+        #expect(document.warnings.map(\.kind).contains(.nullValue))
+        #expect(document.warnings.map(\.kind).contains(.skipped))
     }
 
     @Test func errorsCarryThePositionOfTheOffendingValue() {
