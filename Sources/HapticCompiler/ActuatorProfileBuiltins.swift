@@ -207,7 +207,7 @@ extension ActuatorProfile {
   "name": "lra-drv2605l-170hz-10mm",
   "kind": "lra",
   "part": "TI DRV2605L in closed-loop RTP mode driving a Jinlong Z10SC2B 10 mm LRA (as on common DRV2605L breakout setups)",
-  "description": "The DRV2605L tracks the LRA's real resonance (auto-resonance) and senses back-EMF for automatic overdrive and braking; the firmware writes the amplitude code to the RTP register every tick. Sharpness shapes the edges: 0 is the natural soft response (like the ROM library's 'no kick or brake' hums), 1 is full kick and brake.",
+  "description": "The DRV2605L tracks the LRA's real resonance (auto-resonance) and senses back-EMF for automatic overdrive and braking; the firmware writes the amplitude code to the RTP register every tick. The chip's overdrive and braking are automatic and the same at every sharpness, so this profile renders no sharpness (edge strength 1 at every code).",
   "drive": {
     "ratedVolts": 2.0,
     "overdriveVolts": 2.5,
@@ -230,11 +230,11 @@ extension ActuatorProfile {
   },
   "sharpness": {
     "render": "edges",
-    "minimumEdge": 0
+    "minimumEdge": 1
   },
   "sources": {
-    "drive.ratedVolts": "LRA datasheet class: 2.0 Vrms rated; program it into RATED_VOLTAGE with the DRV2605L datasheet's LRA closed-loop equation (it depends on f0 and SAMPLE_TIME). In closed-loop RTP, code 255 is rated voltage (TI E2E: amplitude/255 x RATED_VOLTAGE).",
-    "drive.overdriveVolts": "Estimated: 2.5 Vrms equivalent for OD_CLAMP, which the DRV2605L applies during its automatic overdrive and braking (OD_CLAMP is a peak value: 2.5 Vrms of sine is 3.54 V peak).",
+    "drive.ratedVolts": "LRA datasheet class: 2.0 Vrms rated. RATED_VOLTAGE = 0x53 by the DRV2605L's LRA closed-loop equation (SLOS854 8.5.2.1; it depends on f0 and SAMPLE_TIME), rounded down: 1.98 Vrms. In closed-loop RTP, code 255 is rated voltage (TI E2E: amplitude/255 x RATED_VOLTAGE).",
+    "drive.overdriveVolts": "Estimated: 2.5 Vrms for the automatic overdrive and braking. In closed loop OD_CLAMP is a peak clamp (21.22 mV per step, SLOS854 8.5.2.2) on a drive that is gapped for back-EMF sensing, whose RMS is the peak x sqrt(1 - (4 x 300 us + 300 us) x 170 Hz) = 0.863 x the peak: OD_CLAMP = 0x88, 2.89 V peak, 2.49 Vrms. With RATED_VOLTAGE's 1.98 Vrms the chip overdrives at k = 1.259, whose kick tau ln(k / (k - 1)) = 35.6 ms rounds to this file's 36.",
     "lra.resonanceHz": "Datasheet class: 170 Hz. The DRV2605L tracks the part's actual resonance, so the tolerance does not matter here.",
     "lra.qualityFactor": "Estimated: 12, as lra-170hz-10mm (same part).",
     "edges.kickMs": "Cap on the automatic overdrive: tau ln(k / (k - 1)) = 36.2 ms reaches full level; back-EMF sensing ends it as soon as the target is reached.",
@@ -242,7 +242,7 @@ extension ActuatorProfile {
     "edges.brakeRatio": "Brake at the OD_CLAMP ceiling: B = k = 1.25.",
     "transfer.exponent": "Meta/Lofelt convention amplitude = intensity^2.",
     "transfer.floor": "No dead zone: no floor.",
-    "sharpness.minimumEdge": "0: the softest sharpness gets no kick and no brake (the ROM library's 'Smooth Hum (No kick or brake pulse)' effects are the precedent)."
+    "sharpness.minimumEdge": "1: the DRV2605L's automatic overdrive and braking cannot be scaled per tick (its ROM library's 'no kick or brake' effects are separate waveforms, not a setting of RTP mode), so every sharpness gets the full edges and the board reports no SHARPNESS capability."
   }
 }
 
