@@ -64,7 +64,7 @@ let package = Package(
             ]
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
-        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"]),
+        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"]),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [

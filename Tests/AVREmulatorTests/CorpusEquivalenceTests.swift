@@ -123,7 +123,7 @@ import Testing
         let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
         let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8,
                                           cyclesPerTick: board.cyclesPerTick, until: board.cycle))
-        var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
+        var synthesis = PWMSynthesis(settings: try AVRFirmwareBuild().pwmSettings())
         var mismatches = 0
         for t in 0..<(Int(start) + total) {
             let sample = t < Int(start) ? OutputSample.silent : expected[t - Int(start)]

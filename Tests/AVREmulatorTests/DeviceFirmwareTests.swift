@@ -93,7 +93,7 @@ import Testing
         let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8,
                                           cyclesPerTick: board.cyclesPerTick, until: board.cycle))
         let program = try #require(ReferenceInterpreter.play(Self.program, ticks: length))
-        var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
+        var synthesis = PWMSynthesis(settings: try AVRFirmwareBuild().pwmSettings())
         var mismatches = 0
         for t in 0..<(Int(start) + length) {
             let sample = t < Int(start) ? OutputSample.silent : program[t - Int(start)]

@@ -18,26 +18,26 @@
 #error "build with -DHB_DEVICE_MAX_SLOTS=2 (the Makefile does)"
 #endif
 
-#ifndef HB_BOARD_PROFILE_NAME
-#define HB_BOARD_PROFILE_NAME ""
-#endif
-
 #if defined(HB_BOARD_LRA)
 #define ACTUATOR HB_ACTUATOR_LRA
 #else
 #define ACTUATOR HB_ACTUATOR_ERM
 #endif
 
-/* SHARPNESS: the stage renders the sharpness code (the PWM stage as an LRA carrier frequency,
- * when its band is not a single frequency). ACTIVE_BRAKE: brake ticks drive in anti-phase (the
- * PWM stage on an H-bridge; the DRV2605L brakes by itself in closed loop). SUBTICK: PONG
- * reports the fraction of the tick from Timer2. */
-#if defined(HB_BOARD_PWM) && defined(HB_BOARD_LRA) && (HB_LRA_F_MIN_HZ != HB_LRA_F_MAX_HZ)
+/* SHARPNESS: the stage renders the sharpness code (the PWM stage as an LRA carrier frequency
+ * when the profile's band is not a single frequency, or as the strength of its kick and brake
+ * when the profile renders edges; the DRV2605L's automatic edges do not depend on it).
+ * ACTIVE_BRAKE: brake ticks drive against the motion (the PWM stage on an H-bridge, for a
+ * bidirectional profile; the DRV2605L brakes by itself in closed loop). SUBTICK: PONG reports the
+ * fraction of the tick from Timer2. */
+#if defined(HB_BOARD_PWM)                          \
+    && (HB_PROFILE_F_MIN_HZ != HB_PROFILE_F_MAX_HZ \
+        || (HB_PROFILE_MIN_EDGE_Q8 < 256u && (HB_PROFILE_KICK_MS != 0u || HB_PROFILE_BRAKE_MS != 0u)))
 #define CAP_SHARPNESS HB_CAP_SHARPNESS
 #else
 #define CAP_SHARPNESS 0u
 #endif
-#if defined(HB_BOARD_PWM) || !defined(HB_DRV_OPEN_LOOP) || !HB_DRV_OPEN_LOOP
+#if defined(HB_BOARD_DRV2605L) || (HB_PROFILE_BIDIRECTIONAL && HB_PROFILE_BRAKE_MS != 0u)
 #define CAP_BRAKE HB_CAP_ACTIVE_BRAKE
 #else
 #define CAP_BRAKE 0u
@@ -98,7 +98,7 @@ void hb_app_init(void)
     config.fw_patch = 0;
     config.actuator = ACTUATOR;
     config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK;
-    config.profile_name = HB_BOARD_PROFILE_NAME;
+    config.profile_name = HB_PROFILE_NAME;
     config.reset_reason = reset_reason(hb_board_reset_flags);
     hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
     hb_device_set_subtick(&device, subtick);
