@@ -16,6 +16,7 @@ public enum Message: Hashable, Sendable {
     case streamOpen(StreamOpen)
     case streamData(StreamData)
     case setConfig(SetConfig)
+    case diag(Diag)
     case ack(Ack)
     case nack(Nack)
     case info(Info)
@@ -23,6 +24,7 @@ public enum Message: Hashable, Sendable {
     case telemetry(Telemetry)
     case credit(Credit)
     case reset(Reset)
+    case diagReport(DiagReport)
 
     /// The slot number of the stream (2.2.2).
     public static let streamSlot: UInt8 = 0xFF
@@ -40,6 +42,7 @@ public enum Message: Hashable, Sendable {
         case .streamOpen: .streamOpen
         case .streamData: .streamData
         case .setConfig: .setConfig
+        case .diag: .diag
         case .ack: .ack
         case .nack: .nack
         case .info: .info
@@ -47,6 +50,7 @@ public enum Message: Hashable, Sendable {
         case .telemetry: .telemetry
         case .credit: .credit
         case .reset: .reset
+        case .diagReport: .diagReport
         }
     }
 
@@ -65,6 +69,7 @@ public enum Message: Hashable, Sendable {
         case .streamOpen(let m): m.write(to: &w)
         case .streamData(let m): m.write(to: &w)
         case .setConfig(let m): m.write(to: &w)
+        case .diag: break
         case .ack(let m): m.write(to: &w)
         case .nack(let m): m.write(to: &w)
         case .info(let m): m.write(to: &w)
@@ -72,6 +77,7 @@ public enum Message: Hashable, Sendable {
         case .telemetry(let m): m.write(to: &w)
         case .credit(let m): m.write(to: &w)
         case .reset(let m): m.write(to: &w)
+        case .diagReport(let m): m.write(to: &w)
         }
         return w.bytes
     }
@@ -109,6 +115,7 @@ public enum Message: Hashable, Sendable {
         case .streamOpen: self = .streamOpen(StreamOpen(reading: &r))
         case .streamData: self = .streamData(StreamData(reading: &r))
         case .setConfig: self = .setConfig(SetConfig(reading: &r))
+        case .diag: self = .diag(Diag())
         case .ack: self = .ack(Ack(reading: &r))
         case .nack: self = .nack(Nack(reading: &r))
         case .info: self = .info(Info(reading: &r))
@@ -116,6 +123,7 @@ public enum Message: Hashable, Sendable {
         case .telemetry: self = .telemetry(try Telemetry(reading: &r))
         case .credit: self = .credit(Credit(reading: &r))
         case .reset: self = .reset(Reset(reading: &r))
+        case .diagReport: self = .diagReport(DiagReport(reading: &r))
         }
     }
 }

@@ -77,13 +77,43 @@ static HB_ALWAYS_INLINE void step_watchdog(hb_device *dev, uint32_t n)
     }
 }
 
-/* 2. A pending play starts when the stage is warm and its time has come; it replaces a running one. */
+/* 1b. A new output-stage fault (2.18) is reported, and ends a play or cancels a pending one as the
+ * watchdog does; with nothing playing its slot is HB_NO_SLOT. */
+static HB_ALWAYS_INLINE void step_stage_fault(hb_device *dev, uint32_t n)
+{
+    hb_interp *it = &dev->interp;
+    uint8_t code = dev->stage_fault;
+    if (code != dev->fault_sent) {
+        dev->fault_sent = code;
+        if (code != 0u) {
+            uint8_t slot = dev->active ? dev->active_slot : (dev->pending ? dev->pending_slot : HB_NO_SLOT);
+            dev->pending = 0;
+            if (it->mode == HB_MODE_PLAYING) {
+                hb_interp_stop(it, 1);
+            }
+            hb_dev_stream_close(dev);
+            hb_dev_telemetry(dev, HB_EVENT_FAULT, slot, code, n);
+            dev->active = 0;
+        }
+    }
+}
+
+/* 2. A pending play starts when the stage is warm and its time has come; it replaces a running one.
+ * While the output stage has a fault, the play ends with it instead, as a failed load does. */
 static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
 {
     hb_interp *it = &dev->interp;
     if (dev->pending && dev->stage == HB_STAGE_WARM
         && ((dev->pending_flags & HB_PLAY_AT) == 0u || hb_dev_tick_diff(n, dev->pending_at) >= 0)) {
         hb_err err;
+        if (dev->stage_fault != 0u) {
+            dev->pending = 0;
+            if (dev->pending_slot == HB_STREAM_SLOT) {
+                hb_dev_stream_close(dev);
+            }
+            hb_dev_telemetry(dev, HB_EVENT_FAULT, dev->pending_slot, dev->stage_fault, n);
+            return;
+        }
         if (dev->active && it->mode == HB_MODE_PLAYING) {
             hb_dev_telemetry(dev, HB_EVENT_STOPPED, dev->active_slot, HB_STOPPED_BY_PLAY, n);
             if (dev->active_slot == HB_STREAM_SLOT) {
@@ -143,6 +173,7 @@ hb_sample hb_device_step(hb_device *dev)
     }
     dev->in_step = 1; /* notices are queued until hb_device_flush */
     step_watchdog(dev, n);
+    step_stage_fault(dev, n);
     step_start(dev, n);
     /* 3. the interpreter's tick, with seamless loop restarts: a slot play with iterations left
      * (PLAY's `loops`; 0: forever) restarts in the tick its iteration ended */
@@ -208,4 +239,9 @@ hb_sample hb_device_tick(hb_device *dev)
 uint8_t hb_device_stage(const hb_device *dev)
 {
     return dev->stage;
+}
+
+void hb_device_set_stage_fault(hb_device *dev, uint8_t code)
+{
+    dev->stage_fault = code;
 }
