@@ -70,7 +70,7 @@ import Testing
         #expect(info.rxBuffer == 128)
         #expect(info.rate == 1000)
         #expect(info.actuator == .lra)
-        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick])
+        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick, .diag])
         #expect(info.profileNameString == "lra-170hz-10mm")
     }
 

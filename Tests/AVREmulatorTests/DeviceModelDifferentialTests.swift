@@ -16,7 +16,7 @@ import Testing
     static let configuration = DeviceModel.Configuration(
         core: DeviceConfiguration(maxBody: 240), slotCount: 2, slotCapacity: 256, streamCapacity: 128,
         rxBuffer: 128, firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, actuator: .lra,
-        profileName: "lra-170hz-10mm", capabilities: [.sharpness, .activeBrake, .subtick],
+        profileName: "lra-170hz-10mm", capabilities: [.sharpness, .activeBrake, .subtick, .diag],
         resetReason: .powerOn)
 
     /// Sends `message` so that its last byte completes at the middle of a tick.

@@ -122,7 +122,9 @@ import Testing
         #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08) // unsigned RTP data
         #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)    // unidirectional input
         #expect(board.drv2605lRegister(0x03) == 6)           // LRA library
-        #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0101) // present, calibrated
+        #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0003) // present, calibrated; no fault
+        #expect(board.drv2605lRegister(0x16) == 0x53 && board.drv2605lRegister(0x17) == 0x88) // the profile's
+        #expect(board.drv2605lRegister(0x1B) & 0x1F == 24) // DRIVE_TIME: half of 170 Hz
 
         let events = board.events()
         let writes = events.compactMap { e -> (UInt64, UInt8, UInt8)? in
@@ -131,7 +133,7 @@ import Testing
         }
         // Auto-calibration: mode 7, then GO.
         let modeWrites = writes.filter { $0.1 == 0x01 }.map(\.2)
-        #expect(modeWrites == [0x00, 0x07, 0x05])
+        #expect(modeWrites == [0x80, 0x00, 0x07, 0x05]) // DEV_RESET first: nothing of an earlier sketch survives
         #expect(writes.contains { $0.1 == 0x0C && $0.2 == 1 })
 
         // RTP writes after entering RTP mode: one per change of the program's amplitude
@@ -146,6 +148,14 @@ import Testing
             if v != last { expected.append((j + Self.playbackOffset, v)); last = v }
         }
         #expect(rtp.map(\.2) == expected.map(\.value))
+        // What the chip drives (the simulator's datasheet equations, closed loop): code / 255 of the
+        // rated 1.98 Vrms, never more, and nothing once the program is over.
+        let volts = events.compactMap { e -> Int? in
+            if case .drv2605lOutput(let mv) = e.kind { return Int(mv) }
+            return nil
+        }
+        #expect(volts.max().map { (1_975...1_985).contains($0) } == true, "\(volts.max() ?? 0) mV at code 255")
+        #expect(volts.min() == 0 && volts.last == 0)
         for (write, want) in zip(rtp, expected) {
             let tickStart = timerStart + UInt64(want.tick) * board.cyclesPerTick
             #expect(write.0 >= tickStart && write.0 < tickStart + board.cyclesPerTick / 4)

@@ -7,6 +7,7 @@
 #include "app.h"
 #include "board.h"
 #include "hb_device.h"
+#include "output.h"
 #include "tick.h"
 #include "uart.h"
 
@@ -48,6 +49,27 @@ static uint8_t stream_ring[STREAM_CAPACITY];
 static hb_device_config config;
 static hb_device device;
 
+static void diag(void *ctx, uint8_t *payload)
+{
+    (void)ctx;
+    hb_output_diag(payload);
+}
+
+/* SET_CONFIG RECALIBRATE (PROTOCOL.md 2.13): the stage forgets its calibration and the board
+ * restarts once the ACK is out (main.c), calibrating while it boots. */
+static uint8_t config_key(void *ctx, uint8_t key, uint32_t value)
+{
+    (void)ctx;
+    if (key != HB_CONFIG_RECALIBRATE || value != 1u) {
+        return HB_ERR_BAD_PARAM;
+    }
+    uint8_t code = hb_output_recalibrate();
+    if (code == 0u) {
+        hb_board_restart_requested = 1;
+    }
+    return code;
+}
+
 static void transmit(void *ctx, const uint8_t *bytes, uint16_t length)
 {
     (void)ctx;
@@ -71,7 +93,7 @@ static void yield_to_ticks(void *ctx)
 static uint8_t reset_reason(uint8_t flags)
 {
     if (flags & _BV(WDRF)) {
-        return HB_RESET_WATCHDOG;
+        return hb_board_software_reset ? HB_RESET_SOFTWARE : HB_RESET_WATCHDOG;
     }
     if (flags & _BV(BORF)) {
         return HB_RESET_BROWN_OUT;
@@ -97,12 +119,14 @@ void hb_app_init(void)
     config.fw_minor = 1;
     config.fw_patch = 0;
     config.actuator = ACTUATOR;
-    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK;
+    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK | HB_CAP_DIAG;
     config.profile_name = HB_PROFILE_NAME;
     config.reset_reason = reset_reason(hb_board_reset_flags);
     hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
     hb_device_set_subtick(&device, subtick);
     hb_device_set_yield(&device, yield_to_ticks);
+    hb_device_set_diag(&device, diag);
+    hb_device_set_config_hook(&device, config_key);
     /* ACK, NACK and PONG are encoded at hb_app_flush, after a step that came due meanwhile */
     hb_device_set_deferred_replies(&device, 1);
 }
@@ -116,6 +140,7 @@ void hb_app_byte(uint8_t byte)
  * hb_app_flush once the sample is with the output stage (hb_device.h). */
 void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags)
 {
+    hb_device_set_stage_fault(&device, hb_output_fault()); /* reported by this step if new */
     hb_sample s = hb_device_step(&device);
     *amplitude = s.amp;
     *sharpness = s.sharp;

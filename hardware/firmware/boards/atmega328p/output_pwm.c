@@ -17,6 +17,7 @@
 #include <util/atomic.h>
 
 #include "board.h"
+#include "hb_messages.h"
 #include "output.h"
 #include "tick.h"
 
@@ -252,4 +253,29 @@ void hb_output_timer_update(uint8_t boundary)
         net = (int16_t)(net + d);
 #endif
     }
+}
+
+/* An H-bridge reports nothing (no bus, no sensing): what it is set for. */
+uint8_t hb_output_fault(void)
+{
+    return 0;
+}
+
+void hb_output_diag(uint8_t *p)
+{
+    /* the voltages the caps give: duty / 255 x supply */
+    uint16_t rated = (uint16_t)((uint32_t)D_R * HB_SUPPLY_MV / 255UL);
+    uint16_t limit = (uint16_t)((uint32_t)D_O * HB_SUPPLY_MV / 255UL);
+    p[0] = HB_DIAG_STAGE_PWM;
+    p[4] = (uint8_t)(HB_SUPPLY_MV & 0xFFu);
+    p[5] = (uint8_t)(HB_SUPPLY_MV >> 8);
+    p[6] = (uint8_t)(rated & 0xFFu);
+    p[7] = (uint8_t)(rated >> 8);
+    p[8] = (uint8_t)(limit & 0xFFu);
+    p[9] = (uint8_t)(limit >> 8);
+}
+
+uint8_t hb_output_recalibrate(void)
+{
+    return HB_ERR_BAD_PARAM; /* nothing is calibrated */
 }
