@@ -170,24 +170,12 @@ public struct DeviceModel: Sendable {
 
         // 1. Watchdog.
         if watchdog != 0 && silence >= watchdog && (interpreter.mode == .playing || pending != nil) {
-            let slot = active?.slot ?? pending?.slot ?? 0
-            pending = nil
-            if interpreter.mode == .playing { interpreter.stop(brake: true) }
-            streamState = .closed
-            sendTelemetry(.fault, slot: slot, code: MessageErrorCode.watchdog.rawValue, tick: n)
-            active = nil
+            faultStop(code: MessageErrorCode.watchdog.rawValue, tick: n)
         }
         // 1b. A new output-stage fault (2.18).
         if stageFault != faultSent {
             faultSent = stageFault
-            if stageFault != 0 {
-                let slot = active?.slot ?? pending?.slot ?? Message.Telemetry.noSlot
-                pending = nil
-                if interpreter.mode == .playing { interpreter.stop(brake: true) }
-                streamState = .closed
-                sendTelemetry(.fault, slot: slot, code: stageFault, tick: n)
-                active = nil
-            }
+            if stageFault != 0 { faultStop(code: stageFault, tick: n) }
         }
         // 2. Start the pending play (it ends with the stage's fault instead while there is one).
         if let play = pending, stage.state == .warm, stageFault != 0,
@@ -261,6 +249,17 @@ public struct DeviceModel: Sendable {
         if silence != .max { silence += 1 }
         now &+= 1
         return Step(sample: sample, sent: takeOutput())
+    }
+
+    /// The watchdog's and a stage fault's way to end things: the play ends with a brake or the
+    /// pending one is cancelled, the stream closes, FAULT with the play's slot (0xFE: none).
+    mutating func faultStop(code: UInt8, tick: UInt32) {
+        let slot = active?.slot ?? pending?.slot ?? Message.Telemetry.noSlot
+        pending = nil
+        if interpreter.mode == .playing { interpreter.stop(brake: true) }
+        streamState = .closed
+        sendTelemetry(.fault, slot: slot, code: code, tick: tick)
+        active = nil
     }
 
     /// The board reports its output stage's fault (0: none), between steps (2.18).

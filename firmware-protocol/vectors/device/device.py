@@ -496,24 +496,12 @@ class Device:
         ended = None
         # 1. watchdog
         if self.watchdog and self.silence >= self.watchdog and (it.mode == "playing" or self.pending):
-            slot = self.active["slot"] if self.active else self.pending["slot"]
-            self.pending = None
-            if it.mode == "playing":
-                it.stop(True)
-            self.close_stream()
-            self.telemetry(5, slot, E["WATCHDOG"], n)
-            self.active = None
+            self.fault_stop(E["WATCHDOG"], n)
         # 1b. a new output-stage fault (2.18)
         if self.stage_fault != self.fault_sent:
             self.fault_sent = self.stage_fault
             if self.stage_fault:
-                slot = self.active["slot"] if self.active else (self.pending["slot"] if self.pending else NO_SLOT)
-                self.pending = None
-                if it.mode == "playing":
-                    it.stop(True)
-                self.close_stream()
-                self.telemetry(5, slot, self.stage_fault, n)
-                self.active = None
+                self.fault_stop(self.stage_fault, n)
         # 2. start (a play meeting a stage fault ends with it)
         pend = self.pending
         if pend and self.stage == "warm" and (pend["at"] is None or signed32(n - pend["at"]) >= 0) \
@@ -589,6 +577,17 @@ class Device:
         self.silence = min(self.silence + 1, 0xFFFF)
         self.now += 1
         return sample
+
+    def fault_stop(self, code, n):
+        """The watchdog's and a stage fault's end of a play (or of a pending one): brake, stream
+        closed, FAULT with the play's slot, or NO_SLOT when nothing plays."""
+        slot = self.active["slot"] if self.active else (self.pending["slot"] if self.pending else NO_SLOT)
+        self.pending = None
+        if self.interp.mode == "playing":
+            self.interp.stop(True)
+        self.close_stream()
+        self.telemetry(5, slot, code, n)
+        self.active = None
 
     def end(self, code, tick):
         self.telemetry(3 if code == 0 else 5, self.active["slot"], code, tick)
