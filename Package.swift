@@ -80,7 +80,7 @@ let package = Package(
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks).
         .target(name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"], swiftSettings: strict),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
-        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"], swiftSettings: strict),
+        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"], swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [

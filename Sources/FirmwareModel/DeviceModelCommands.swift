@@ -39,6 +39,9 @@ extension DeviceModel {
             streamData(offset: u32(p, 0), data: p[4...])
         case .hello?:
             hello(frame)
+        case .diag?:
+            // No board behind the model: stage 0 and the stage fault it holds (2.18).
+            send(.diagReport(.init(stageCode: 0, fault: MessageErrorCode(stageFault))), sequence: frame.sequence)
         default:
             command(frame)
         }

@@ -42,6 +42,12 @@ struct Emulate: AsyncParsableCommand {
     @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")
     var driver: String = "pwm"
 
+    @Option(help: "With --mcu --driver drv2605l: a failure of the simulated DRV2605L from power-up: driver-absent, calibration-fails, overtemp, overcurrent or bus-stuck.")
+    var fault: String?
+
+    @Option(help: "With --mcu --driver pwm: the H-bridge supply in volts the firmware is built for (0.5...20; default 5, the wiring guide's).")
+    var supply: Double?
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds, more than 0 (default: until interrupted).")
     var seconds: Double?
 
@@ -70,6 +76,16 @@ struct Emulate: AsyncParsableCommand {
         if mcu != nil, !EmulatedMCU.drivers.contains(driver) {
             throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
         }
+        if let fault {
+            guard mcu != nil, driver == "drv2605l" else { throw ValidationError("--fault needs --mcu atmega328p --driver drv2605l") }
+            guard EmulatedMCU.faults.contains(fault) else {
+                throw ValidationError("--fault must be one of \(EmulatedMCU.faults.joined(separator: ", ")), not '\(fault)'")
+            }
+        }
+        if let supply {
+            guard mcu != nil, driver == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
+            guard (0.5...20).contains(supply) else { throw ValidationError("--supply must be 0.5...20 volts, not \(supply)") }
+        }
         if let faults { _ = try FaultSpec(faults) }
         if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
     }
@@ -85,7 +101,8 @@ struct Emulate: AsyncParsableCommand {
         let knobs = try knobs
         if let mcu {
             do {
-                try EmulatedMCU.serve(mcu: mcu, firmware: firmware, driver: driver, erm: profile?.kind == .erm, seconds: seconds, knobs: knobs) { line in
+                try EmulatedMCU.serve(mcu: mcu, firmware: firmware, driver: driver, erm: profile?.kind == .erm, seconds: seconds,
+                                      knobs: knobs, fault: fault, supply: supply) { line in
                     print(line)
                     fflush(nil)
                 }

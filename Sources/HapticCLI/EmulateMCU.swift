@@ -12,15 +12,23 @@ enum EmulatedMCU {
     static let supported = ["atmega328p"]
     static let drivers = [AVRFirmwareBuild.Output.pwm, .drv2605l].map(\.rawValue)
 
-    /// What `haptic emulate --mcu` runs: the firmware built for `driver` and the actuator kind.
-    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs, log: (String) -> Void) throws {
+    /// What `haptic emulate --mcu` runs: the firmware built for `driver` and the actuator kind,
+    /// with the knobs (`--faults`, `--trace`, `--unplug-after`), the DRV2605L's `fault` (`--fault`)
+    /// or the H-bridge's supply (`--supply`, volts).
+    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
+                      fault: String? = nil, supply: Double? = nil, log: (String) -> Void) throws {
         var options = Options(mcu: mcu, firmware: firmware)
         options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
         options.actuator = erm ? .erm : .lra
         options.seconds = seconds
         options.knobs = knobs
+        options.fault = fault.flatMap(DRV2605LFault.init(rawValue:)) ?? .none
+        options.supplyMillivolts = supply.map { Int(($0 * 1_000).rounded()) }
         try serve(options, log: log)
     }
+
+    /// The simulated DRV2605L's failure modes `--fault` takes.
+    static let faults = DRV2605LFault.allCases.filter { $0 != .none }.map(\.rawValue)
 
     struct Options {
         var mcu: String
@@ -35,6 +43,10 @@ enum EmulatedMCU {
         var fast = false
         /// --faults, --trace, --unplug-after.
         var knobs = EmulatorKnobs()
+        /// A failure of the simulated DRV2605L from power-up.
+        var fault = DRV2605LFault.none
+        /// The H-bridge supply the PWM firmware is built for (nil: the Makefile's 5 V).
+        var supplyMillivolts: Int?
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -72,13 +84,19 @@ enum EmulatedMCU {
     /// and serves the board on it.
     static func serve(_ options: Options, log: (String) -> Void) throws {
         guard supported.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
-        let path = try firmwarePath(options.firmware, build: AVRFirmwareBuild(output: options.output, actuator: options.actuator), log: log)
+        var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
+        if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
+        let path = try firmwarePath(options.firmware, build: build, log: log)
         let board = try AVRBoard(firmware: path, mcu: options.mcu)
+        board.setDRV2605LFault(options.fault)
         let pty = try PseudoTerminal()
         defer { pty.close() }
         log("emulating \(options.mcu) at \(board.frequency / 1_000_000) MHz running \(path)")
-        log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud)")
-        let server = AVRBoardServer(board: board, link: pty.master, realTime: !options.fast)
+        if options.fault != .none { log("simulated DRV2605L fault: \(options.fault.rawValue)") }
+        log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud; opening it resets the board, as an Arduino's DTR does)")
+        // Like an Uno, the board resets when a client opens the port and waits in its bootloader.
+        let server = AVRBoardServer(board: board, pty: pty, realTime: !options.fast,
+                                    bootloaderCycles: UInt64(AVRBoardServer.unoBootloaderSeconds * Double(board.frequency)))
         let knobs = options.knobs
         if let faults = knobs.faults {
             server.faults = (FaultInjector(profile: faults.profile, seed: faults.seed), FaultInjector(profile: faults.profile, seed: faults.seed &+ 1))
@@ -112,12 +130,11 @@ enum EmulatedMCU {
     /// a firmware built here (not for --firmware, whose stage settings are unknown, nor for the
     /// DRV2605L stage).
     static func writeTrace(_ path: String, board: AVRBoard, server: AVRBoardServer, options: Options, log: (String) -> Void) throws {
-        let synthesis: PWMSynthesis?
-        switch (options.firmware, options.output, options.actuator) {
-        case (nil, .pwm, .lra): synthesis = .lra(minimumHz: 160, maximumHz: 180)  // the Makefile's LRA_HZ, LRA_MAX_HZ
-        case (nil, .pwm, .erm): synthesis = .erm
-        default: synthesis = nil
-        }
+        // The stage settings of the firmware built here: its profile and supply (not --firmware).
+        var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
+        if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
+        let synthesis: PWMSynthesis? = options.firmware == nil && options.output == .pwm
+            ? (try? build.pwmSettings()).map(PWMSynthesis.init(settings:)) : nil
         guard let result = BoardTrace.make(board: board, output: server.outputLog, synthesis: synthesis, faults: options.knobs.faults?.text) else {
             log("trace: not written: no host said HELLO, so the board's configuration (its INFO) is unknown")
             return

@@ -9,8 +9,10 @@ let noEmulator = """
 enum EmulatedMCU {
     static let supported = ["atmega328p"]
     static let drivers = ["pwm", "drv2605l"]
+    static let faults = ["driver-absent", "calibration-fails", "overtemp", "overcurrent", "bus-stuck"]
 
-    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs, log: (String) -> Void) throws {
+    static func serve(mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
+                      fault: String? = nil, supply: Double? = nil, log: (String) -> Void) throws {
         throw CommandFailure(noEmulator)
     }
 }

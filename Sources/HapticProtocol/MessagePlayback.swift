@@ -97,6 +97,9 @@ extension Message {
         public enum Key: UInt8, Hashable, Sendable, CaseIterable {
             /// Host-silence watchdog in ticks, 0...65535; 0 = off (2.13).
             case watchdog = 1
+            /// Value 1: a board with a calibrated driver forgets its stored calibration and
+            /// restarts, calibrating while it boots (2.13, 2.18); BAD_PARAM on other boards.
+            case recalibrate = 2
         }
 
         /// Raw key (see `Key`).

@@ -34,6 +34,8 @@ extension Message {
             public static let activeBrake = Capabilities(rawValue: 1 << 2)
             /// PONG's subtick is measured.
             public static let subtick = Capabilities(rawValue: 1 << 3)
+            /// The board reports its output stage: DIAG is answered by DIAG_REPORT (2.18).
+            public static let diag = Capabilities(rawValue: 1 << 4)
         }
 
         public var version: ProtocolVersion

@@ -305,7 +305,18 @@ package final class SessionEngine {
     }
 
     private func deviceReset(now: Double) {
-        guard state == .ready || state == .recovering else { return }
+        guard state == .ready || state == .recovering else {
+            // An Arduino resets when its port is opened (DTR) and spends its bootloader's wait before
+            // the firmware runs, losing what was sent meanwhile: its RESET notice says the firmware
+            // now listens, so a HELLO in flight goes again at once instead of at its next interval.
+            if var hello = inFlight, hello.type == .hello {
+                hello.deadline = now
+                hello.attempt -= 1  // an extra send: the handshake keeps its whole time-out
+                inFlight = hello
+                poll(now: now)
+            }
+            return
+        }
         stream = nil
         playMayRun = false
         pendingParameters = nil

@@ -122,7 +122,7 @@ import Testing
 
         let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
         let trace = try PWMComparison.trace(of: board)
-        let mismatches = PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + expected) {
+        let mismatches = try PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + expected) {
             "\(name): play tick \($0 - Int(start))"
         }
         #expect(mismatches == 0, "\(name)")

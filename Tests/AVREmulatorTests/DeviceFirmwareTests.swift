@@ -78,7 +78,7 @@ import Testing
         #expect(info.rxBuffer == 128)
         #expect(info.rate == 1000)
         #expect(info.actuator == .lra)
-        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick])
+        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick, .diag])
         #expect(info.profileNameString == "lra-170hz-10mm")
     }
 
@@ -97,7 +97,7 @@ import Testing
         try board.run(until: board.cycle + UInt64(Int(start) + length + 10) * board.cyclesPerTick)
         let trace = try PWMComparison.trace(of: board)
         let program = try #require(ReferenceInterpreter.play(Self.program, ticks: length))
-        #expect(PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + program) { "device tick \($0)" } == 0)
+        #expect(try PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + program) { "device tick \($0)" } == 0)
         #expect(trace.missingWrites == 0)
     }
 }

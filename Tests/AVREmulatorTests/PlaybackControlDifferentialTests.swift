@@ -57,7 +57,7 @@ import Testing
             #expect(Self.messages(link.allBytes) == Self.messages(modelBytes))
             #expect(link.allBytes.count == modelBytes.count)
             let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8, cyclesPerTick: T, until: board.cycle))
-            var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
+            var synthesis = PWMSynthesis(settings: try AVRFirmwareBuild().pwmSettings())
             var mismatches = 0
             for (k, sample) in samples.enumerated() {
                 let expected = synthesis.tick(sample)

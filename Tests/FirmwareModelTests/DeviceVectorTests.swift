@@ -78,13 +78,16 @@ final class CDevice {
     }
 
     var now: UInt32 { device.pointee.now }
+
+    func setStageFault(_ code: UInt8) { hb_device_set_stage_fault(device, code) }
 }
 
 /// One file of firmware-protocol/vectors/device (format in its README.md).
 struct DeviceVector: Sendable, CustomTestStringConvertible {
     var name: String
     var configuration: DeviceModel.Configuration
-    var inputs: [(tick: UInt32, bytes: [UInt8])]
+    /// Bytes received, or a stage fault the board reports (`fault` lines), before the tick's step.
+    var inputs: [(tick: UInt32, bytes: [UInt8], fault: UInt8?)]
     var ticks: Int
     /// Every byte sent, with its tick.
     var output: [(tick: UInt32, byte: UInt8)]
@@ -122,7 +125,8 @@ struct DeviceVector: Sendable, CustomTestStringConvertible {
                 }
                 guard let c = Self.configuration(values) else { return nil }
                 configuration = c
-            case "in": inputs.append((UInt32(fields[1])!, Self.bytes(hex: fields[2])))
+            case "in": inputs.append((UInt32(fields[1])!, Self.bytes(hex: fields[2]), nil))
+            case "fault": inputs.append((UInt32(fields[1])!, [], UInt8(fields[2])!))
             case "out": output += Self.bytes(hex: fields[2]).map { (UInt32(fields[1])!, $0) }
             case "ticks:": ticks = Int(fields[1])!
             default:
@@ -169,13 +173,19 @@ struct DeviceVector: Sendable, CustomTestStringConvertible {
     }
 
     /// Replays the session through `receive` and `step`; returns the first difference, if any.
-    func replay(receive: ([UInt8]) -> [UInt8], step: () -> DeviceModel.Step) -> String? {
+    func replay(receive: ([UInt8]) -> [UInt8], fault: (UInt8) -> Void, step: () -> DeviceModel.Step) -> String? {
         var sent: [(tick: UInt32, byte: UInt8)] = []
         var next = 0
         for tick in 0..<ticks {
             var bytes: [UInt8] = []
             while next < inputs.count && inputs[next].tick == UInt32(tick) {
-                bytes += inputs[next].bytes
+                if let code = inputs[next].fault {
+                    sent += receive(bytes).map { (UInt32(tick), $0) }
+                    bytes = []
+                    fault(code)
+                } else {
+                    bytes += inputs[next].bytes
+                }
                 next += 1
             }
             sent += receive(bytes).map { (UInt32(tick), $0) }
@@ -203,14 +213,14 @@ struct DeviceVectorTests {
     @Test(arguments: DeviceVector.all)
     func swiftModel(_ vector: DeviceVector) {
         var device = DeviceModel(configuration: vector.configuration)
-        let difference = vector.replay(receive: { device.receive($0) }, step: { device.step() })
+        let difference = vector.replay(receive: { device.receive($0) }, fault: { device.setStageFault($0) }, step: { device.step() })
         #expect(difference == nil, "\(vector.name): \(difference ?? "")")
     }
 
     @Test(arguments: DeviceVector.all)
     func cCore(_ vector: DeviceVector) {
         let device = CDevice(vector.configuration)
-        let difference = vector.replay(receive: { device.receive($0) }, step: { device.step() })
+        let difference = vector.replay(receive: { device.receive($0) }, fault: { device.setStageFault($0) }, step: { device.step() })
         #expect(difference == nil, "\(vector.name): \(difference ?? "")")
     }
 }

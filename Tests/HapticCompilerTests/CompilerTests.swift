@@ -29,9 +29,16 @@ enum CompilerFixtures {
         ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName }!
     }
 
-    /// The default profile with a linear transfer: intensity ramps are ramps in codes.
+    /// A profile whose output stage renders sharpness (the open-loop LRA's 160..180 Hz band), with
+    /// the default's transfer: for tests of the sharpness channel. (The default, a closed-loop
+    /// DRV2605L, renders none: its automatic edges do not depend on sharpness.)
+    static var sharpnessProfile: ActuatorProfile {
+        ActuatorProfile.builtIns.first { $0.name == "lra-170hz-10mm" }!
+    }
+
+    /// The sharpness-rendering profile with a linear transfer: intensity ramps are ramps in codes.
     static var linearProfile: ActuatorProfile {
-        var profile = defaultProfile
+        var profile = sharpnessProfile
         profile.transfer = IntensityTransfer(curve: .linear)
         return profile
     }
@@ -134,7 +141,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
 
 @Test func transientIsOnePulseAtItsTick() throws {
     let pattern = HapticPattern(events: [.transient(at: 0.0304, intensity: 1, sharpness: 1)])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessProfile)
     let instructions = try compiled.program.decodedInstructions().map(\.instruction)
     // t0 = 30.4 ms -> tick 30; sharpness 1 -> code 255 -> a 10-tick pulse (ticks 30...39). The
     // pattern lasts until 40.4 ms, so the grid has 41 ticks and END comes 11 ticks after the PULSE.
@@ -152,7 +159,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
         .continuous(at: 0, duration: 0.1, intensity: 0.5, sharpness: 0.2),
         .transient(at: 0.05, intensity: 1, sharpness: 0.8),
     ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessProfile)
     let counts = compiled.report.instructions
     #expect(counts.setA == 1 && counts.rampA == 0)
     #expect(counts.setS == 1 && counts.rampS == 0)
@@ -177,7 +184,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
     // Six taps 2 ms apart: a 5th voice would cut the first one short, so the channel plays the
     // ones the kernel cannot.
     let events = (0..<6).map { HapticEvent.transient(at: Double($0) * 0.002, intensity: 1 - Double($0) * 0.1, sharpness: 0) }
-    let compiled = try PatternCompiler.compile(HapticPattern(events: events), profile: CompilerFixtures.defaultProfile,
+    let compiled = try PatternCompiler.compile(HapticPattern(events: events), profile: CompilerFixtures.sharpnessProfile,
                                                options: CompileOptions(tolerance: 0))
     #expect(compiled.report.pulses <= 4)
     #expect(compiled.report.fidelity.amplitudeMaxError == 0)
@@ -193,8 +200,9 @@ private func rise(over seconds: Double) -> ParameterCurve {
     #expect(compiled.report.fidelity.sharpnessMaxError == nil)
     #expect(compiled.report.fidelity.amplitudeMaxError == 0)
     #expect(!CompilerFixtures.sharpnessBlindProfile.rendersSharpness)
-    let allRender = ActuatorProfile.builtIns.allSatisfy { $0.rendersSharpness }
-    #expect(allRender)
+    // Every shipped profile renders sharpness but the DRV2605L's, whose edges are the chip's own.
+    let blind = ActuatorProfile.builtIns.filter { !$0.rendersSharpness }.map(\.name)
+    #expect(blind == [ActuatorProfile.defaultName])
 }
 
 @Test func repeatedBeatsFoldIntoALoop() throws {

@@ -46,10 +46,11 @@ func corpusCompilesWithinToleranceFor(profileName: String) throws {
     #expect(bench.totalAHAPMinifiedBytes > 10 * bench.totalProgramBytes)
 }
 
-/// Tolerance 0 is reachable too: every corpus file compiles exactly (at more bytes).
+/// Tolerance 0 is reachable too: every corpus file compiles exactly (at more bytes), sharpness
+/// included on a profile that renders it.
 @Test func corpusCompilesExactlyWithToleranceZero() throws {
     for file in CompilerFixtures.corpusFiles {
-        let compiled = try PatternCompiler.compile(try CompilerFixtures.corpusPattern(file), profile: CompilerFixtures.defaultProfile,
+        let compiled = try PatternCompiler.compile(try CompilerFixtures.corpusPattern(file), profile: CompilerFixtures.sharpnessProfile,
                                                    options: CompileOptions(tolerance: 0))
         #expect(compiled.report.fidelity.amplitudeMaxError == 0, "\(file)")
         #expect(compiled.report.fidelity.sharpnessMaxError == 0, "\(file)")

@@ -62,7 +62,7 @@ struct ProfileLoadingTests {
             // A single-switch ERM driver cannot brake.
             ("erm-coin-10mm", "\"brakeMs\": 0,\n    \"brakeRatio\": 0", "\"brakeMs\": 20,\n    \"brakeRatio\": 1.2", "edges.brakeMs"),
             // A closed-loop LRA drives at f0: sharpness cannot be a frequency.
-            ("lra-drv2605l-170hz-10mm", "\"render\": \"edges\",\n    \"minimumEdge\": 0",
+            ("lra-drv2605l-170hz-10mm", "\"render\": \"edges\",\n    \"minimumEdge\": 1",
              "\"render\": \"frequency\", \"minHz\": 160, \"maxHz\": 180, \"scale\": \"linear\"", "sharpness.render"),
             // An ERM floor under the minimum running level would stall.
             ("erm-coin-10mm", "\"floor\": 0.65", "\"floor\": 0.3", "transfer.floor"),

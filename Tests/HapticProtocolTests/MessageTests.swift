@@ -24,6 +24,10 @@ struct MessageTests {
         .telemetry(.init(event: .fault, slot: 0xFF, code: 48, tick: 4321)),
         .credit(.init(next: 64, limit: 192)),
         .reset(.init(reasonCode: 1, bootCount: 7)),
+        .diag(.init()),
+        .diagReport(.init(stageCode: 2, fault: .overCurrent, flags: [.present, .calibrated], driverStatus: 0xE1,
+                          supplyMillivolts: 5000, ratedMillivolts: 1979, limitMillivolts: 2490, calibrationCompensation: 0x0D,
+                          calibrationBackEMF: 0x79, feedbackControl: 0xB6, lraPeriod: 60, busErrors: 3, retries: 2)),
     ]
 
     static let infoSample = Message.Info(
@@ -93,7 +97,10 @@ struct MessageTests {
         #expect(throws: MessageDecodeError.tooShort(.upload, count: 5)) {
             try Message(type: MessageType.upload.rawValue, payload: [0, 0, 0, 0, 0])
         }
-        #expect(throws: MessageDecodeError.unknownType(0x0C)) { try Message(type: 0x0C, payload: []) }
+        #expect(throws: MessageDecodeError.unknownType(0x0D)) { try Message(type: 0x0D, payload: []) }
+        #expect(throws: MessageDecodeError.tooShort(.diagReport, count: 17)) {
+            try Message(type: MessageType.diagReport.rawValue, payload: Array(repeating: 0, count: 17))
+        }
         #expect(throws: MessageDecodeError.invalidField(.telemetry, field: "event", value: 9)) {
             try Message(type: MessageType.telemetry.rawValue, payload: [9, 0, 0, 0, 0, 0, 0])
         }
@@ -107,7 +114,8 @@ struct MessageTests {
     @Test func commandKinds() {
         let commands = MessageType.allCases.filter(\.isCommand)
         #expect(commands == [.hello, .upload, .commit, .play, .stop, .prepare, .streamOpen, .setConfig])
-        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) }.count == 11)
+        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) }.count == 12)
+        #expect(!MessageType.diag.isCommand)
     }
 
     @Test func commitForProgramBytes() {
