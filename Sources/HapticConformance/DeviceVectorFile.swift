@@ -24,6 +24,9 @@ public struct DeviceVectorFile: Sendable {
     public var output: [(tick: UInt32, byte: UInt8)]
     /// The sample of every tick.
     public var samples: [OutputSample]
+    /// Output-stage faults the board raises at these ticks (`fault TICK CODE`, PROTOCOL.md 2.18):
+    /// the board's side of the test, which no host can cause over the port.
+    public var stageFaults: [(tick: UInt32, code: UInt8)] = []
 
     public enum ReadError: Error, CustomStringConvertible {
         case malformed(file: String, line: Int, text: String)
@@ -72,6 +75,9 @@ public struct DeviceVectorFile: Sendable {
             case "out":
                 guard fields.count == 3, let tick = UInt32(fields[1]), let bytes = Self.hex(fields[2]) else { throw malformed() }
                 output += bytes.map { (tick, $0) }
+            case "fault":
+                guard fields.count == 3, let tick = UInt32(fields[1]), let code = UInt8(fields[2]) else { throw malformed() }
+                stageFaults.append((tick, code))
             case "ticks:":
                 guard fields.count == 2, let count = Int(fields[1]) else { throw malformed() }
                 ticks = count
