@@ -154,6 +154,8 @@ public struct DeviceVectorFile: Sendable {
         var sent: [(tick: UInt32, byte: UInt8)] = []
         var next = 0
         for tick in 0..<UInt32(ticks) {
+            // The generator writes a tick's stage fault before its frames; the board reports it so.
+            for fault in stageFaults where fault.tick == tick { device.setStageFault(fault.code) }
             while next < inputs.count, inputs[next].tick == tick {
                 sent += device.receive(inputs[next].bytes).map { (tick, $0) }
                 next += 1
