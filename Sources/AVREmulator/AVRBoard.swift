@@ -206,8 +206,9 @@ public final class AVRBoard {
                 totalCycles: e.total_cycles, calls: e.calls,
                 maxCyclesPerTick: Int(e.max_per_tick), maxCyclesPerCall: Int(e.max_single))
         }
-        var profile = CycleProfile(ticks: Int(hb_avr_profile_ticks(handle)),
-                                   cyclesPerTick: Int(hb_avr_profile_window(handle)), entries: entries)
+        var profile = CycleProfile(
+            ticks: Int(hb_avr_profile_ticks(handle)),
+            cyclesPerTick: Int(hb_avr_profile_window(handle)), entries: entries)
         profile.tickBudgetWorstCycles = Int(hb_avr_profile_group_worst(handle))
         return profile
     }

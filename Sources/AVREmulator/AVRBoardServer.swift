@@ -1,5 +1,5 @@
-import HapticTransport
 import Foundation
+import HapticTransport
 import SerialBridge
 
 /// Serves a simulated board on a byte link (typically a pseudo-terminal's master end): bytes the
@@ -90,8 +90,10 @@ public final class AVRBoardServer {
     }
 
     /// `bytes` through one direction's faults: what is due now, in order (held bytes first).
-    private func pass(_ bytes: [UInt8], through direction: WritableKeyPath<(toBoard: FaultInjector, fromBoard: FaultInjector), FaultInjector>,
-                      held: inout [(byte: UInt8, due: Date)]) -> [UInt8] {
+    private func pass(
+        _ bytes: [UInt8], through direction: WritableKeyPath<(toBoard: FaultInjector, fromBoard: FaultInjector), FaultInjector>,
+        held: inout [(byte: UInt8, due: Date)]
+    ) -> [UInt8] {
         guard var faults else { return bytes }
         let now = Date()
         for byte in bytes {

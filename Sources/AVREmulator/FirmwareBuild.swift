@@ -15,8 +15,10 @@ public struct AVRFirmwareBuild: Sendable, Hashable {
     /// Extra make variables (BAUD, PROFILE, SUPPLY_MV, DRV_FLAGS).
     public var variables: [String: String]
 
-    public init(output: Output = .pwm, actuator: Actuator = .lra, application: Application = .device,
-                variables: [String: String] = [:]) {
+    public init(
+        output: Output = .pwm, actuator: Actuator = .lra, application: Application = .device,
+        variables: [String: String] = [:]
+    ) {
         self.output = output
         self.actuator = actuator
         self.application = application

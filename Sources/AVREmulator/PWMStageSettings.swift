@@ -31,10 +31,12 @@ public struct PWMStageSettings: Sendable, Hashable {
 
     public static let defaultSupplyMillivolts = 5_000
 
-    public init(kind: Kind, ratedMillivolts: Int, overdriveMillivolts: Int, kickMs: Int, brakeMs: Int,
-                brakeRatioQ8: Int, minimumEdgeQ8: Int, minimumHz: Int, maximumHz: Int, resonanceHz: Int,
-                tauMicroseconds: Int, coastTauMicroseconds: Int, bidirectional: Bool,
-                supplyMillivolts: Int = PWMStageSettings.defaultSupplyMillivolts) {
+    public init(
+        kind: Kind, ratedMillivolts: Int, overdriveMillivolts: Int, kickMs: Int, brakeMs: Int,
+        brakeRatioQ8: Int, minimumEdgeQ8: Int, minimumHz: Int, maximumHz: Int, resonanceHz: Int,
+        tauMicroseconds: Int, coastTauMicroseconds: Int, bidirectional: Bool,
+        supplyMillivolts: Int = PWMStageSettings.defaultSupplyMillivolts
+    ) {
         self.kind = kind
         self.ratedMillivolts = ratedMillivolts
         self.overdriveMillivolts = overdriveMillivolts
@@ -98,12 +100,13 @@ public struct PWMStageSettings: Sendable, Hashable {
         case .voiceCoil:
             throw .kind(profile.name)
         }
-        self.init(kind: kind, ratedMillivolts: round(profile.drive.ratedVolts * 1000),
-                  overdriveMillivolts: round(profile.drive.overdriveVolts * 1000), kickMs: profile.edges.kickMs,
-                  brakeMs: profile.edges.brakeMs, brakeRatioQ8: round(profile.edges.brakeRatio * 256),
-                  minimumEdgeQ8: minimumEdge, minimumHz: minimumHz, maximumHz: maximumHz, resonanceHz: resonance,
-                  tauMicroseconds: tau, coastTauMicroseconds: coast, bidirectional: bidirectional,
-                  supplyMillivolts: supplyMillivolts)
+        self.init(
+            kind: kind, ratedMillivolts: round(profile.drive.ratedVolts * 1000),
+            overdriveMillivolts: round(profile.drive.overdriveVolts * 1000), kickMs: profile.edges.kickMs,
+            brakeMs: profile.edges.brakeMs, brakeRatioQ8: round(profile.edges.brakeRatio * 256),
+            minimumEdgeQ8: minimumEdge, minimumHz: minimumHz, maximumHz: maximumHz, resonanceHz: resonance,
+            tauMicroseconds: tau, coastTauMicroseconds: coast, bidirectional: bidirectional,
+            supplyMillivolts: supplyMillivolts)
     }
 
     // MARK: Derived constants (output_pwm.c)

@@ -179,12 +179,14 @@ public struct DeviceModel: Sendable {
         }
         // 2. Start the pending play (it ends with the stage's fault instead while there is one).
         if let play = pending, stage.state == .warm, stageFault != 0,
-           play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true {
+            play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true
+        {
             pending = nil
             if play.slot == Message.streamSlot { streamState = .closed }
             sendTelemetry(.fault, slot: play.slot, code: stageFault, tick: n)
         } else if let play = pending, stage.state == .warm,
-           play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true {
+            play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true
+        {
             if let old = active, interpreter.mode == .playing {
                 sendTelemetry(.stopped, slot: old.slot, code: Message.Telemetry.stoppedByReplacement, tick: n)
                 if old.slot == Message.streamSlot { streamState = .closed }

@@ -14,14 +14,14 @@ struct Doctor: ParsableCommand {
         commandName: "doctor",
         abstract: "Check a board: identity, output stage and driver, link, and a short self-test.",
         discussion: """
-        Identifies the board (USB vendor:product and product name, firmware and protocol versions, actuator and \
-        profile, output stage and supply), checks its driver (present, calibration results, the LRA resonance it \
-        measured against the profile's), measures the link (round trip over PINGs, retransmissions) and plays a \
-        40 ms self-test. An Arduino resets when its port is opened: the doctor waits for it to boot.
+            Identifies the board (USB vendor:product and product name, firmware and protocol versions, actuator and \
+            profile, output stage and supply), checks its driver (present, calibration results, the LRA resonance it \
+            measured against the profile's), measures the link (round trip over PINGs, retransmissions) and plays a \
+            40 ms self-test. An Arduino resets when its port is opened: the doctor waits for it to boot.
 
-        Exit status: 0 when everything works; 1 with one line naming the cause and the fix on standard error \
-        when something does not; 64 for a bad command line.
-        """
+            Exit status: 0 when everything works; 1 with one line naming the cause and the fix on standard error \
+            when something does not; 64 for a bad command line.
+            """
     )
 
     @Option(help: "Serial port of the board (haptic ports lists them; a pseudo-terminal of haptic emulate works too).")
@@ -154,7 +154,13 @@ struct DoctorReport: Encodable {
         if let b = board {
             out.append(("firmware", "\(b.firmware), protocol \(b.protocolVersion) (host \(ProtocolVersion.current))"))
             out.append(("actuator", "\(b.actuator), profile \(b.profile), \(b.rate) Hz; capabilities \(b.capabilities.joined(separator: ", "))"))
-            out.append(("reset", b.resetOnOpen ? "the board reset when its port was opened (\(b.resetReason ?? "reason unknown")) and booted" : "no reset when its port was opened"))
+            out.append(
+                (
+                    "reset",
+                    b.resetOnOpen
+                        ? "the board reset when its port was opened (\(b.resetReason ?? "reason unknown")) and booted"
+                        : "no reset when its port was opened"
+                ))
         }
         if let s = stage {
             var text: String
@@ -163,7 +169,9 @@ struct DoctorReport: Encodable {
                 text = "DRV2605L, closed loop: " + (s.driverPresent ? "present" : "not answering")
                 if s.calibrated {
                     text += ", calibrated" + (s.calibrationStored ? " (results kept in EEPROM)" : " at this boot")
-                    text += String(format: "; A_CAL_COMP 0x%02X, A_CAL_BEMF 0x%02X, BEMF gain %d", s.calibrationCompensation, s.calibrationBackEmf, s.backEmfGain)
+                    text += String(
+                        format: "; A_CAL_COMP 0x%02X, A_CAL_BEMF 0x%02X, BEMF gain %d", s.calibrationCompensation, s.calibrationBackEmf, s.backEmfGain
+                    )
                 }
                 if let measured = s.measuredResonanceHz {
                     text += String(format: "; resonance %.1f Hz measured", measured)
@@ -172,7 +180,8 @@ struct DoctorReport: Encodable {
                 text += String(format: "; rated %.2f V, limit %.2f V; STATUS 0x%02X", s.ratedVolts, s.limitVolts, s.driverStatus)
                 if s.busErrors > 0 || s.retries > 0 { text += "; \(s.busErrors) failed I2C transfers, \(s.retries) retried" }
             case "pwm":
-                text = String(format: "PWM H-bridge: supply %.2f V (build setting), rated %.2f V, limit %.2f V", s.supplyVolts, s.ratedVolts, s.limitVolts)
+                text = String(
+                    format: "PWM H-bridge: supply %.2f V (build setting), rated %.2f V, limit %.2f V", s.supplyVolts, s.ratedVolts, s.limitVolts)
             default:
                 text = "no board stage (a device model)"
             }
@@ -180,7 +189,10 @@ struct DoctorReport: Encodable {
             out.append(("stage", text))
         }
         if let l = link {
-            let trip = l.bestRoundTripMs.map { String(format: "round trip %.2f ms (best of %d PINGs, worst %.2f ms)", $0, l.pings, l.worstRoundTripMs ?? $0) } ?? "no PONG"
+            let trip =
+                l.bestRoundTripMs.map {
+                    String(format: "round trip %.2f ms (best of %d PINGs, worst %.2f ms)", $0, l.pings, l.worstRoundTripMs ?? $0)
+                } ?? "no PONG"
             out.append(("link", "\(trip), \(l.retransmissions) retransmissions"))
         }
         if let t = selfTest { out.append(("self-test", t.result)) }
@@ -196,52 +208,65 @@ struct DoctorReport: Encodable {
         do {
             link = try DoctorLink(path: port.path, baud: command.line.baud)
         } catch {
-            problem = Problem(cause: "cannot open \(port.path): \(error)", fix: "check the path (haptic ports lists the ports), that the board is plugged in and that no other program has the port open")
+            problem = Problem(
+                cause: "cannot open \(port.path): \(error)",
+                fix: "check the path (haptic ports lists the ports), that the board is plugged in and that no other program has the port open")
             return
         }
         defer { link.close() }
         guard let info = link.hello(patience: command.patience) else {
-            problem = Problem(cause: link.refusal ?? "no answer from \(port.path) within \(command.patience) s",
-                              fix: link.refusal == nil
-                                ? "flash the HapticBridge firmware (make -C hardware/firmware/boards/atmega328p flash-uno PORT=\(port.path)), check --baud (the firmware runs at 500000), or close the program that has the board"
-                                : "use a haptic and a firmware of the same protocol major version")
+            problem = Problem(
+                cause: link.refusal ?? "no answer from \(port.path) within \(command.patience) s",
+                fix: link.refusal == nil
+                    ? "flash the HapticBridge firmware (make -C hardware/firmware/boards/atmega328p flash-uno PORT=\(port.path)), check --baud (the firmware runs at 500000), or close the program that has the board"
+                    : "use a haptic and a firmware of the same protocol major version")
             return
         }
         let actuator = info.actuator.map { "\($0)" } ?? "actuator \(info.actuatorCode)"
-        let caps: [(Message.Info.Capabilities, String)] = [(.stream, "stream"), (.sharpness, "sharpness"), (.activeBrake, "active brake"), (.subtick, "subtick"), (.diag, "diag")]
-        board = Board(firmware: "\(info.firmwareMajor).\(info.firmwareMinor).\(info.firmwarePatch)", protocolVersion: "\(info.version)",
-                      actuator: actuator, profile: info.profileNameString, rate: Int(info.rate),
-                      capabilities: caps.filter { info.capabilities.contains($0.0) }.map(\.1),
-                      resetOnOpen: link.reset != nil, resetReason: link.reset.flatMap { $0.reason.map { "\($0)" } })
+        let caps: [(Message.Info.Capabilities, String)] = [
+            (.stream, "stream"), (.sharpness, "sharpness"), (.activeBrake, "active brake"), (.subtick, "subtick"), (.diag, "diag"),
+        ]
+        board = Board(
+            firmware: "\(info.firmwareMajor).\(info.firmwareMinor).\(info.firmwarePatch)", protocolVersion: "\(info.version)",
+            actuator: actuator, profile: info.profileNameString, rate: Int(info.rate),
+            capabilities: caps.filter { info.capabilities.contains($0.0) }.map(\.1),
+            resetOnOpen: link.reset != nil, resetReason: link.reset.flatMap { $0.reason.map { "\($0)" } })
         // Take the device over (2.6): nothing an earlier client left plays.
         _ = link.command(.stop(.init(brake: true)))
         if info.capabilities.contains(.diag) {
             guard let d = link.diag() else {
-                problem = Problem(cause: "no DIAG_REPORT although the board has the DIAG capability", fix: "reset the board; if it persists, flash the firmware again")
+                problem = Problem(
+                    cause: "no DIAG_REPORT although the board has the DIAG capability",
+                    fix: "reset the board; if it persists, flash the firmware again")
                 return
             }
             let profileHz = ActuatorResonance.hz(ofProfile: info.profileNameString)
-            stage = Stage(kind: d.stage == .drv2605l ? "drv2605l" : d.stage == .pwm ? "pwm" : "none", fault: Int(d.fault.rawValue),
-                          driverPresent: d.flags.contains(.present), calibrated: d.flags.contains(.calibrated),
-                          calibrationStored: d.flags.contains(.stored), standby: d.flags.contains(.standby),
-                          driverStatus: Int(d.driverStatus), supplyVolts: Double(d.supplyMillivolts) / 1_000,
-                          ratedVolts: Double(d.ratedMillivolts) / 1_000, limitVolts: Double(d.limitMillivolts) / 1_000,
-                          calibrationCompensation: Int(d.calibrationCompensation), calibrationBackEmf: Int(d.calibrationBackEMF),
-                          backEmfGain: Int(d.feedbackControl & 3), measuredResonanceHz: d.measuredResonanceHz,
-                          profileResonanceHz: profileHz, busErrors: Int(d.busErrors), retries: Int(d.retries))
+            stage = Stage(
+                kind: d.stage == .drv2605l ? "drv2605l" : d.stage == .pwm ? "pwm" : "none", fault: Int(d.fault.rawValue),
+                driverPresent: d.flags.contains(.present), calibrated: d.flags.contains(.calibrated),
+                calibrationStored: d.flags.contains(.stored), standby: d.flags.contains(.standby),
+                driverStatus: Int(d.driverStatus), supplyVolts: Double(d.supplyMillivolts) / 1_000,
+                ratedVolts: Double(d.ratedMillivolts) / 1_000, limitVolts: Double(d.limitMillivolts) / 1_000,
+                calibrationCompensation: Int(d.calibrationCompensation), calibrationBackEmf: Int(d.calibrationBackEMF),
+                backEmfGain: Int(d.feedbackControl & 3), measuredResonanceHz: d.measuredResonanceHz,
+                profileResonanceHz: profileHz, busErrors: Int(d.busErrors), retries: Int(d.retries))
             if d.fault.rawValue != 0 {
                 setStageFault(d.fault)
             }
             if let measured = d.measuredResonanceHz, let profileHz, abs(measured - profileHz) > 0.1 * profileHz {
-                notes.append(String(format: "the LRA resonates at %.0f Hz, %.0f %% from the profile's %.0f Hz: use or write a profile for this part", measured, 100 * (measured - profileHz) / profileHz, profileHz))
+                notes.append(
+                    String(
+                        format: "the LRA resonates at %.0f Hz, %.0f %% from the profile's %.0f Hz: use or write a profile for this part", measured,
+                        100 * (measured - profileHz) / profileHz, profileHz))
             }
         } else {
             notes.append("the firmware does not report its output stage (no DIAG capability): flash a current firmware for a full check")
         }
         var trips: [Double] = []
         for _ in 0..<8 { if let t = link.ping() { trips.append(t) } }
-        self.link = Link(pings: trips.count, bestRoundTripMs: trips.min().map { $0 * 1_000 }, worstRoundTripMs: trips.max().map { $0 * 1_000 },
-                         retransmissions: link.retransmissions)
+        self.link = Link(
+            pings: trips.count, bestRoundTripMs: trips.min().map { $0 * 1_000 }, worstRoundTripMs: trips.max().map { $0 * 1_000 },
+            retransmissions: link.retransmissions)
         if trips.isEmpty, problem == nil {
             problem = Problem(cause: "the board answers commands but not PING", fix: "flash the firmware again")
         }
@@ -256,11 +281,15 @@ struct DoctorReport: Encodable {
                 Thread.sleep(forTimeInterval: 0.1)
                 if info.capabilities.contains(.diag), let d = link.diag(), d.fault.rawValue != 0 { setStageFault(d.fault) }
             case .fault(let code): setStageFault(code)
-            case .failed(let why): problem = Problem(cause: "the self-test did not play: \(why)", fix: "reset the board and run haptic doctor again; if it persists, flash the firmware again")
+            case .failed(let why):
+                problem = Problem(
+                    cause: "the self-test did not play: \(why)",
+                    fix: "reset the board and run haptic doctor again; if it persists, flash the firmware again")
             }
         }
         if problem == nil, let worst = self.link?.worstRoundTripMs, worst > 50 {
-            notes.append(String(format: "round trips up to %.0f ms: a USB-serial bridge's latency timer (FTDI: 16 ms by default) or a busy host", worst))
+            notes.append(
+                String(format: "round trips up to %.0f ms: a USB-serial bridge's latency timer (FTDI: 16 ms by default) or a busy host", worst))
         }
     }
 
@@ -336,7 +365,12 @@ final class DoctorLink {
             let resetsBefore = reset
             let reply = receive(until: min(deadline, now() + 0.2)) { frame, message in
                 if case .reset = message { return resetsBefore == nil }
-                return frame.sequence == seq && { if case .info = message { return true }; if case .nack = message { return true }; return false }()
+                return frame.sequence == seq
+                    && {
+                        if case .info = message { return true }
+                        if case .nack = message { return true }
+                        return false
+                    }()
             }
             switch reply {
             case .info(let info)?: return info
@@ -373,10 +407,15 @@ final class DoctorLink {
             sequence &+= 1
             let seq = sequence
             send(.diag(.init()), sequence: seq)
-            if case .diagReport(let d)? = receive(until: now() + 0.1, { frame, m in
-                if case .diagReport = m { return frame.sequence == seq }
-                return false
-            }) { return d }
+            if case .diagReport(let d)? = receive(
+                until: now() + 0.1,
+                { frame, m in
+                    if case .diagReport = m { return frame.sequence == seq }
+                    return false
+                })
+            {
+                return d
+            }
         }
         return nil
     }
@@ -387,11 +426,18 @@ final class DoctorLink {
         let echo = UInt32(sequence) | 0xD0C0_0000
         let sent = now()
         send(.ping(.init(echo: echo)), sequence: sequence)
-        let reply = receive(until: sent + 0.1) { _, m in if case .pong(let p) = m { return p.echo == echo }; return false }
+        let reply = receive(until: sent + 0.1) { _, m in
+            if case .pong(let p) = m { return p.echo == echo }
+            return false
+        }
         return reply == nil ? nil : now() - sent
     }
 
-    enum Outcome { case finished, fault(MessageErrorCode), failed(String) }
+    enum Outcome {
+        case finished
+        case fault(MessageErrorCode)
+        case failed(String)
+    }
 
     /// 40 ms at amplitude 200 from slot 0: uploaded, committed, played, and its end awaited.
     func selfTest() -> (outcome: Outcome, started: UInt32?, ended: UInt32?, description: String) {
@@ -399,7 +445,8 @@ final class DoctorLink {
         builder.setA(200, at: 0)
         let program = builder.program(endingAt: 40).bytes
         guard case .ack? = command(.upload(.init(slot: 0, offset: 0, data: program))),
-              case .ack? = command(.commit(.init(slot: 0, program: program))) else {
+            case .ack? = command(.commit(.init(slot: 0, program: program)))
+        else {
             return (.failed("the board did not accept the 40 ms test program"), nil, nil, "not played: upload refused")
         }
         notices.removeAll()

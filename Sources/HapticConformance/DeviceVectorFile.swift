@@ -85,7 +85,7 @@ public struct DeviceVectorFile: Sendable {
                 // `<first>-<last>: amp sharp flags` or `<tick>: ...`
                 let bounds = fields[0].dropLast().split(separator: "-").compactMap { Int($0) }
                 guard fields.count == 4, fields[0].hasSuffix(":"), let last = bounds.last,
-                      let amp = UInt8(fields[1]), let sharp = UInt8(fields[2]), let flags = UInt8(fields[3])
+                    let amp = UInt8(fields[1]), let sharp = UInt8(fields[2]), let flags = UInt8(fields[3])
                 else { throw malformed() }
                 let sample = OutputSample(amplitude: amp, sharpness: sharp, flags: flags)
                 while samples.count <= last { samples.append(sample) }
@@ -119,14 +119,14 @@ public struct DeviceVectorFile: Sendable {
         func number<T: FixedWidthInteger>(_ key: String) -> T? { values[key].flatMap { T($0) } }
         let version = values["fw"]?.split(separator: ".").compactMap { UInt8($0) } ?? []
         guard let rate: UInt16 = number("rate"), let maxBody: UInt32 = number("max_body"), let brake: UInt16 = number("brake"),
-              let threshold: UInt8 = number("threshold"), let safety: UInt32 = number("safety"),
-              let slots: UInt8 = number("slots"), let capacity: UInt32 = number("slot_capacity"),
-              let stream: UInt32 = number("stream"), let rx: UInt16 = number("rx_buffer"),
-              let wake: UInt16 = number("wake"), let idle: UInt16 = number("idle"), let watchdog: UInt16 = number("watchdog"),
-              let actuator: UInt8 = number("actuator"), let profileID: UInt16 = number("profile_id"),
-              let deviceID: UInt32 = number("device_id"), let caps: UInt16 = number("caps"),
-              let reason: UInt8 = number("reset_reason"), let boots: UInt32 = number("boot_count"),
-              let profileName = values["profile_name"], version.count == 3
+            let threshold: UInt8 = number("threshold"), let safety: UInt32 = number("safety"),
+            let slots: UInt8 = number("slots"), let capacity: UInt32 = number("slot_capacity"),
+            let stream: UInt32 = number("stream"), let rx: UInt16 = number("rx_buffer"),
+            let wake: UInt16 = number("wake"), let idle: UInt16 = number("idle"), let watchdog: UInt16 = number("watchdog"),
+            let actuator: UInt8 = number("actuator"), let profileID: UInt16 = number("profile_id"),
+            let deviceID: UInt32 = number("device_id"), let caps: UInt16 = number("caps"),
+            let reason: UInt8 = number("reset_reason"), let boots: UInt32 = number("boot_count"),
+            let profileName = values["profile_name"], version.count == 3
         else { return nil }
         var c = DeviceModel.Configuration(
             core: DeviceConfiguration(rate: rate, maxBody: maxBody, brakeTicks: brake, safetyThreshold: threshold, safetyTicks: safety),

@@ -15,7 +15,9 @@ extension Message {
         public static let fixedCount = 18
 
         public enum Stage: UInt8, Hashable, Sendable {
-            case none = 0, pwm = 1, drv2605l = 2
+            case none = 0
+            case pwm = 1
+            case drv2605l = 2
         }
 
         public struct Flags: OptionSet, Hashable, Sendable {
@@ -57,10 +59,12 @@ extension Message {
         /// The resonance the driver measured, from LRA_PERIOD.
         public var measuredResonanceHz: Double? { lraPeriod == 0 ? nil : 1e6 / (Double(lraPeriod) * 98.46) }
 
-        public init(stageCode: UInt8, fault: MessageErrorCode = MessageErrorCode(0), flags: Flags = [], driverStatus: UInt8 = 0,
-                    supplyMillivolts: UInt16 = 0, ratedMillivolts: UInt16 = 0, limitMillivolts: UInt16 = 0,
-                    calibrationCompensation: UInt8 = 0, calibrationBackEMF: UInt8 = 0, feedbackControl: UInt8 = 0,
-                    lraPeriod: UInt8 = 0, busErrors: UInt16 = 0, retries: UInt16 = 0) {
+        public init(
+            stageCode: UInt8, fault: MessageErrorCode = MessageErrorCode(0), flags: Flags = [], driverStatus: UInt8 = 0,
+            supplyMillivolts: UInt16 = 0, ratedMillivolts: UInt16 = 0, limitMillivolts: UInt16 = 0,
+            calibrationCompensation: UInt8 = 0, calibrationBackEMF: UInt8 = 0, feedbackControl: UInt8 = 0,
+            lraPeriod: UInt8 = 0, busErrors: UInt16 = 0, retries: UInt16 = 0
+        ) {
             self.stageCode = stageCode
             self.fault = fault
             self.flags = flags

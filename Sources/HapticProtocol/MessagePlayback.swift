@@ -18,8 +18,9 @@ extension Message {
         public var loops: UInt16
 
         public init(slot: UInt8, startTick: UInt32? = nil, scale: UInt8 = 255, offset: Int8 = 0, loops: UInt16 = 1) {
-            self.init(slot: slot, flags: startTick == nil ? 0 : Self.atFlag, at: startTick ?? 0, scale: scale, offset: offset,
-                      loops: loops)
+            self.init(
+                slot: slot, flags: startTick == nil ? 0 : Self.atFlag, at: startTick ?? 0, scale: scale, offset: offset,
+                loops: loops)
         }
 
         public init(slot: UInt8, flags: UInt8, at: UInt32, scale: UInt8, offset: Int8, loops: UInt16) {

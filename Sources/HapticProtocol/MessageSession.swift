@@ -20,7 +20,10 @@ extension Message {
         public static let maxProfileNameCount = 16
 
         public enum Actuator: UInt8, Hashable, Sendable, CaseIterable {
-            case unknown = 0, lra = 1, erm = 2, voiceCoil = 3
+            case unknown = 0
+            case lra = 1
+            case erm = 2
+            case voiceCoil = 3
         }
 
         public struct Capabilities: OptionSet, Hashable, Sendable {
@@ -133,7 +136,12 @@ extension Message {
     /// stream, configuration and duplicate memory.
     public struct Reset: Hashable, Sendable, MessagePayload {
         public enum Reason: UInt8, Hashable, Sendable, CaseIterable {
-            case unknown = 0, powerOn = 1, resetPin = 2, brownOut = 3, hardwareWatchdog = 4, software = 5
+            case unknown = 0
+            case powerOn = 1
+            case resetPin = 2
+            case brownOut = 3
+            case hardwareWatchdog = 4
+            case software = 5
         }
 
         public var version: ProtocolVersion

@@ -27,7 +27,8 @@ public enum DeviceEvent: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .connected(let info):
-            return "connected: protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots of \(info.slotCapacity) bytes, profile '\(info.profileNameString)'"
+            return
+                "connected: protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots of \(info.slotCapacity) bytes, profile '\(info.profileNameString)'"
         case .started(let slot, let tick): return "started \(Self.source(slot)) at tick \(tick)"
         case .firstOutput(let slot, let tick): return "first output of \(Self.source(slot)) at tick \(tick)"
         case .finished(let slot, let tick): return "finished \(Self.source(slot)) at tick \(tick)"

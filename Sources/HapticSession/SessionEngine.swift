@@ -1,5 +1,5 @@
-import HapticTransport
 import HapticProtocol
+import HapticTransport
 import Logging
 
 /// The host side of the wire protocol without I/O or clocks of its own (sans-I/O): bytes in through
@@ -201,8 +201,9 @@ package final class SessionEngine {
                 operation.fail(.rejected(command: operation.name, code: .badLength, value: UInt32(error.count)))
                 return
             }
-            inFlight = InFlight(sequence: sequence, type: message.type, bytes: bytes,
-                                deadline: now + policy.timeout, attempt: 1, policy: policy)
+            inFlight = InFlight(
+                sequence: sequence, type: message.type, bytes: bytes,
+                deadline: now + policy.timeout, attempt: 1, policy: policy)
             bytesSinceCommand = 0
             guard transmit(bytes, now: now) else { return }
             bytesSinceCommand = bytes.count

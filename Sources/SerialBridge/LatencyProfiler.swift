@@ -1,9 +1,9 @@
-import HapticTransport
-import HapticSession
 import FirmwareModel
 import Foundation
 import HapticPattern
 import HapticProtocol
+import HapticSession
+import HapticTransport
 
 /// Measures play latency: from the host's `play` call to the device's first tick with non-zero
 /// output for that play.
@@ -128,15 +128,18 @@ public struct LatencyProfiler: Sendable {
             }
         }
         let playBytes = try Message.play(Message.Play(slot: 0)).encoded(sequence: 0).count
-        return LatencyReport(baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
-                             prepared: prepared, uploadThenPlay: uploaded, unpreparedCold: unprepared,
-                             silentPatterns: silent)
+        return LatencyReport(
+            baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
+            prepared: prepared, uploadThenPlay: uploaded, unpreparedCold: unprepared,
+            silentPatterns: silent)
     }
 
     /// One play: clock estimate, the call, FIRST_OUTPUT, then a stop so long patterns do not hold
     /// the run up.
-    private func measure(subject: Subject, program: Program, leadIn: Double, rate: Double,
-                         play: () async throws -> PlayReceipt) async throws -> LatencyReport.Sample {
+    private func measure(
+        subject: Subject, program: Program, leadIn: Double, rate: Double,
+        play: () async throws -> PlayReceipt
+    ) async throws -> LatencyReport.Sample {
         let clock = try await device.synchronizeClock(samples: options.pings)
         let called = HapticDevice.hostTime()
         let receipt = try await play()
@@ -151,8 +154,9 @@ public struct LatencyProfiler: Sendable {
         } else {
             _ = try? await device.waitForEnd(of: receipt, timeout: 2)
         }
-        return LatencyReport.Sample(pattern: subject.name, latency: output - called - leadIn,
-                                    programBytes: program.bytes.count, uncertainty: clock.uncertainty)
+        return LatencyReport.Sample(
+            pattern: subject.name, latency: output - called - leadIn,
+            programBytes: program.bytes.count, uncertainty: clock.uncertainty)
     }
 
     /// Seconds of silence before the program's first non-zero sample; nil for a program that

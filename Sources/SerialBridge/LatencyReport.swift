@@ -87,8 +87,9 @@ public struct LatencyReport: Sendable {
             _ = histogram.record(UInt64(max(0, (sample.latency * 1e6).rounded())))
         }
         func ms(_ value: UInt64) -> Double { Double(value) / 1000 }
-        return Summary(count: samples.count, p50: ms(histogram.valueAtPercentile(50)),
-                       p90: ms(histogram.valueAtPercentile(90)), p99: ms(histogram.valueAtPercentile(99)),
-                       max: ms(histogram.max), mean: histogram.mean / 1000)
+        return Summary(
+            count: samples.count, p50: ms(histogram.valueAtPercentile(50)),
+            p90: ms(histogram.valueAtPercentile(90)), p99: ms(histogram.valueAtPercentile(99)),
+            max: ms(histogram.max), mean: histogram.mean / 1000)
     }
 }

@@ -81,14 +81,19 @@ import Testing
             let halfPeriodMs = 1_000 / (2 * f0)
             #expect(abs(Double(r[0x1B] & 0x1F) * 0.1 + 0.5 - halfPeriodMs) <= 0.05)
         }
-        print("REPORT DRV2605L registers for \(name): RATED_VOLTAGE 0x\(String(r[0x16], radix: 16)) = \(String(format: "%.3f", rated)) V, OD_CLAMP 0x\(String(r[0x17], radix: 16)) = \(String(format: "%.3f", clamp)) V, DRIVE_TIME \(r[0x1B] & 0x1F)")
+        print(
+            "REPORT DRV2605L registers for \(name): RATED_VOLTAGE 0x\(String(r[0x16], radix: 16)) = \(String(format: "%.3f", rated)) V, OD_CLAMP 0x\(String(r[0x17], radix: 16)) = \(String(format: "%.3f", clamp)) V, DRIVE_TIME \(r[0x1B] & 0x1F)"
+        )
     }
 
     /// The closed-loop profile's kick is what the chip does: its automatic overdrive at the ratio
     /// of the clamp to the rated voltage reaches the target after tau ln(k / (k - 1)) from rest.
     @Test func closedLoopKickMatchesTheChip() throws {
         let profile = try #require(ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName })
-        guard case .lra(let lra) = profile.mechanics else { Issue.record("not an LRA"); return }
+        guard case .lra(let lra) = profile.mechanics else {
+            Issue.record("not an LRA")
+            return
+        }
         let d = try Self.defines(profile.name)
         var r = [UInt8](repeating: 0, count: 256)
         r[0x01] = 0x05
@@ -97,7 +102,8 @@ import Testing
         r[0x1A] = 0xB6
         r[0x1C] = 0x75
         r[0x1D] = 0x88
-        let k = DRV2605LEquations.clampVolts(registers: r, lraHz: lra.resonanceHz)
+        let k =
+            DRV2605LEquations.clampVolts(registers: r, lraHz: lra.resonanceHz)
             / DRV2605LEquations.fullScaleVolts(registers: r, lraHz: lra.resonanceHz)
         let kickMs = lra.timeConstant * 1_000 * log(k / (k - 1))
         #expect(Int(kickMs.rounded()) == profile.edges.kickMs, "the chip overdrives at k = \(k): \(kickMs) ms")

@@ -1,6 +1,6 @@
-import HapticTransport
 import AVREmulator
 import Foundation
+import HapticTransport
 import SerialBridge
 import Synchronization
 import TestSupport
@@ -23,7 +23,10 @@ import Testing
             var sent = false
             while Date() < deadline {
                 let bytes = (try? client.read(maxCount: 256, timeout: 0.05)) ?? []
-                let total = received.withLock { $0 += bytes; return $0.count }
+                let total = received.withLock {
+                    $0 += bytes
+                    return $0.count
+                }
                 if !sent && total >= 11 {
                     try? client.write(Array("ping".utf8), timeout: 1)
                     sent = true
@@ -52,8 +55,9 @@ import Testing
         let pty = try PseudoTerminal()
         defer { pty.close() }
         let bootloader = AVRBoardServer.unoBootloaderSeconds / 2
-        nonisolated(unsafe) let server = AVRBoardServer(board: board, pty: pty, realTime: true,
-                                                        bootloaderCycles: UInt64(bootloader * Double(board.frequency)))
+        nonisolated(unsafe) let server = AVRBoardServer(
+            board: board, pty: pty, realTime: true,
+            bootloaderCycles: UInt64(bootloader * Double(board.frequency)))
         let done = Atomic<Bool>(false)
         let thread = Thread {
             try? server.serve { !done.load(ordering: .relaxed) }
@@ -78,6 +82,8 @@ import Testing
         // The handshake took at least the bootloader's wait (and, on an idle machine, little more
         // than the board's boot: about 20 ms; a loaded one slows the real-time server down).
         #expect(handshake >= bootloader, "\(handshake) s")
-        print("REPORT DTR reset: the board reset when the port opened, \(board.uartStatistics.dropped) bytes lost in its \(bootloader) s bootloader, handshake done after \(String(format: "%.3f", handshake)) s")
+        print(
+            "REPORT DTR reset: the board reset when the port opened, \(board.uartStatistics.dropped) bytes lost in its \(bootloader) s bootloader, handshake done after \(String(format: "%.3f", handshake)) s"
+        )
     }
 }

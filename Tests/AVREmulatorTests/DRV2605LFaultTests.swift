@@ -89,7 +89,9 @@ import Testing
         _ = try link.await(ticks: 30) { _ in false }
         let last = Self.telemetry(link).last
         #expect(last?.event == .fault && last?.code == code.rawValue)
-        print("REPORT DRV2605L \(fault.rawValue): FAULT \(code) at tick \(t.tick); DIAG flags \(report.flags.rawValue), status 0x\(String(report.driverStatus, radix: 16))")
+        print(
+            "REPORT DRV2605L \(fault.rawValue): FAULT \(code) at tick \(t.tick); DIAG flags \(report.flags.rawValue), status 0x\(String(report.driverStatus, radix: 16))"
+        )
     }
 
     /// The chip stops answering mid-play: the RTP writes fail after their retries, and the play ends

@@ -78,6 +78,8 @@ import Testing
         // COMMIT's validation yields to due ticks: no sample is ever late.
         let late = board.readGlobal("hb_output_late_ticks", size: 2) ?? 0
         #expect(late == 0)
-        print("REPORT session of \(samples.count) ticks: \(boardBytes.count) bytes from the board equal to the model's, \(samples.count * 8) PWM updates equal, \(late) late tick(s)")
+        print(
+            "REPORT session of \(samples.count) ticks: \(boardBytes.count) bytes from the board equal to the model's, \(samples.count * 8) PWM updates equal, \(late) late tick(s)"
+        )
     }
 }

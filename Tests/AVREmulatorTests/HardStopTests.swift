@@ -33,6 +33,8 @@ import Testing
         let after = events[lastResetWrite...].filter { $0.kind == .ocr1a || $0.kind == .ocr1b }
         #expect(after.allSatisfy { $0.value == 0 }, "outputs after the reset: \(after.prefix(4))")
         #expect(board.readData(0x24) & 0x06 == 0x06 && board.readData(0x25) & 0x06 == 0, "D9 and D10 outputs, low")
-        print("REPORT hard stop: the main loop hung during a play; the watchdog reset the MCU and its RESET notice (reason \(notice.reason.map { "\($0)" } ?? "?")) came \(stalledTicks) ticks later, outputs low from reset")
+        print(
+            "REPORT hard stop: the main loop hung during a play; the watchdog reset the MCU and its RESET notice (reason \(notice.reason.map { "\($0)" } ?? "?")) came \(stalledTicks) ticks later, outputs low from reset"
+        )
     }
 }

@@ -20,10 +20,10 @@ import Testing
     static let supplies = [5_000, 3_300, 9_000]
 
     struct Limits {
-        var worstRatio = 0.0    // worst period RMS / allowed voltage
+        var worstRatio = 0.0  // worst period RMS / allowed voltage
         var bursts = 0
         var periods = 0
-        var largestNet = 0      // the most DC a burst carried at any update, in duty-updates
+        var largestNet = 0  // the most DC a burst carried at any update, in duty-updates
     }
 
     /// Checks one play; returns the number of violations (recorded as issues, the first few).
@@ -74,7 +74,9 @@ import Testing
                 limits.periods += 1
                 limits.worstRatio = max(limits.worstRatio, level / allowed)
                 if level > allowed + 1e-9 {
-                    report("update \(i): \(String(format: "%.3f", level)) V over a carrier period, allowed \(allowed) V (\(edges == 0 ? "rated" : "kick or brake"))")
+                    report(
+                        "update \(i): \(String(format: "%.3f", level)) V over a carrier period, allowed \(allowed) V (\(edges == 0 ? "rated" : "kick or brake"))"
+                    )
                 }
             }
         }
@@ -115,7 +117,9 @@ import Testing
             files += 1
         }
         let settings = try PWMStageSettings(profile: profile)
-        print("REPORT PWM limits, \(profileName): \(files) corpus files x \(Self.supplies.count) supplies, \(limits.periods) carrier periods, \(limits.bursts) bursts with no net DC (at most \(limits.largestNet) duty-updates of DC within one); worst period at \(String(format: "%.1f", 100 * limits.worstRatio)) % of its limit; caps at 5 V: rated duty \(settings.ratedDuty) (\(String(format: "%.3f", settings.volts(duty: settings.ratedDuty))) V), kick and brake duty \(settings.overdriveDuty) (\(String(format: "%.3f", settings.volts(duty: settings.overdriveDuty))) V)")
+        print(
+            "REPORT PWM limits, \(profileName): \(files) corpus files x \(Self.supplies.count) supplies, \(limits.periods) carrier periods, \(limits.bursts) bursts with no net DC (at most \(limits.largestNet) duty-updates of DC within one); worst period at \(String(format: "%.1f", 100 * limits.worstRatio)) % of its limit; caps at 5 V: rated duty \(settings.ratedDuty) (\(String(format: "%.3f", settings.volts(duty: settings.ratedDuty))) V), kick and brake duty \(settings.overdriveDuty) (\(String(format: "%.3f", settings.volts(duty: settings.overdriveDuty))) V)"
+        )
         #expect(files == Corpus.names().count)
     }
 
@@ -143,8 +147,9 @@ import Testing
         // of drive and one of brake, paid back at the rated duty.
         let halfPeriod = 4_000 / min(settings.minimumHz, settings.resonanceHz) + 1
         let balanceTicks = (halfPeriod * (Int(settings.ratedDuty) + Int(settings.overdriveDuty))) / (8 * Int(settings.ratedDuty)) + 1
-        #expect(brakeTicks >= profile.edges.brakeMs && brakeTicks <= profile.edges.brakeMs + balanceTicks,
-                "brake and balance \(brakeTicks) ticks, profile brake \(profile.edges.brakeMs) ms")
+        #expect(
+            brakeTicks >= profile.edges.brakeMs && brakeTicks <= profile.edges.brakeMs + balanceTicks,
+            "brake and balance \(brakeTicks) ticks, profile brake \(profile.edges.brakeMs) ms")
     }
 }
 

@@ -142,6 +142,8 @@ import Testing
             if case .telemetry(let t) = $0.message { return t.event == .fault } else { return false }
         }
         #expect(fault)
-        print("REPORT watchdog \(watchdog) ticks: last frame at device tick \(last), first brake sample at \(firstBrake), \(samples.count) ticks equal to the model")
+        print(
+            "REPORT watchdog \(watchdog) ticks: last frame at device tick \(last), first brake sample at \(firstBrake), \(samples.count) ticks equal to the model"
+        )
     }
 }

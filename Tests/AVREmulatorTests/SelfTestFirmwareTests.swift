@@ -55,12 +55,14 @@ import Testing
     func expectPWM(_ build: AVRFirmwareBuild) throws {
         let model = PWMSynthesis(settings: try build.pwmSettings())
         let board = try Self.board(build)
-        let ticks = 360 // 320 program ticks, 20 brake ticks, idle
+        let ticks = 360  // 320 program ticks, 20 brake ticks, idle
         try board.run(ticks: ticks + 4)
         #expect(board.readGlobal("hb_selftest_load_result", size: 1) == 0)
         let samples = try Self.hostSamples(Self.program(on: board), ticks: ticks)
-        let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: model.updatesPerTick,
-                                          cyclesPerTick: board.cyclesPerTick, until: board.cycle))
+        let trace = try #require(
+            PWMTrace(
+                events: board.events(), updatesPerTick: model.updatesPerTick,
+                cyclesPerTick: board.cyclesPerTick, until: board.cycle))
         #expect(trace.missingWrites == 0)
         var synthesis = model
         var mismatches = 0
@@ -100,10 +102,11 @@ import Testing
         #expect(PWMSynthesis.phaseIncrement(hz: 170, updatesPerSecond: 8_000) == 1_393)
         #expect(PWMSynthesis.phaseIncrement(hz: 150, updatesPerSecond: 8_000) == 1_229)
         #expect(PWMSynthesis.phaseIncrement(hz: 250, updatesPerSecond: 8_000) == 2_048)
-        let wide = PWMSynthesis(settings: PWMStageSettings(
-            kind: .lra, ratedMillivolts: 2_000, overdriveMillivolts: 2_500, kickMs: 0, brakeMs: 0, brakeRatioQ8: 0,
-            minimumEdgeQ8: 256, minimumHz: 150, maximumHz: 250, resonanceHz: 200, tauMicroseconds: 20_000,
-            coastTauMicroseconds: 20_000, bidirectional: true))
+        let wide = PWMSynthesis(
+            settings: PWMStageSettings(
+                kind: .lra, ratedMillivolts: 2_000, overdriveMillivolts: 2_500, kickMs: 0, brakeMs: 0, brakeRatioQ8: 0,
+                minimumEdgeQ8: 256, minimumHz: 150, maximumHz: 250, resonanceHz: 200, tauMicroseconds: 20_000,
+                coastTauMicroseconds: 20_000, bidirectional: true))
         #expect(wide.increment(sharpness: 0) == 1_229)
         #expect(wide.increment(sharpness: 255) == 1_229 + ((819 * 255 + 128) >> 8))
         #expect(wide.increment(sharpness: 128) == 1_229 + 410)
@@ -117,14 +120,14 @@ import Testing
         // Datasheet: no I2C within 250 us of power-up (4,000 cycles at 16 MHz).
         let first = try #require(board.drv2605lFirstAccess)
         #expect(first >= 4_000)
-        #expect(board.drv2605lRegister(0x01) == 0x05)       // RTP mode, out of standby
-        #expect(board.drv2605lRegister(0x1A) & 0x80 == 0x80) // LRA
-        #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08) // unsigned RTP data
-        #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)    // unidirectional input
-        #expect(board.drv2605lRegister(0x03) == 6)           // LRA library
-        #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0003) // present, calibrated; no fault
-        #expect(board.drv2605lRegister(0x16) == 0x53 && board.drv2605lRegister(0x17) == 0x88) // the profile's
-        #expect(board.drv2605lRegister(0x1B) & 0x1F == 24) // DRIVE_TIME: half of 170 Hz
+        #expect(board.drv2605lRegister(0x01) == 0x05)  // RTP mode, out of standby
+        #expect(board.drv2605lRegister(0x1A) & 0x80 == 0x80)  // LRA
+        #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08)  // unsigned RTP data
+        #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)  // unidirectional input
+        #expect(board.drv2605lRegister(0x03) == 6)  // LRA library
+        #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0003)  // present, calibrated; no fault
+        #expect(board.drv2605lRegister(0x16) == 0x53 && board.drv2605lRegister(0x17) == 0x88)  // the profile's
+        #expect(board.drv2605lRegister(0x1B) & 0x1F == 24)  // DRIVE_TIME: half of 170 Hz
 
         let events = board.events()
         let writes = events.compactMap { e -> (UInt64, UInt8, UInt8)? in
@@ -133,7 +136,7 @@ import Testing
         }
         // Auto-calibration: mode 7, then GO.
         let modeWrites = writes.filter { $0.1 == 0x01 }.map(\.2)
-        #expect(modeWrites == [0x80, 0x00, 0x07, 0x05]) // DEV_RESET first: nothing of an earlier sketch survives
+        #expect(modeWrites == [0x80, 0x00, 0x07, 0x05])  // DEV_RESET first: nothing of an earlier sketch survives
         #expect(writes.contains { $0.1 == 0x0C && $0.2 == 1 })
 
         // RTP writes after entering RTP mode: one per change of the program's amplitude
@@ -145,7 +148,10 @@ import Testing
         for j in 0..<ticks {
             let s = samples[j]
             let v = s.isBraking ? 0 : s.amplitude
-            if v != last { expected.append((j + Self.playbackOffset, v)); last = v }
+            if v != last {
+                expected.append((j + Self.playbackOffset, v))
+                last = v
+            }
         }
         #expect(rtp.map(\.2) == expected.map(\.value))
         // What the chip drives (the simulator's datasheet equations, closed loop): code / 255 of the
@@ -162,4 +168,3 @@ import Testing
         }
     }
 }
-

@@ -44,7 +44,9 @@ import Testing
         // The table, for a subset.
         let child = try HapticProcess(["conformance", "--port", port, "--check", "slot_errors", "--check", "live:duplicates"])
         let tableStatus = child.waitForExit(timeout: 60)
-        let table = (output: child.waitForOutput(timeout: 5) { $0.hasSuffix("conforms\n") ? $0 : nil } ?? child.standardOutput, errors: child.standardError)
+        let table = (
+            output: child.waitForOutput(timeout: 5) { $0.hasSuffix("conforms\n") ? $0 : nil } ?? child.standardOutput, errors: child.standardError
+        )
         #expect(tableStatus == 0, "\(table.errors)")
         #expect(table.output.contains("vector slot_errors"), "\(table.output)")
         #expect(table.output.contains("live duplicates"), "\(table.output)")

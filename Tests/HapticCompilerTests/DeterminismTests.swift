@@ -2,6 +2,7 @@ import HapticPattern
 import HapticProtocol
 import TestSupport
 import Testing
+
 @testable import HapticCompiler
 
 /// Same input, same bytes: twice in a row, in another order, and against bytes pinned here.

@@ -1,6 +1,7 @@
+import FirmwareModel
 import Foundation
 import Testing
-import FirmwareModel
+
 @testable import HapticCompiler
 
 /// The shipped profiles through the physics simulation: each behaves as its figures say.
@@ -99,7 +100,9 @@ struct ProfilePhysicsTests {
             let out = simulator.run(Self.hold(255, UInt8(code), 300))
             let f = try #require(p.driveFrequency(forSharpnessCode: UInt8(code)))
             let r = f / coil.resonanceHz, rRef = coil.referenceHz / coil.resonanceHz
-            func gain(_ r: Double) -> Double { r * r / ((1 - r * r) * (1 - r * r) + (r / coil.qualityFactor) * (r / coil.qualityFactor)).squareRoot() }
+            func gain(_ r: Double) -> Double {
+                r * r / ((1 - r * r) * (1 - r * r) + (r / coil.qualityFactor) * (r / coil.qualityFactor)).squareRoot()
+            }
             #expect(abs(out.last!.envelope - gain(r) / gain(rRef)) < 1e-3, "code \(code) at \(f) Hz")
         }
     }

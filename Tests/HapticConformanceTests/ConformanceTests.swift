@@ -44,10 +44,11 @@ import Testing
     /// The vectors that expect a NACK BAD_OFFSET somewhere (from their `# out` readings).
     static func vectorsExpectingBadOffset() throws -> Set<String> {
         let files = try FileManager.default.contentsOfDirectory(atPath: vectors).filter { $0.hasSuffix(".txt") }
-        return Set(try files.filter { file in
-            let text = try String(contentsOfFile: vectors + "/" + file, encoding: .utf8)
-            return text.split(separator: "\n").contains { $0.hasPrefix("# out") && $0.contains("NACK") && $0.contains("BAD_OFFSET") }
-        }.map { String($0.dropLast(4)) })
+        return Set(
+            try files.filter { file in
+                let text = try String(contentsOfFile: vectors + "/" + file, encoding: .utf8)
+                return text.split(separator: "\n").contains { $0.hasPrefix("# out") && $0.contains("NACK") && $0.contains("BAD_OFFSET") }
+            }.map { String($0.dropLast(4)) })
     }
 
     @Test func aDeviceThatIgnoresBadOffsetFailsTheChecksOfThatRule() throws {

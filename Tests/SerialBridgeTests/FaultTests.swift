@@ -1,11 +1,12 @@
-import HapticSession
-import HapticTransport
-@testable import FirmwareModel
 import Foundation
 import HapticProtocol
+import HapticSession
+import HapticTransport
 import Logging
-@testable import SerialBridge
 import Testing
+
+@testable import FirmwareModel
+@testable import SerialBridge
 
 /// The session engine and the device model joined by a fault-injecting memory link, driven in
 /// virtual time: one device step per simulated millisecond, the host's timers read the same clock.
@@ -96,8 +97,9 @@ func smallPrograms(count: Int, seed: UInt64) -> [[UInt8]] {
 
 @Suite struct FaultTests {
     /// Command time-outs in virtual time: the in-process device answers within two ticks.
-    static let timing = SessionTiming(commandTimeout: 0.005, handshakeTimeout: 30, handshakeInterval: 0.005,
-                                      pingTimeout: 0.005, streamQueryInterval: 0.005)
+    static let timing = SessionTiming(
+        commandTimeout: 0.005, handshakeTimeout: 30, handshakeInterval: 0.005,
+        pingTimeout: 0.005, streamQueryInterval: 0.005)
 
     @Test func tenThousandUploadsOverALossyLineAreIntactOrReportedFailed() throws {
         let fault = FaultProfile(drop: 0.01, corrupt: 0.01)
@@ -143,7 +145,9 @@ func smallPrograms(count: Int, seed: UInt64) -> [[UInt8]] {
         }
         let counts = link.host.faultCounts
         let back = link.wire.faultCounts
-        print("fault test: \(succeeded) uploads intact, \(failed) reported failed, \(verifiedPlays) plays verified; host->device \(counts.bytes) bytes (\(counts.dropped) dropped, \(counts.corrupted) corrupted), device->host \(back.bytes) bytes (\(back.dropped) dropped, \(back.corrupted) corrupted), \(link.engine.retransmissions) retransmissions, \(Int(link.time)) s virtual")
+        print(
+            "fault test: \(succeeded) uploads intact, \(failed) reported failed, \(verifiedPlays) plays verified; host->device \(counts.bytes) bytes (\(counts.dropped) dropped, \(counts.corrupted) corrupted), device->host \(back.bytes) bytes (\(back.dropped) dropped, \(back.corrupted) corrupted), \(link.engine.retransmissions) retransmissions, \(Int(link.time)) s virtual"
+        )
         #expect(succeeded + failed == 10_000)
         #expect(succeeded > 8_500)
         #expect(counts.dropped > 0 && counts.corrupted > 0 && back.dropped > 0 && back.corrupted > 0)

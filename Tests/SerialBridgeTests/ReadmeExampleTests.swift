@@ -14,8 +14,8 @@ import Testing
     let virtualDevice = try VirtualDevice()
     virtualDevice.start()
     let device = try await HapticDevice.open(path: virtualDevice.path)  // handshake; compiles for the actuator it reports
-    let prepared = try await device.prepare(pattern)   // upload once, wake the output stage
-    let receipt = try await device.play(prepared)      // one small frame
+    let prepared = try await device.prepare(pattern)  // upload once, wake the output stage
+    let receipt = try await device.play(prepared)  // one small frame
     _ = try await device.waitForEnd(of: receipt)
 
     let played = virtualDevice.samples(from: receipt.startTick, count: Int(prepared.program.header.totalTicks))

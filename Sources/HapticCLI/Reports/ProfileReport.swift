@@ -53,7 +53,9 @@ extension Profile.Report {
             Summary(count: s.count, p50Ms: s.p50, p90Ms: s.p90, p99Ms: s.p99, maxMs: s.max, meanMs: s.mean)
         }
         func plays(_ list: [LatencyReport.Sample]) -> [Sample] {
-            list.map { Sample(pattern: $0.pattern, latencyMs: $0.latency * 1000, programBytes: $0.programBytes, uncertaintyMs: $0.uncertainty * 1000) }
+            list.map {
+                Sample(pattern: $0.pattern, latencyMs: $0.latency * 1000, programBytes: $0.programBytes, uncertaintyMs: $0.uncertainty * 1000)
+            }
         }
         self.target = target
         self.corpus = corpus
@@ -72,7 +74,8 @@ extension Profile.Report {
         coldSpeedupAtCorpusMedian = report.coldSpeedupAtCorpusMedian
         meetsLatencyTarget = report.meetsLatencyTarget
         meetsSpeedupTarget = report.meetsSpeedupTarget
-        samples = Samples(prepared: plays(report.prepared), uploadThenPlay: plays(report.uploadThenPlay),
-                          unpreparedCold: plays(report.unpreparedCold))
+        samples = Samples(
+            prepared: plays(report.prepared), uploadThenPlay: plays(report.uploadThenPlay),
+            unpreparedCold: plays(report.unpreparedCold))
     }
 }
