@@ -96,11 +96,18 @@
             defer { pty.close() }
             log("emulating \(options.mcu) at \(board.frequency / 1_000_000) MHz running \(path)")
             if options.fault != .none { log("simulated DRV2605L fault: \(options.fault.rawValue)") }
-            log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud; opening it resets the board, as an Arduino's DTR does)")
-            // Like an Uno, the board resets when a client opens the port and waits in its bootloader.
-            let server = AVRBoardServer(
-                board: board, pty: pty, realTime: !options.fast,
-                bootloaderCycles: UInt64(AVRBoardServer.unoBootloaderSeconds * Double(board.frequency)))
+            // Like an Uno, the board resets when a client opens the port and waits in its bootloader;
+            // a trace replays one boot, so with --trace the board keeps running across opens.
+            let server: AVRBoardServer
+            if options.knobs.trace == nil {
+                log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud; opening it resets the board, as an Arduino's DTR does)")
+                server = AVRBoardServer(
+                    board: board, pty: pty, realTime: !options.fast,
+                    bootloaderCycles: UInt64(AVRBoardServer.unoBootloaderSeconds * Double(board.frequency)))
+            } else {
+                log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud; with --trace, opening it does not reset the board)")
+                server = AVRBoardServer(board: board, link: pty.master, realTime: !options.fast)
+            }
             let knobs = options.knobs
             if let faults = knobs.faults {
                 server.faults = (
