@@ -14,10 +14,7 @@ struct DoctorReport: Encodable {
         @Nullable var product: String?
     }
     struct Board: Encodable {
-        var firmware: String
-        var protocolVersion: String
-        var actuator: String
-        var profile: String
+        var firmware, protocolVersion, actuator, profile: String
         var rate: Int
         var capabilities: [String]
         var resetOnOpen: Bool
@@ -26,21 +23,13 @@ struct DoctorReport: Encodable {
     struct Stage: Encodable {
         var kind: String
         var fault: Int
-        var driverPresent: Bool
-        var calibrated: Bool
-        var calibrationStored: Bool
-        var standby: Bool
+        var driverPresent, calibrated, calibrationStored, standby: Bool
         var driverStatus: Int
-        var supplyVolts: Double
-        var ratedVolts: Double
-        var limitVolts: Double
-        var calibrationCompensation: Int
-        var calibrationBackEmf: Int
-        var backEmfGain: Int
+        var supplyVolts, ratedVolts, limitVolts: Double
+        var calibrationCompensation, calibrationBackEmf, backEmfGain: Int
         @Nullable var measuredResonanceHz: Double?
         @Nullable var profileResonanceHz: Double?
-        var busErrors: Int
-        var retries: Int
+        var busErrors, retries: Int
     }
     struct Link: Encodable {
         var pings: Int
@@ -55,8 +44,7 @@ struct DoctorReport: Encodable {
     }
     struct Problem: Encodable {
         @Nullable var code: Int?
-        var cause: String
-        var fix: String
+        var cause, fix: String
     }
 
     var schema = "haptic-doctor/1"
