@@ -80,7 +80,9 @@ let package = Package(
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks).
         .target(name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"], swiftSettings: strict),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
-        .target(name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticTransport", "SerialBridge"], swiftSettings: strict),
+        .target(
+            name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
+            swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
@@ -123,7 +125,8 @@ let package = Package(
         // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
         .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HapticConformanceTests",
@@ -135,8 +138,10 @@ let package = Package(
             dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HapticTestingTests", dependencies: ["HapticTesting", "SerialBridge", "HapticPattern", "FirmwareModel", "HapticTransport"],
             swiftSettings: strict

@@ -67,6 +67,16 @@ public final class AVRBoard {
         return Int((cycle + lead - timerStart) / cyclesPerTick)
     }
 
+    /// Resets the MCU as its reset pin does (an Arduino's DTR when a host opens its port): the
+    /// firmware starts again after `bootloaderCycles` in the bootloader, which drops the bytes sent
+    /// meanwhile. The simulated DRV2605L, another chip, keeps its registers and its output.
+    public func reset(bootloaderCycles: UInt64) {
+        hb_avr_reset(handle, bootloaderCycles)
+    }
+
+    /// Resets of the MCU so far: the watchdog's and `reset(bootloaderCycles:)`.
+    public var resets: Int { Int(hb_avr_resets(handle)) }
+
     // MARK: UART
 
     /// Queues bytes for the firmware's receiver (pin D0).
@@ -143,6 +153,23 @@ public final class AVRBoard {
         hb_avr_drv_set_calibration_cycles(handle, cycles)
     }
 
+    /// A failure of the simulated DRV2605L (`haptic emulate --fault`), from now on.
+    public func setDRV2605LFault(_ fault: DRV2605LFault) {
+        hb_avr_drv_set_fault(handle, fault.code)
+    }
+
+    /// The simulated LRA's true resonance, which the DRV2605L measures (LRA_PERIOD).
+    public func setDRV2605LResonance(hz: Double) {
+        hb_avr_drv_set_lra_hz(handle, hz)
+    }
+
+    /// What the DRV2605L drives now, by the datasheet's equations for the mode its registers set:
+    /// volts RMS (LRA) or average (ERM), negative in reverse.
+    public var drv2605lOutputVolts: Double { Double(hb_avr_drv_output_mv(handle)) / 1_000 }
+
+    /// Auto-calibrations the DRV2605L completed since the board was created.
+    public var drv2605lCalibrations: Int { Int(hb_avr_drv_calibrations(handle)) }
+
     // MARK: Memory
 
     public func readData(_ address: UInt16) -> UInt8 { hb_avr_read_data(handle, address) }
@@ -179,8 +206,9 @@ public final class AVRBoard {
                 totalCycles: e.total_cycles, calls: e.calls,
                 maxCyclesPerTick: Int(e.max_per_tick), maxCyclesPerCall: Int(e.max_single))
         }
-        var profile = CycleProfile(ticks: Int(hb_avr_profile_ticks(handle)),
-                                   cyclesPerTick: Int(hb_avr_profile_window(handle)), entries: entries)
+        var profile = CycleProfile(
+            ticks: Int(hb_avr_profile_ticks(handle)),
+            cyclesPerTick: Int(hb_avr_profile_window(handle)), entries: entries)
         profile.tickBudgetWorstCycles = Int(hb_avr_profile_group_worst(handle))
         return profile
     }
@@ -218,6 +246,8 @@ public struct OutputEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case ocr1a, ocr1b
         case drv2605lWrite(register: UInt8)
+        /// The DRV2605L's output changed to this many millivolts (signed).
+        case drv2605lOutput(millivolts: Int16)
         case tickTimerStart
         /// A write to GPIOR0: `value` holds the firmware's probe bits (probe.h).
         case probe
@@ -235,7 +265,34 @@ public struct OutputEvent: Sendable, Hashable {
         case Int32(HB_AVR_EVENT_OCR1B): kind = .ocr1b
         case Int32(HB_AVR_EVENT_DRV_WRITE): kind = .drv2605lWrite(register: e.reg)
         case Int32(HB_AVR_EVENT_PROBE): kind = .probe
+        case Int32(HB_AVR_EVENT_DRV_OUTPUT): kind = .drv2605lOutput(millivolts: Int16(bitPattern: UInt16(e.reg) << 8 | UInt16(e.value)))
         default: kind = .tickTimerStart
+        }
+    }
+}
+
+/// Failure modes of the simulated DRV2605L (Sources/CAVRHarness/drv2605l_model.c).
+public enum DRV2605LFault: String, Sendable, CaseIterable {
+    case none
+    /// No ACK at its address: unwired, unpowered, or another part.
+    case driverAbsent = "driver-absent"
+    /// Auto-calibration ends with DIAG_RESULT = 1 (no actuator, or not the one the profile says).
+    case calibrationFails = "calibration-fails"
+    /// Shuts its output down when it drives, with OVER_TEMP in STATUS.
+    case overtemp
+    /// Shuts its output down when it drives, with OC_DETECT in STATUS (a short, too low a load).
+    case overcurrent
+    /// A slave holds SDA low until SCL is clocked (a transfer cut off by a reset).
+    case busStuck = "bus-stuck"
+
+    var code: Int32 {
+        switch self {
+        case .none: Int32(HB_AVR_DRV_FAULT_NONE)
+        case .driverAbsent: Int32(HB_AVR_DRV_FAULT_ABSENT)
+        case .calibrationFails: Int32(HB_AVR_DRV_FAULT_CALIBRATION)
+        case .overtemp: Int32(HB_AVR_DRV_FAULT_OVERTEMP)
+        case .overcurrent: Int32(HB_AVR_DRV_FAULT_OVERCURRENT)
+        case .busStuck: Int32(HB_AVR_DRV_FAULT_BUS_STUCK)
         }
     }
 }

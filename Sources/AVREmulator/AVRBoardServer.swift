@@ -1,5 +1,5 @@
-import HapticTransport
 import Foundation
+import HapticTransport
 import SerialBridge
 
 /// Serves a simulated board on a byte link (typically a pseudo-terminal's master end): bytes the
@@ -27,11 +27,33 @@ public final class AVRBoardServer {
     public private(set) var isUnplugged = false
     private var heldToBoard: [(byte: UInt8, due: Date)] = []
     private var heldToHost: [(byte: UInt8, due: Date)] = []
+    /// An Arduino Uno or Nano resets when a host opens its port (DTR, through a capacitor to the
+    /// reset pin) and then waits in its bootloader before the firmware runs: with this set, each
+    /// time a client opens the link the board is reset and held that many cycles (bytes sent
+    /// meanwhile are lost, as the bootloader listens at its own rate). nil: opening does nothing.
+    public let resetOnOpen: UInt64?
+    /// Clients that opened the link so far.
+    public private(set) var opens = 0
+    private var clientPresent = false
 
-    public init(board: AVRBoard, link: any Transport, realTime: Bool = true) {
+    /// Optiboot's wait after a reset on an Uno: about 1 s (its watchdog time-out).
+    public static let unoBootloaderSeconds = 1.0
+
+    public init(board: AVRBoard, link: any Transport, realTime: Bool = true, resetOnOpen: UInt64? = nil) {
         self.board = board
         self.link = link
         self.realTime = realTime
+        self.resetOnOpen = resetOnOpen
+    }
+
+    /// Serves on a pseudo-terminal and resets the board whenever a client opens its slave end,
+    /// holding it `bootloaderCycles` in the bootloader (`resetOnOpen`). A master whose slave has
+    /// never been opened cannot tell when it is (Linux: no hang-up until a first client closes), so
+    /// the slave is opened and closed once here: from then on "no client" reads as a hang-up.
+    public convenience init(board: AVRBoard, pty: PseudoTerminal, realTime: Bool = true, bootloaderCycles: UInt64) {
+        let fd = open(pty.slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        if fd >= 0 { close(fd) }
+        self.init(board: board, link: pty.master, realTime: realTime, resetOnOpen: bootloaderCycles)
     }
 
     /// Runs until `keepRunning` returns false (checked once per slice), or the core stops.
@@ -68,8 +90,10 @@ public final class AVRBoardServer {
     }
 
     /// `bytes` through one direction's faults: what is due now, in order (held bytes first).
-    private func pass(_ bytes: [UInt8], through direction: WritableKeyPath<(toBoard: FaultInjector, fromBoard: FaultInjector), FaultInjector>,
-                      held: inout [(byte: UInt8, due: Date)]) -> [UInt8] {
+    private func pass(
+        _ bytes: [UInt8], through direction: WritableKeyPath<(toBoard: FaultInjector, fromBoard: FaultInjector), FaultInjector>,
+        held: inout [(byte: UInt8, due: Date)]
+    ) -> [UInt8] {
         guard var faults else { return bytes }
         let now = Date()
         for byte in bytes {
@@ -91,16 +115,27 @@ public final class AVRBoardServer {
             return []
         }
         do throws(TransportError) {
-            return try link.read(maxCount: 4096, timeout: timeout)
+            let bytes = try link.read(maxCount: 4096, timeout: timeout)
+            clientOpened()
+            return bytes
         } catch {
             switch error.kind {
             case .disconnected, .timedOut:
+                if error.kind == .disconnected { clientPresent = false } else { clientOpened() }
                 if timeout > 0 { Thread.sleep(forTimeInterval: min(timeout, 0.001)) }
                 return []
             default:
                 throw error
             }
         }
+    }
+
+    /// A client has the link open; if it was not there before, it just opened it (DTR).
+    private func clientOpened() {
+        guard !clientPresent else { return }
+        clientPresent = true
+        opens += 1
+        if let cycles = resetOnOpen { board.reset(bootloaderCycles: cycles) }
     }
 
     /// Hands bytes to the host; a host that is not there (or not reading) loses them, as a

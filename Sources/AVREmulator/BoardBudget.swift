@@ -46,8 +46,11 @@ public struct BoardBudgetReport: Sendable {
     /// Receive cycles per byte at line rate: the RX interrupt (bytes that arrive while the main
     /// loop is in a step or a frame's handling) and the main loop's polled reads (the others).
     public var uartReceiveCyclesPerByte: Double {
-        lineRateBytes == 0 ? 0 : Double(lineRate[.uartReceiveInterrupt].totalCycles
-            + lineRate[.uartPolledReceive].totalCycles) / Double(lineRateBytes)
+        lineRateBytes == 0
+            ? 0
+            : Double(
+                lineRate[.uartReceiveInterrupt].totalCycles
+                    + lineRate[.uartPolledReceive].totalCycles) / Double(lineRateBytes)
     }
     /// The receive path's share of a tick if bytes arrived back to back all tick long.
     public var uartReceiveFullLinePercent: Double {
@@ -149,7 +152,7 @@ public enum BoardBudget {
         let prepare = try link.send(.prepare(.init()))
         guard try link.response(to: prepare.sequence)?.ackValue != nil else { throw BoardBudgetError.noResponse("PREPARE") }
         let board = link.board
-        try board.run(ticks: 25) // W = 20 ticks
+        try board.run(ticks: 25)  // W = 20 ticks
         guard let timerStart = board.events().first(where: { $0.kind == .tickTimerStart })?.cycle else {
             throw BoardBudgetError.noOutput
         }
@@ -170,12 +173,14 @@ public enum BoardBudget {
             let play = try link.send(message)
             guard try link.response(to: play.sequence)?.ackValue != nil else { throw BoardBudgetError.noResponse("PLAY") }
             try board.run(until: max(board.cycle, play.lastByteCycle + 3 * T))
-            guard let output = board.events(from: firstEvent).first(where: {
-                ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0 && $0.cycle > play.lastByteCycle
-            }) else { throw BoardBudgetError.noOutput }
+            guard
+                let output = board.events(from: firstEvent).first(where: {
+                    ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0 && $0.cycle > play.lastByteCycle
+                })
+            else { throw BoardBudgetError.noOutput }
             points.append((Int((play.lastByteCycle - timerStart) % T), Int(output.cycle - play.lastByteCycle)))
             frameBytes = try message.encoded(sequence: play.sequence).count
-            try board.run(ticks: 60) // tap (30 ticks) and its brake (20) end
+            try board.run(ticks: 60)  // tap (30 ticks) and its brake (20) end
         }
         return LatencySweep(points: points, playFrameBytes: frameBytes, stepLead: Int(lead ?? 0))
     }
@@ -187,7 +192,7 @@ public enum BoardBudget {
         if prepare {
             let sent = try link.send(.prepare(.init()))
             guard try link.response(to: sent.sequence)?.ackValue != nil else { throw BoardBudgetError.noResponse("PREPARE") }
-            try link.board.run(ticks: 25) // W = 20 ticks
+            try link.board.run(ticks: 25)  // W = 20 ticks
         }
         let board = link.board
         let firstEvent = board.eventCount
@@ -195,11 +200,14 @@ public enum BoardBudget {
         let play = try link.send(message)
         guard let ack = try link.response(to: play.sequence)?.ackValue else { throw BoardBudgetError.noResponse("PLAY") }
         try board.run(ticks: 30)
-        guard let output = board.events(from: firstEvent).first(where: {
-            ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0
-        }) else { throw BoardBudgetError.noOutput }
-        return Latency(cycles: Int(output.cycle - play.lastByteCycle),
-                       playFrameBytes: try message.encoded(sequence: play.sequence).count, ackTick: ack)
+        guard
+            let output = board.events(from: firstEvent).first(where: {
+                ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0
+            })
+        else { throw BoardBudgetError.noOutput }
+        return Latency(
+            cycles: Int(output.cycle - play.lastByteCycle),
+            playFrameBytes: try message.encoded(sequence: play.sequence).count, ackTick: ack)
     }
 
     /// Steady playback of `busy` after its start tick: the interpreter and the tick interrupt.
@@ -217,7 +225,9 @@ public enum BoardBudget {
 
     /// 115-byte UPLOADs (128 bytes on the wire, the most PROTOCOL.md 2.5 allows this board), each
     /// sent as soon as the previous one is acknowledged, while `busy` plays.
-    public static func lineRateProfile(firmware path: String, frames: Int = 20) throws -> (profile: CycleProfile, bytes: Int, late: Int, link: HostLink) {
+    public static func lineRateProfile(firmware path: String, frames: Int = 20) throws -> (
+        profile: CycleProfile, bytes: Int, late: Int, link: HostLink
+    ) {
         var link = try boot(firmware: path)
         try upload(busy, slot: 0, link: &link)
         let board = link.board
@@ -231,8 +241,10 @@ public enum BoardBudget {
             let sent = try link.send(.upload(.init(slot: 1, offset: UInt32(round % 2) * 115, data: data)))
             guard try link.response(to: sent.sequence)?.isAck == true else { throw BoardBudgetError.noResponse("UPLOAD") }
         }
-        return (board.profile(), board.inputLog.count - sentBefore,
-                Int(board.readGlobal("hb_output_late_ticks", size: 2) ?? 0), link)
+        return (
+            board.profile(), board.inputLog.count - sentBefore,
+            Int(board.readGlobal("hb_output_late_ticks", size: 2) ?? 0), link
+        )
     }
 
     /// Everything above plus the board's INFO.

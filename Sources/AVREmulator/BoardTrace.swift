@@ -76,8 +76,9 @@ public enum BoardTrace {
             switch message {
             case .reset(let r) where reset == nil: reset = r
             case .info(let info):
-                let core = DeviceConfiguration(rate: info.rate, maxBody: info.maxBody, brakeTicks: info.brakeTicks,
-                                               safetyThreshold: info.safetyThreshold, safetyTicks: info.safetyTicks)
+                let core = DeviceConfiguration(
+                    rate: info.rate, maxBody: info.maxBody, brakeTicks: info.brakeTicks,
+                    safetyThreshold: info.safetyThreshold, safetyTicks: info.safetyTicks)
                 let configuration = DeviceModel.Configuration(
                     core: core, slotCount: info.slotCount, slotCapacity: info.slotCapacity, streamCapacity: info.streamCapacity,
                     rxBuffer: info.rxBuffer, wakeTicks: info.wakeTicks, idleTicks: info.idleTicks, watchdog: info.watchdog,
@@ -126,8 +127,9 @@ public enum BoardTrace {
         let frameMismatch = (0..<min(sent.count, replayed.count)).first { sent[$0] != replayed[$0] }
         let header = DeviceTrace.Header(source: board.mcu, configuration: configuration, profile: profile, faults: faults)
         let segment = DeviceTrace.Segment(samples: samples, frames: frames)
-        return Result(header: header, records: DeviceTrace.records(of: segment, header: header), outputMismatches: mismatches,
-                      frameMismatch: frameMismatch, checkedOutput: pwm != nil)
+        return Result(
+            header: header, records: DeviceTrace.records(of: segment, header: header), outputMismatches: mismatches,
+            frameMismatch: frameMismatch, checkedOutput: pwm != nil)
     }
 
     /// The frames in `bytes` as (sequence, message), PONG subticks zeroed; nil for a bad frame.

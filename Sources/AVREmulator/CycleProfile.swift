@@ -55,8 +55,10 @@ public struct CycleProfile: Sendable {
 
     /// The costs the 10 % tick budget covers: the interpreter tick and all UART handling
     /// (both interrupts and the polled receive).
-    public static let tickBudget: [Category] = [.interpreterTick, .uartPolledReceive, .uartReceiveInterrupt,
-                                                .uartTransmitInterrupt]
+    public static let tickBudget: [Category] = [
+        .interpreterTick, .uartPolledReceive, .uartReceiveInterrupt,
+        .uartTransmitInterrupt,
+    ]
 
     /// Whole tick windows in the interval.
     public var ticks: Int
@@ -87,15 +89,17 @@ public struct CycleProfile: Sendable {
     /// One line per category: mean and worst cycles per tick and their share of the tick; then
     /// the worst tick of the budgeted costs together.
     public var report: String {
-        let budget = "interpreter + UART (one tick window): worst \(tickBudgetWorstCycles) cycles/tick "
+        let budget =
+            "interpreter + UART (one tick window): worst \(tickBudgetWorstCycles) cycles/tick "
             + "(\(percent(tickBudgetWorstPercent)))"
-        return (Category.allCases.map { c in
-            let e = self[c]
-            let mean = meanCyclesPerTick(c)
-            return "\(c): mean \(Int(mean.rounded())) cycles/tick (\(percent(meanLoadPercent(c)))), "
-                + "worst \(e.maxCyclesPerTick) cycles/tick (\(percent(worstLoadPercent(c)))), "
-                + "\(e.calls) calls, longest \(e.maxCyclesPerCall) cycles"
-        } + [budget]).joined(separator: "\n")
+        return
+            (Category.allCases.map { c in
+                let e = self[c]
+                let mean = meanCyclesPerTick(c)
+                return "\(c): mean \(Int(mean.rounded())) cycles/tick (\(percent(meanLoadPercent(c)))), "
+                    + "worst \(e.maxCyclesPerTick) cycles/tick (\(percent(worstLoadPercent(c)))), "
+                    + "\(e.calls) calls, longest \(e.maxCyclesPerCall) cycles"
+            } + [budget]).joined(separator: "\n")
     }
 
     private func percent(_ v: Double) -> String {

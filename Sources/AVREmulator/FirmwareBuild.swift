@@ -1,4 +1,5 @@
 import Foundation
+import HapticCompiler
 
 /// Builds a firmware ELF for the ATmega328P board port with its Makefile
 /// (hardware/firmware/boards/atmega328p/Makefile) and returns its path. Builds are
@@ -11,15 +12,40 @@ public struct AVRFirmwareBuild: Sendable, Hashable {
     public var output: Output
     public var actuator: Actuator
     public var application: Application
-    /// Extra make variables (BAUD, LRA_HZ, LRA_MAX_HZ, DRV_FLAGS).
+    /// Extra make variables (BAUD, PROFILE, SUPPLY_MV, DRV_FLAGS).
     public var variables: [String: String]
 
-    public init(output: Output = .pwm, actuator: Actuator = .lra, application: Application = .device,
-                variables: [String: String] = [:]) {
+    public init(
+        output: Output = .pwm, actuator: Actuator = .lra, application: Application = .device,
+        variables: [String: String] = [:]
+    ) {
         self.output = output
         self.actuator = actuator
         self.application = application
         self.variables = variables
+    }
+
+    /// The actuator profile the image is built for: PROFILE, else the Makefile's default for the
+    /// output stage and actuator kind.
+    public var profileName: String {
+        if let name = variables["PROFILE"] { return name }
+        switch (output, actuator) {
+        case (.pwm, .lra): return "lra-170hz-10mm"
+        case (.pwm, .erm): return "erm-coin-10mm"
+        case (.drv2605l, .lra): return "lra-drv2605l-170hz-10mm"
+        case (.drv2605l, .erm): return "erm-cylinder-7mm"
+        }
+    }
+
+    /// The H-bridge supply the image assumes: SUPPLY_MV, else the Makefile's 5,000 mV.
+    public var supplyMillivolts: Int { variables["SUPPLY_MV"].flatMap { Int($0) } ?? PWMStageSettings.defaultSupplyMillivolts }
+
+    /// The PWM stage's settings for this image (its profile among the built-in ones, its supply).
+    public func pwmSettings() throws -> PWMStageSettings {
+        guard let profile = ActuatorProfile.builtIns.first(where: { $0.name == profileName }) else {
+            throw AVRFirmwareBuildError.noOutput("no built-in actuator profile \(profileName)")
+        }
+        return try PWMStageSettings(profile: profile, supplyMillivolts: supplyMillivolts)
     }
 
     var makeArguments: [String] {

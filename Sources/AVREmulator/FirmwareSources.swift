@@ -10,8 +10,10 @@ public enum FirmwareSources {
 
     /// The checkout at `start` or its nearest ancestor that holds the firmware sources; else the
     /// checkout this binary was built from, if it is still there; else nil.
-    public static func checkout(from start: String = FileManager.default.currentDirectoryPath,
-                                builtFrom file: String = #filePath) -> String? {
+    public static func checkout(
+        from start: String = FileManager.default.currentDirectoryPath,
+        builtFrom file: String = #filePath
+    ) -> String? {
         for origin in [start, URL(fileURLWithPath: file).deletingLastPathComponent().path] {
             var url = URL(fileURLWithPath: origin).standardizedFileURL
             while true {
@@ -25,9 +27,12 @@ public enum FirmwareSources {
     }
 
     /// `$XDG_CACHE_HOME/hapticbridge/firmware` (default `~/.cache/...`), one folder per checkout.
-    public static func cacheDirectory(for checkout: String,
-                                      environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    public static func cacheDirectory(
+        for checkout: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache"
         // FNV-1a of the checkout's path: two checkouts never share images.
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -45,7 +50,8 @@ public enum FirmwareSources {
         defer { try? handle.close() }
         let header = [UInt8](handle.readData(ofLength: 20))
         guard header.count == 20, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46] else {
-            return "--firmware \(path): not an ELF file; pass the .elf that avr-gcc links (e.g. hardware/firmware/build/*/*.elf), not a .hex or an AHAP file"
+            return
+                "--firmware \(path): not an ELF file; pass the .elf that avr-gcc links (e.g. hardware/firmware/build/*/*.elf), not a .hex or an AHAP file"
         }
         // e_machine at offset 18, in the file's byte order (EI_DATA at offset 5: 1 little, 2 big).
         let machine = header[5] == 2 ? UInt16(header[18]) << 8 | UInt16(header[19]) : UInt16(header[19]) << 8 | UInt16(header[18])

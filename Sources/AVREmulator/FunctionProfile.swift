@@ -7,7 +7,7 @@ extension AVRBoard {
     /// AVR binutils must be installed). With link-time optimisation small functions are
     /// inlined and appear under their callers.
     public func cyclesByFunction() throws -> [(function: String, cycles: UInt64)] {
-        var counts = [UInt64](repeating: 0, count: 1 << 15) // 64 KB of flash at most
+        var counts = [UInt64](repeating: 0, count: 1 << 15)  // 64 KB of flash at most
         let n = hb_avr_pc_cycles(handle, &counts, counts.count)
         let symbols = try Self.textSymbols(firmwarePath)
         var totals: [String: UInt64] = [:]

@@ -32,8 +32,14 @@ public struct PWMTrace: Sendable {
                 while index < events.endIndex && events[index].cycle < windowEnd {
                     let e = events[index]
                     if e.cycle >= windowStart {
-                        if e.kind == .ocr1a { current.forward = e.value; wrote = true }
-                        if e.kind == .ocr1b { current.reverse = e.value; wrote = true }
+                        if e.kind == .ocr1a {
+                            current.forward = e.value
+                            wrote = true
+                        }
+                        if e.kind == .ocr1b {
+                            current.reverse = e.value
+                            wrote = true
+                        }
                     }
                     index += 1
                 }

@@ -30,7 +30,8 @@ public struct StepTiming: Sendable {
     public init?(board: AVRBoard) {
         let events = board.events()
         guard let lead = board.stepLeadCycles,
-              let t0 = events.first(where: { $0.kind == .tickTimerStart })?.cycle else { return nil }
+            let t0 = events.first(where: { $0.kind == .tickTimerStart })?.cycle
+        else { return nil }
         let T = board.cyclesPerTick
         self.lead = lead
         let probes = events.filter { $0.kind == .probe }
@@ -49,8 +50,10 @@ public struct StepTiming: Sendable {
                     atTrigger = probes[index].value
                     index += 1
                 }
-                steps.append(Step(tick: steps.count, trigger: trigger, start: start, handOff: e.cycle,
-                                  boundary: boundary, busyAtTrigger: atTrigger & ~1))
+                steps.append(
+                    Step(
+                        tick: steps.count, trigger: trigger, start: start, handOff: e.cycle,
+                        boundary: boundary, busyAtTrigger: atTrigger & ~1))
             }
             bits = e.value
         }

@@ -1,8 +1,16 @@
 /* A DRV2605L as the I2C slave at 7-bit address 0x5A: a register file with the datasheet's
- * reset values, device id 7, the device-reset bit, a register pointer that auto-increments,
- * and an auto-calibration that finishes a configurable number of cycles after GO (about 1 s
- * on the chip; 1 ms by default here so tests stay fast) with fixed plausible results. Every
- * register write is recorded as an output event. twi_master.c drives it. */
+ * reset values, device id 7, the device-reset bit, a register pointer that auto-increments, an
+ * auto-calibration that finishes a configurable number of cycles after GO (about 1 s on the
+ * chip; 1 ms by default here so tests stay fast) with fixed plausible results, the measured LRA
+ * period (LRA_PERIOD, 0x22) of an LRA resonating at `lra_hz`, and the output the registers
+ * command (hb_drv2605l_output_volts: RTP code to volts per mode, with the datasheet's equations).
+ * Every register write is recorded as an output event, and so is every change of the output.
+ *
+ * Faults (hb_avr_drv_set_fault): ABSENT answers nothing (no ACK at its address), CALIBRATION
+ * ends auto-calibration with DIAG_RESULT = 1, OVERTEMP and OVERCURRENT shut the output down as
+ * soon as it would drive, setting OVER_TEMP (STATUS bit 1) or OC_DETECT (bit 0), which a read of
+ * STATUS clears and the next drive sets again. twi_master.c drives it (and models BUS_STUCK). */
+#include <math.h>
 #include <string.h>
 
 #include "harness_internal.h"
@@ -11,26 +19,138 @@
 enum {
     REG_STATUS = 0x00,
     REG_MODE = 0x01,
+    REG_RTP = 0x02,
     REG_GO = 0x0C,
+    REG_RATED = 0x16,
+    REG_OD_CLAMP = 0x17,
     REG_CAL_COMP = 0x18,
     REG_CAL_BEMF = 0x19,
-    REG_FEEDBACK = 0x1A
+    REG_FEEDBACK = 0x1A,
+    REG_CONTROL1 = 0x1B,
+    REG_CONTROL2 = 0x1C,
+    REG_CONTROL3 = 0x1D,
+    REG_LRA_PERIOD = 0x22
 };
+#define STATUS_OC_DETECT 0x01u
+#define STATUS_OVER_TEMP 0x02u
+#define STATUS_DIAG_RESULT 0x08u
+#define MODE_STANDBY 0x40u
+#define MODE_RTP 0x05u
 
 static void reset_registers(hb_drv_model *drv)
 {
     memset(drv->registers, 0, sizeof drv->registers);
-    drv->registers[REG_STATUS] = 0xE0; /* DEVICE_ID 7 */
-    drv->registers[REG_MODE] = 0x40;   /* STANDBY */
-    drv->registers[0x16] = 0x3E;       /* RATED_VOLTAGE */
-    drv->registers[0x17] = 0x8C;       /* OD_CLAMP */
+    drv->registers[REG_STATUS] = 0xE0;   /* DEVICE_ID 7 */
+    drv->registers[REG_MODE] = 0x40;     /* STANDBY */
+    drv->registers[REG_RATED] = 0x3E;    /* RATED_VOLTAGE */
+    drv->registers[REG_OD_CLAMP] = 0x8C; /* OD_CLAMP */
     drv->registers[REG_CAL_COMP] = 0x0C;
     drv->registers[REG_CAL_BEMF] = 0x6C;
     drv->registers[REG_FEEDBACK] = 0x36;
-    drv->registers[0x1B] = 0x93;
-    drv->registers[0x1C] = 0xF5;
-    drv->registers[0x1D] = 0xA0;
+    drv->registers[REG_CONTROL1] = 0x93;
+    drv->registers[REG_CONTROL2] = 0xF5;
+    drv->registers[REG_CONTROL3] = 0xA0;
     drv->registers[0x1E] = 0x20;
+}
+
+/* ---- the output the registers command (TI SLOS854; hardware/README.md, "DRV2605L registers") ---- */
+
+/* sqrt(1 - (4 t_SAMPLE + 300 us) f): the driven share of an LRA's closed-loop drive. */
+static double lra_gap(const uint8_t *r, double lra_hz)
+{
+    static const double sample_time[4] = {150e-6, 200e-6, 250e-6, 300e-6};
+    double x = 1.0 - (4.0 * sample_time[(r[REG_CONTROL2] >> 4) & 3u] + 300e-6) * lra_hz;
+    return x > 0.0 ? sqrt(x) : 0.0;
+}
+
+/* (t_DRIVE - 300 us) / (t_DRIVE + t_IDISS + t_BLANKING) of an ERM's closed-loop drive. */
+static double erm_drive_share(const uint8_t *r)
+{
+    static const double erm_time[4] = {45e-6, 75e-6, 150e-6, 225e-6};
+    double t_drive = (double)(r[REG_CONTROL1] & 0x1Fu) * 0.2e-3 + 1e-3;
+    double idiss = erm_time[r[REG_CONTROL2] & 3u], blanking = erm_time[(r[REG_CONTROL2] >> 2) & 3u];
+    return (t_drive - 300e-6) / (t_drive + idiss + blanking);
+}
+
+static int is_lra(const uint8_t *r)
+{
+    return (r[REG_FEEDBACK] & 0x80u) != 0u;
+}
+
+static int open_loop(const uint8_t *r)
+{
+    return is_lra(r) ? (r[REG_CONTROL3] & 0x01u) != 0u : (r[REG_CONTROL3] & 0x20u) != 0u;
+}
+
+double hb_drv2605l_clamp_volts(const uint8_t *r, double lra_hz)
+{
+    if (open_loop(r)) {
+        return hb_drv2605l_full_scale_volts(r, lra_hz);
+    }
+    return is_lra(r) ? 21.22e-3 * r[REG_OD_CLAMP] * lra_gap(r, lra_hz)
+                     : 21.64e-3 * r[REG_OD_CLAMP] * erm_drive_share(r);
+}
+
+double hb_drv2605l_full_scale_volts(const uint8_t *r, double lra_hz)
+{
+    if (open_loop(r)) {
+        return is_lra(r) ? 21.32e-3 * r[REG_OD_CLAMP] * sqrt(1.0 - 800e-6 * lra_hz)
+                         : 21.59e-3 * r[REG_OD_CLAMP];
+    }
+    if (is_lra(r)) {
+        double gap = lra_gap(r, lra_hz);
+        return gap > 0.0 ? 20.58e-3 * r[REG_RATED] / gap : 0.0;
+    }
+    return 21.18e-3 * r[REG_RATED];
+}
+
+double hb_drv2605l_output_volts(const uint8_t *r, uint8_t code, double lra_hz)
+{
+    double fraction;
+    int unsigned_data = (r[REG_CONTROL3] & 0x08u) != 0u;
+    int bidirectional = (r[REG_CONTROL2] & 0x80u) != 0u;
+    if ((r[REG_MODE] & MODE_STANDBY) || (r[REG_MODE] & 0x07u) != MODE_RTP) {
+        return 0.0;
+    }
+    if (open_loop(r)) { /* always bidirectional: mid-scale is zero, below it drives in reverse */
+        int s = unsigned_data ? (int)code - 128 : (int)(int8_t)code;
+        fraction = (double)s / 127.0;
+        if (fraction < -1.0) {
+            fraction = -1.0;
+        }
+    } else if (bidirectional) { /* closed loop: below mid-scale is no drive */
+        int s = unsigned_data ? (int)code - 128 : (int)(int8_t)code;
+        fraction = s > 0 ? (double)s / 127.0 : 0.0;
+    } else {
+        fraction =
+            unsigned_data ? (double)code / 255.0 : ((int8_t)code > 0 ? (double)(int8_t)code / 127.0 : 0.0);
+    }
+    return fraction * hb_drv2605l_full_scale_volts(r, lra_hz);
+}
+
+/* Recomputes the output after anything changed; records a change (signed millivolts). A fault
+ * that shuts the driver down sets its STATUS bit when the output would drive. */
+static void update_output(hb_avr *board)
+{
+    hb_drv_model *drv = &board->drv;
+    double v = hb_drv2605l_output_volts(drv->registers, drv->registers[REG_RTP], drv->lra_hz);
+    if (v != 0.0 && (drv->fault == HB_AVR_DRV_FAULT_OVERTEMP || drv->fault == HB_AVR_DRV_FAULT_OVERCURRENT)) {
+        drv->registers[REG_STATUS] |=
+            drv->fault == HB_AVR_DRV_FAULT_OVERTEMP ? STATUS_OVER_TEMP : STATUS_OC_DETECT;
+        v = 0.0; /* the output stage shuts down */
+    }
+    int16_t mv = (int16_t)lround(v * 1000.0);
+    if (mv != drv->output_mv) {
+        drv->output_mv = mv;
+        hb_event_append(board, HB_AVR_EVENT_DRV_OUTPUT, (uint8_t)((uint16_t)mv >> 8),
+                        (uint8_t)((uint16_t)mv & 0xFFu));
+    }
+}
+
+static uint8_t lra_period(double hz)
+{
+    long p = lround(1e6 / (hz * 98.46)); /* 98.46 us per step (SLOS854 register 0x22) */
+    return (uint8_t)(p > 255 ? 255 : p);
 }
 
 static avr_cycle_count_t calibration_done(struct avr_t *avr, avr_cycle_count_t when, void *param)
@@ -40,10 +160,18 @@ static avr_cycle_count_t calibration_done(struct avr_t *avr, avr_cycle_count_t w
     hb_avr *board = param;
     uint8_t *r = board->drv.registers;
     r[REG_GO] = 0;
-    r[REG_STATUS] &= (uint8_t)~0x08u; /* DIAG_RESULT = 0: success */
+    if (board->drv.fault == HB_AVR_DRV_FAULT_CALIBRATION) {
+        r[REG_STATUS] |= STATUS_DIAG_RESULT; /* auto-calibration failed */
+        return 0;
+    }
+    r[REG_STATUS] &= (uint8_t)~STATUS_DIAG_RESULT; /* DIAG_RESULT = 0: success */
     r[REG_CAL_COMP] = 0x0D;
     r[REG_CAL_BEMF] = 0x79;
     r[REG_FEEDBACK] = (uint8_t)((r[REG_FEEDBACK] & 0xFCu) | 0x02u);
+    if (is_lra(r)) {
+        r[REG_LRA_PERIOD] = lra_period(board->drv.lra_hz);
+    }
+    board->drv.calibrations++;
     return 0;
 }
 
@@ -51,25 +179,30 @@ static void write_register(hb_avr *board, uint8_t reg, uint8_t value)
 {
     hb_drv_model *drv = &board->drv;
     hb_event_append(board, HB_AVR_EVENT_DRV_WRITE, reg, value);
-    if (reg == REG_STATUS) {
+    if (reg == REG_STATUS || reg == REG_LRA_PERIOD) {
         return; /* read-only */
     }
     if (reg == REG_MODE && (value & 0x80u)) {
         reset_registers(drv);
+        update_output(board);
         return;
     }
     drv->registers[reg] = value;
     if (reg == REG_GO && (value & 1u) && (drv->registers[REG_MODE] & 0x07u) == 0x07u
-        && !(drv->registers[REG_MODE] & 0x40u)) {
+        && !(drv->registers[REG_MODE] & MODE_STANDBY)) {
         avr_cycle_timer_register(board->avr, drv->calibration_cycles ? drv->calibration_cycles : 1,
                                  calibration_done, board);
     }
+    if (reg == REG_RTP && value != 0u && is_lra(drv->registers) && !open_loop(drv->registers)) {
+        drv->registers[REG_LRA_PERIOD] = lra_period(drv->lra_hz); /* tracked while it drives */
+    }
+    update_output(board);
 }
 
 int hb_drv_model_start(hb_avr *board, uint8_t address8)
 {
     hb_drv_model *drv = &board->drv;
-    drv->selected = (address8 >> 1) == DRV_ADDRESS7;
+    drv->selected = (address8 >> 1) == DRV_ADDRESS7 && drv->fault != HB_AVR_DRV_FAULT_ABSENT;
     if (!drv->selected) {
         return 0;
     }
@@ -98,7 +231,15 @@ int hb_drv_model_write(hb_avr *board, uint8_t byte)
 uint8_t hb_drv_model_read(hb_avr *board)
 {
     hb_drv_model *drv = &board->drv;
-    return drv->selected ? drv->registers[drv->pointer++] : 0xFFu;
+    if (!drv->selected) {
+        return 0xFFu;
+    }
+    uint8_t reg = drv->pointer++;
+    uint8_t value = drv->registers[reg];
+    if (reg == REG_STATUS) { /* the fault flags clear when read */
+        drv->registers[REG_STATUS] &= (uint8_t) ~(STATUS_OC_DETECT | STATUS_OVER_TEMP);
+    }
+    return value;
 }
 
 void hb_drv_model_stop(hb_avr *board)
@@ -110,6 +251,17 @@ void hb_drv_model_attach(hb_avr *board)
 {
     reset_registers(&board->drv);
     board->drv.calibration_cycles = board->avr->frequency / 1000u;
+    board->drv.lra_hz = 170.0;
+}
+
+/* The chip does not see the MCU reset: it keeps its registers and its output. An auto-calibration
+ * under way finishes (its timer died with the MCU's cycle timers). */
+void hb_drv_model_mcu_reset(hb_avr *board)
+{
+    board->drv.selected = 0;
+    if (board->drv.registers[REG_GO] & 1u) {
+        calibration_done(board->avr, board->avr->cycle, board);
+    }
 }
 
 uint8_t hb_avr_drv_register(const hb_avr *board, uint8_t reg)
@@ -125,4 +277,26 @@ uint64_t hb_avr_drv_first_access(const hb_avr *board)
 void hb_avr_drv_set_calibration_cycles(hb_avr *board, uint64_t cycles)
 {
     board->drv.calibration_cycles = cycles;
+}
+
+void hb_avr_drv_set_fault(hb_avr *board, int fault)
+{
+    board->drv.fault = fault;
+    hb_twi_bus_stuck(board, fault == HB_AVR_DRV_FAULT_BUS_STUCK);
+    update_output(board);
+}
+
+void hb_avr_drv_set_lra_hz(hb_avr *board, double hz)
+{
+    board->drv.lra_hz = hz;
+}
+
+int16_t hb_avr_drv_output_mv(const hb_avr *board)
+{
+    return board->drv.output_mv;
+}
+
+uint32_t hb_avr_drv_calibrations(const hb_avr *board)
+{
+    return board->drv.calibrations;
 }

@@ -70,17 +70,21 @@ static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param)
             hb_profile_set_origin(board, board->avr->cycle);
         }
         break;
+    case 4:
+    case 5: hb_twi_pins_written(board); break;
     default: break;
     }
 }
 
-static const char *watch_names[4] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b"};
+#define WATCHES 6
+static const char *watch_names[WATCHES] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b", ">ddrc", ">portc"};
 
 static void attach_watches(hb_avr *board)
 {
-    static const uint16_t addresses[4] = {HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0, HB_ADDR_TCCR2B};
-    board->watch_irqs = avr_alloc_irq(&board->avr->irq_pool, 0, 4, watch_names);
-    for (int i = 0; i < 4; i++) {
+    static const uint16_t addresses[WATCHES] = {HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0,
+                                                HB_ADDR_TCCR2B, HB_ADDR_DDRC,   HB_ADDR_PORTC};
+    board->watch_irqs = avr_alloc_irq(&board->avr->irq_pool, 0, WATCHES, watch_names);
+    for (int i = 0; i < WATCHES; i++) {
         avr_irq_t *source = avr_iomem_getirq(board->avr, addresses[i], NULL, AVR_IOMEM_IRQ_ALL);
         /* every write counts, also one that repeats the value */
         source->flags &= ~IRQ_FLAG_FILTERED;
@@ -88,6 +92,33 @@ static void attach_watches(hb_avr *board)
         avr_connect_irq(source, board->watch_irqs + i);
         avr_irq_register_notify(board->watch_irqs + i, on_watch, board);
     }
+}
+
+/* Wraps the core's reset (a watchdog reset, or hb_avr_reset): the harness's own state in flight
+ * goes with the cycle timers avr_reset clears. */
+static void on_reset(struct avr_t *avr)
+{
+    hb_avr *board = avr->custom.data;
+    if (board->mcu_reset) {
+        board->mcu_reset(avr);
+    }
+    board->resets++;
+    hb_uart_link_reset(board);
+    hb_twi_master_reset(board);
+    hb_drv_model_mcu_reset(board);
+    hb_profile_probe_write(board, 0);
+}
+
+void hb_avr_reset(hb_avr *board, uint64_t hold_cycles)
+{
+    avr_reset(board->avr);
+    board->avr->data[HB_ADDR_MCUSR] |= HB_MCUSR_EXTRF;
+    board->hold_until = board->avr->cycle + hold_cycles;
+}
+
+uint32_t hb_avr_resets(const hb_avr *board)
+{
+    return board->resets;
 }
 
 hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency, char *error,
@@ -117,6 +148,9 @@ hb_avr *hb_avr_create(const char *elf_path, const char *mcu, uint32_t frequency,
     avr_load_firmware(board->avr, &board->firmware);
     board->avr->frequency = frequency;
     board->avr->sleep = no_sleep;
+    board->mcu_reset = board->avr->reset;
+    board->avr->reset = on_reset;
+    board->avr->custom.data = board;
     attach_watches(board);
     hb_uart_link_attach(board);
     hb_drv_model_attach(board);
@@ -157,6 +191,9 @@ uint32_t hb_avr_frequency(const hb_avr *board)
 int hb_avr_run_until(hb_avr *board, uint64_t cycle)
 {
     avr_t *avr = board->avr;
+    if (avr->cycle < board->hold_until) { /* the bootloader's wait: the firmware does not run */
+        avr->cycle = cycle < board->hold_until ? cycle : board->hold_until;
+    }
     while (avr->cycle < cycle) {
         uint32_t pc = avr->pc;
         uint16_t opcode = (uint16_t)(avr->flash[pc] | (avr->flash[pc + 1] << 8));

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include <avr_ioport.h>
 #include <avr_twi.h>
 #include <avr_uart.h>
 #include <sim_avr.h>
@@ -15,6 +16,10 @@
 
 /* ATmega328P data-space addresses (memory-mapped I/O) the harness watches. */
 #define HB_ADDR_GPIOR0 0x3Eu
+#define HB_ADDR_DDRC 0x27u
+#define HB_ADDR_MCUSR 0x54u
+#define HB_MCUSR_EXTRF 0x02u
+#define HB_ADDR_PORTC 0x28u
 #define HB_ADDR_TCCR2B 0xB1u
 #define HB_ADDR_OCR1AL 0x88u
 #define HB_ADDR_OCR1BL 0x8Au
@@ -49,14 +54,23 @@ typedef struct {
     uint8_t pointer;
     uint64_t first_access;
     uint64_t calibration_cycles;
+    int fault;         /* HB_AVR_DRV_FAULT_* */
+    double lra_hz;     /* the LRA's true resonance (what LRA_PERIOD reports) */
+    int16_t output_mv; /* the output the registers command now */
+    uint32_t calibrations;
 } hb_drv_model;
 
 typedef struct {
-    avr_twi_t *port; /* simavr's TWI module, for its interrupt vector */
-    int owned;       /* we sent START and no STOP yet */
-    int phase;       /* what the next TWINT-clearing write does */
-    int pending;     /* what the running bus action finishes */
-    uint8_t status;  /* TWSR status when it finishes */
+    avr_twi_t *port;         /* simavr's TWI module, for its interrupt vector */
+    int owned;               /* we sent START and no STOP yet */
+    int phase;               /* what the next TWINT-clearing write does */
+    int pending;             /* what the running bus action finishes */
+    uint8_t status;          /* TWSR status when it finishes */
+    int stuck;               /* a slave holds SDA low (HB_AVR_DRV_FAULT_BUS_STUCK) */
+    int scl_high;            /* SCL as the pins drive it while the TWI is off */
+    int scl_pulses;          /* rising SCL edges while stuck */
+    avr_io_read_t pinc_read; /* simavr's port module's PINC read, which ours wraps */
+    void *pinc_param;
 } hb_twi_bus;
 
 typedef struct {
@@ -97,16 +111,27 @@ struct hb_avr {
     hb_drv_model drv;
     hb_twi_bus twi;
     hb_profile profile;
-    avr_irq_t *watch_irqs; /* our notify targets */
+    avr_irq_t *watch_irqs;                /* our notify targets */
+    void (*mcu_reset)(struct avr_t *avr); /* the core's own reset, which ours wraps */
+    uint64_t hold_until;                  /* the MCU sits in its bootloader until this cycle (hb_avr_reset) */
+    uint32_t resets;
 };
 
 void hb_uart_link_attach(hb_avr *board);
+/* After a reset of the MCU: what the harness had in flight died with it (avr_reset clears the
+ * cycle timers). */
+void hb_uart_link_reset(hb_avr *board);
+void hb_twi_master_reset(hb_avr *board);
+void hb_drv_model_mcu_reset(hb_avr *board);
 void hb_drv_model_attach(hb_avr *board);
 void hb_twi_master_attach(hb_avr *board);
 int hb_drv_model_start(hb_avr *board, uint8_t address8);
 int hb_drv_model_write(hb_avr *board, uint8_t byte);
 uint8_t hb_drv_model_read(hb_avr *board);
 void hb_drv_model_stop(hb_avr *board);
+/* A stuck bus: SDA low until SCL has been clocked (I2C recovery); the pins' writes drive SCL. */
+void hb_twi_bus_stuck(hb_avr *board, int on);
+void hb_twi_pins_written(hb_avr *board);
 void hb_profile_init(hb_avr *board);
 void hb_profile_probe_write(hb_avr *board, uint8_t value);
 void hb_profile_step(hb_avr *board, uint32_t pc_before, uint16_t opcode, uint64_t cycles);

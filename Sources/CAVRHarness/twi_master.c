@@ -7,7 +7,8 @@
  * starts the next bus action, which completes after its bus time (START and STOP one SCL
  * period, a byte with its acknowledge 9 periods, SCL period = 16 + 2 * TWBR * 4^TWPS cycles)
  * with the datasheet's status code in TWSR and TWINT set (interrupt if TWIE). The only
- * device on the bus is the DRV2605L model; any other address is not acknowledged. */
+ * device on the bus is the DRV2605L model; any other address is not acknowledged. A stuck bus
+ * (a slave holding SDA low) takes no START until the firmware clocks SCL on the pins. */
 #include "harness_internal.h"
 
 #define ADDR_TWBR 0xB8u
@@ -83,6 +84,9 @@ static void write_twcr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *p
         return; /* only control bits changed (e.g. TWIE) */
     }
     if (v & TWSTA) {
+        if (bus->stuck) {
+            return; /* SDA held low: no START can be sent, TWINT never comes */
+        }
         schedule(board, PHASE_ADDRESS, 0, 1);
     } else if (v & TWSTO) {
         if (bus->owned) {
@@ -112,6 +116,46 @@ static void write_twdr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *p
     avr->data[addr] = v;
 }
 
+/* SDA (PC4) as the firmware reads it in PINC: low while a slave holds it, else pulled up unless the
+ * port drives it low. Reads of PINC go through simavr's port module, then this. */
+#define ADDR_PINC 0x26u
+static uint8_t read_pinc(struct avr_t *avr, avr_io_addr_t addr, void *param)
+{
+    hb_avr *board = param;
+    uint8_t v =
+        board->twi.pinc_read ? board->twi.pinc_read(avr, addr, board->twi.pinc_param) : avr->data[addr];
+    uint8_t driven_low = (avr->data[HB_ADDR_DDRC] & 0x10u) && !(avr->data[HB_ADDR_PORTC] & 0x10u);
+    v = (board->twi.stuck || driven_low) ? (uint8_t)(v & ~0x10u) : (uint8_t)(v | 0x10u);
+    avr->data[addr] = v;
+    return v;
+}
+
+void hb_twi_master_reset(hb_avr *board)
+{
+    board->twi.owned = 0;
+    board->twi.phase = PHASE_IDLE;
+    board->twi.pending = PHASE_IDLE;
+    set_status(board, 0xF8);
+}
+
+void hb_twi_bus_stuck(hb_avr *board, int on)
+{
+    board->twi.stuck = on;
+    board->twi.scl_pulses = 0;
+}
+
+/* SCL (PC5) driven by the port while the TWI is off: low when an output at 0, else pulled up.
+ * A slave cut off mid-byte releases SDA once it has clocked out what it owed: here, 5 pulses. */
+void hb_twi_pins_written(hb_avr *board)
+{
+    const uint8_t *d = board->avr->data;
+    int high = !((d[HB_ADDR_DDRC] & 0x20u) && !(d[HB_ADDR_PORTC] & 0x20u));
+    if (board->twi.stuck && high && !board->twi.scl_high && ++board->twi.scl_pulses >= 5) {
+        hb_twi_bus_stuck(board, 0);
+    }
+    board->twi.scl_high = high;
+}
+
 void hb_twi_master_attach(hb_avr *board)
 {
     for (avr_io_t *io = board->avr->io_port; io; io = io->next) {
@@ -130,5 +174,10 @@ void hb_twi_master_attach(hb_avr *board)
     avr->io[AVR_DATA_TO_IO(ADDR_TWDR)].w.c = write_twdr;
     avr->io[AVR_DATA_TO_IO(ADDR_TWDR)].w.param = board;
     avr->io[AVR_DATA_TO_IO(ADDR_TWDR)].r.c = NULL;
+    board->twi.pinc_read = avr->io[AVR_DATA_TO_IO(ADDR_PINC)].r.c;
+    board->twi.pinc_param = avr->io[AVR_DATA_TO_IO(ADDR_PINC)].r.param;
+    avr->io[AVR_DATA_TO_IO(ADDR_PINC)].r.c = read_pinc;
+    avr->io[AVR_DATA_TO_IO(ADDR_PINC)].r.param = board;
     set_status(board, 0xF8);
+    board->twi.scl_high = 1;
 }

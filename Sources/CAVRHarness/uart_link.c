@@ -75,6 +75,10 @@ void hb_avr_uart_send(hb_avr *board, const uint8_t *bytes, size_t count)
     if (count == 0) {
         return;
     }
+    if (board->avr->cycle < board->hold_until) {
+        board->uart_stats.dropped += (uint32_t)count; /* the bootloader listens at its own rate */
+        return;
+    }
     hb_bytes *queue = &board->rx_queue;
     if (queue->count + count > queue->capacity) {
         size_t capacity = queue->capacity ? queue->capacity : 1024;
@@ -144,6 +148,14 @@ size_t hb_avr_uart_rx_log(const hb_avr *board, hb_avr_byte *out, size_t capacity
 hb_avr_uart_stats hb_avr_uart_get_stats(const hb_avr *board)
 {
     return board->uart_stats;
+}
+
+void hb_uart_link_reset(hb_avr *board)
+{
+    board->rx_queue.count = 0;
+    board->rx_next = 0;
+    board->rx_timer_armed = 0;
+    board->tx_busy_until = board->avr->cycle;
 }
 
 void hb_uart_link_attach(hb_avr *board)

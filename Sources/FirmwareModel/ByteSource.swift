@@ -49,8 +49,9 @@ public struct ByteSource: BodyBytes, Sendable {
     /// An empty ring of `capacity` bytes, or nil if `capacity` is not a power of two.
     public static func ring(capacity: Int) -> ByteSource? {
         guard capacity > 0, capacity & (capacity - 1) == 0, capacity <= 1 << 31 else { return nil }
-        return ByteSource(storage: Array(repeating: 0, count: capacity), base: 0, mask: UInt32(capacity - 1),
-                          capacity: UInt32(capacity), isRing: true, written: 0)
+        return ByteSource(
+            storage: Array(repeating: 0, count: capacity), base: 0, mask: UInt32(capacity - 1),
+            capacity: UInt32(capacity), isRing: true, written: 0)
     }
 
     /// How many bytes a writer may add now (ring); 0 for a flat source.

@@ -12,8 +12,10 @@ public struct DeviceConfiguration: Hashable, Sendable {
     /// N: most consecutive full-scale output samples allowed (1.12); 0xFFFFFFFF disables in effect.
     public var safetyTicks: UInt32
 
-    public init(rate: UInt16 = 1000, maxBody: UInt32 = 4096, brakeTicks: UInt16 = 20,
-                safetyThreshold: UInt8 = 224, safetyTicks: UInt32 = 30_000) {
+    public init(
+        rate: UInt16 = 1000, maxBody: UInt32 = 4096, brakeTicks: UInt16 = 20,
+        safetyThreshold: UInt8 = 224, safetyTicks: UInt32 = 30_000
+    ) {
         self.rate = rate
         self.maxBody = maxBody
         self.brakeTicks = brakeTicks

@@ -80,6 +80,9 @@ public struct DeviceModel: Sendable {
     var active: ActivePlay?
     var remembered: RememberedReply?
     var noticeSequence: UInt8 = 0
+    /// The board's output-stage fault (2.18), and the one last reported.
+    public internal(set) var stageFault: UInt8 = 0
+    var faultSent: UInt8 = 0
     var outbox: [UInt8] = []
 
     /// Boots: slots empty, stream closed, stage cold; the RESET notice waits in the output that the
@@ -167,16 +170,23 @@ public struct DeviceModel: Sendable {
 
         // 1. Watchdog.
         if watchdog != 0 && silence >= watchdog && (interpreter.mode == .playing || pending != nil) {
-            let slot = active?.slot ?? pending?.slot ?? 0
-            pending = nil
-            if interpreter.mode == .playing { interpreter.stop(brake: true) }
-            streamState = .closed
-            sendTelemetry(.fault, slot: slot, code: MessageErrorCode.watchdog.rawValue, tick: n)
-            active = nil
+            faultStop(code: MessageErrorCode.watchdog.rawValue, tick: n)
         }
-        // 2. Start the pending play.
-        if let play = pending, stage.state == .warm,
-           play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true {
+        // 1b. A new output-stage fault (2.18).
+        if stageFault != faultSent {
+            faultSent = stageFault
+            if stageFault != 0 { faultStop(code: stageFault, tick: n) }
+        }
+        // 2. Start the pending play (it ends with the stage's fault instead while there is one).
+        if let play = pending, stage.state == .warm, stageFault != 0,
+            play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true
+        {
+            pending = nil
+            if play.slot == Message.streamSlot { streamState = .closed }
+            sendTelemetry(.fault, slot: play.slot, code: stageFault, tick: n)
+        } else if let play = pending, stage.state == .warm,
+            play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true
+        {
             if let old = active, interpreter.mode == .playing {
                 sendTelemetry(.stopped, slot: old.slot, code: Message.Telemetry.stoppedByReplacement, tick: n)
                 if old.slot == Message.streamSlot { streamState = .closed }
@@ -242,6 +252,20 @@ public struct DeviceModel: Sendable {
         now &+= 1
         return Step(sample: sample, sent: takeOutput())
     }
+
+    /// The watchdog's and a stage fault's way to end things: the play ends with a brake or the
+    /// pending one is cancelled, the stream closes, FAULT with the play's slot (0xFE: none).
+    mutating func faultStop(code: UInt8, tick: UInt32) {
+        let slot = active?.slot ?? pending?.slot ?? Message.Telemetry.noSlot
+        pending = nil
+        if interpreter.mode == .playing { interpreter.stop(brake: true) }
+        streamState = .closed
+        sendTelemetry(.fault, slot: slot, code: code, tick: tick)
+        active = nil
+    }
+
+    /// The board reports its output stage's fault (0: none), between steps (2.18).
+    public mutating func setStageFault(_ code: UInt8) { stageFault = code }
 
     func slotProgram(_ slot: UInt8) -> [UInt8] {
         let start = Int(slot) * Int(configuration.slotCapacity)

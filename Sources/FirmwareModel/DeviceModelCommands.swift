@@ -5,7 +5,11 @@ import HapticProtocol
 extension DeviceModel {
     /// A command's outcome: ACK (code 0) or NACK, and the notice that follows the response.
     struct Reply {
-        enum After { case nothing, stopped(slot: UInt8), credit }
+        enum After {
+            case nothing
+            case stopped(slot: UInt8)
+            case credit
+        }
         var code: UInt8
         var value: UInt32
         var after = After.nothing
@@ -18,7 +22,7 @@ extension DeviceModel {
     mutating func handle(_ frame: Frame, subtick: UInt16) {
         silence = 0
         let type = frame.messageType
-        guard MessageType.isHostToDevice(type) else { return } // an echo or a loop-back
+        guard MessageType.isHostToDevice(type) else { return }  // an echo or a loop-back
         let p = frame.payload
         switch MessageType(rawValue: type) {
         case .ping?:
@@ -39,6 +43,9 @@ extension DeviceModel {
             streamData(offset: u32(p, 0), data: p[4...])
         case .hello?:
             hello(frame)
+        case .diag?:
+            // No board behind the model: stage 0 and the stage fault it holds (2.18).
+            send(.diagReport(.init(stageCode: 0, fault: MessageErrorCode(stageFault))), sequence: frame.sequence)
         default:
             command(frame)
         }
@@ -59,14 +66,15 @@ extension DeviceModel {
     }
 
     private mutating func hello(_ frame: Frame) {
-        remembered = nil // never a duplicate; a new session starts clean (2.4)
+        remembered = nil  // never a duplicate; a new session starts clean (2.4)
         let p = frame.payload
         let type = MessageType.hello.rawValue
         if p.count < MessageType.hello.fixedPayloadCount {
             sendResponse(sequence: frame.sequence, type: type, code: MessageErrorCode.badLength.rawValue, value: 0)
         } else if p[0] != ProtocolVersion.current.major {
-            sendResponse(sequence: frame.sequence, type: type, code: MessageErrorCode.versionIncompatible.rawValue,
-                         value: UInt32(ProtocolVersion.current.major) << 8 | UInt32(ProtocolVersion.current.minor))
+            sendResponse(
+                sequence: frame.sequence, type: type, code: MessageErrorCode.versionIncompatible.rawValue,
+                value: UInt32(ProtocolVersion.current.major) << 8 | UInt32(ProtocolVersion.current.minor))
         } else {
             send(.info(configuration.info(watchdog: watchdog)), sequence: frame.sequence)
         }
@@ -90,8 +98,9 @@ extension DeviceModel {
         case .setConfig?: reply = setConfig(p)
         default: reply = .nack(.unknownMessage)
         }
-        remembered = RememberedReply(sequence: frame.sequence, crc: crc, type: frame.messageType,
-                                     code: reply.code, value: reply.value)
+        remembered = RememberedReply(
+            sequence: frame.sequence, crc: crc, type: frame.messageType,
+            code: reply.code, value: reply.value)
         sendResponse(sequence: frame.sequence, type: frame.messageType, code: reply.code, value: reply.value)
         switch reply.after {
         case .nothing: break

@@ -3,7 +3,9 @@
 /// is WARM, so PLAY on a cold stage outputs its first sample W ticks later than after PREPARE.
 public struct DeviceOutputStage: Hashable, Sendable {
     public enum State: UInt8, Hashable, Sendable {
-        case cold = 0, waking = 1, warm = 2
+        case cold = 0
+        case waking = 1
+        case warm = 2
     }
 
     public let wakeTicks: UInt16

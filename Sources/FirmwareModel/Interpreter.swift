@@ -12,7 +12,9 @@ import HapticProtocol
 public struct Interpreter: Sendable {
     /// 1.7: what the interpreter is doing.
     public enum Mode: UInt8, Sendable, Hashable {
-        case idle = 0, playing = 1, braking = 2
+        case idle = 0
+        case playing = 1
+        case braking = 2
     }
 
     /// What a host can read back: mode, the error kept until the next load (1.13), and ticks
@@ -43,8 +45,9 @@ public struct Interpreter: Sendable {
     /// the firmware's ring, which its transport owns, it stays writable whatever the interpreter
     /// does (a rejected or ended stream, a flat load). Before any stream: no ring, no space.
     private var ring = ByteSource.flat(body: [])
-    private var checker = InstructionChecker(header: ProgramHeader(hasSharpness: false, bodyLength: 0, totalTicks: 0, crc: 0),
-                                             streamed: false)
+    private var checker = InstructionChecker(
+        header: ProgramHeader(hasSharpness: false, bodyLength: 0, totalTicks: 0, crc: 0),
+        streamed: false)
     private var streamCRC = CRC16.initial
 
     // Interpreter state, 1.7.
@@ -248,7 +251,7 @@ public struct Interpreter: Sendable {
             instruction = try Instruction.decode(from: ring, bodyLength: header.bodyLength, offset: &offset)
             try checker.check(instruction, endOffset: offset)
             for at in readOffset..<offset {
-                streamCRC = CRC16.update(streamCRC, byte: ring.byte(at: at)!) // just decoded: present
+                streamCRC = CRC16.update(streamCRC, byte: ring.byte(at: at)!)  // just decoded: present
             }
             ring.release(upTo: offset)
             if instruction.opcode == .end && streamCRC != header.crc { throw .badCRC }

@@ -14,8 +14,10 @@ public enum InterpreterBenchmark {
         builder.loop(count: 255, at: 0)
         builder.rampA(to: 255, duration: 20, at: 0)
         builder.rampS(to: 220, duration: 40, at: 0)
-        let pulses: [(amplitude: UInt8, sharpness: UInt8)] = [(90, 40), (150, 120), (60, 255), (200, 0),
-                                                              (40, 90), (120, 200), (70, 10), (100, 160)]
+        let pulses: [(amplitude: UInt8, sharpness: UInt8)] = [
+            (90, 40), (150, 120), (60, 255), (200, 0),
+            (40, 90), (120, 200), (70, 10), (100, 160),
+        ]
         for (index, pulse) in pulses.enumerated() {
             let time = UInt32(index * 5)
             if index == 4 { builder.rampA(to: 20, duration: 20, at: time) }

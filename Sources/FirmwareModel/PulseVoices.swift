@@ -26,8 +26,10 @@ struct PulseVoices: Sendable {
     mutating func start(amplitude: UInt8, sharpness: UInt8, at tick: UInt32) {
         voices.removeAll { !$0.isActive(at: tick) }
         if voices.isFull { voices.removeFirst() }
-        voices.append(Voice(start: tick, amplitude: amplitude, sharpness: sharpness,
-                            length: Instruction.pulseLength(sharpness: sharpness)))
+        voices.append(
+            Voice(
+                start: tick, amplitude: amplitude, sharpness: sharpness,
+                length: Instruction.pulseLength(sharpness: sharpness)))
     }
 
     /// Combine at `tick` (1.11): the greatest amplitude of the channel and the active voices,

@@ -36,7 +36,7 @@ struct RampChannel: Sendable {
         quotient = UInt8(delta / duration)
         remainder = UInt8(delta % duration)
         self.duration = duration
-        error = duration / 2 // floor(D / 2): the exact line rounded half up, away from v0
+        error = duration / 2  // floor(D / 2): the exact line rounded half up, away from v0
         left = duration
     }
 

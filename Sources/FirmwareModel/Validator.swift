@@ -12,8 +12,8 @@ public struct Validator: Sendable {
 
     /// Header rules 1-5: what a streamed program is checked with at load (1.14).
     public func checkHeader(_ bytes: some Collection<UInt8>) throws(ProgramError) -> ProgramHeader {
-        let header = try ProgramHeader(parsing: bytes)                // rules 1-4
-        guard header.rate == configuration.rate else { throw .badRate } // rule 5
+        let header = try ProgramHeader(parsing: bytes)  // rules 1-4
+        guard header.rate == configuration.rate else { throw .badRate }  // rule 5
         return header
     }
 
@@ -21,8 +21,8 @@ public struct Validator: Sendable {
     @discardableResult
     public func validate(_ program: [UInt8]) throws(ProgramError) -> ProgramHeader {
         let header = try checkHeader(program)
-        guard header.bodyLength <= configuration.maxBody else { throw .tooLarge }                 // 6
-        guard UInt64(program.count) == 16 + UInt64(header.bodyLength) else { throw .lengthMismatch } // 7
+        guard header.bodyLength <= configuration.maxBody else { throw .tooLarge }  // 6
+        guard UInt64(program.count) == 16 + UInt64(header.bodyLength) else { throw .lengthMismatch }  // 7
         guard CRC16.checksum(program[ProgramHeader.size...]) == header.crc else { throw .badCRC }  // 8
 
         // The body, one pass: decode (a), then the rules (b)-(d) and END's.

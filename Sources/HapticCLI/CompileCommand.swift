@@ -10,13 +10,13 @@ struct Compile: ParsableCommand {
         commandName: "compile",
         abstract: "Compile patterns to firmware programs for an actuator, and report size and fidelity.",
         discussion: """
-        Each program is played through the firmware model and compared with the reference renderer tick by \
-        tick; a program outside the tolerance is an error (exit status 1). With one input, -o names the program \
-        file ('-' writes it to standard output). With several inputs, -o must be a directory: each program is \
-        written there as <input name>.bin (presets as <preset name>.bin).
+            Each program is played through the firmware model and compared with the reference renderer tick by \
+            tick; a program outside the tolerance is an error (exit status 1). With one input, -o names the program \
+            file ('-' writes it to standard output). With several inputs, -o must be a directory: each program is \
+            written there as <input name>.bin (presets as <preset name>.bin).
 
-        Exit status: 0 when every input compiled within the tolerance; 1 otherwise; 64 for a bad command line.
-        """
+            Exit status: 0 when every input compiled within the tolerance; 1 otherwise; 64 for a bad command line.
+            """
     )
 
     @Argument(help: "AHAP files, or preset:NAME (see `haptic presets`).")
@@ -124,11 +124,13 @@ struct Compile: ParsableCommand {
     static func describe(_ r: ProgramReport) -> [String] {
         let seconds = Double(r.totalTicks) / Double(r.tickRate)
         var lines: [String] = []
-        lines.append("profile \(r.profile), \(r.tickRate) Hz: \(format(seconds, 3)) s, \(r.totalTicks) ticks; "
-                     + "\(r.transients) transient(s), \(r.pulses) as PULSE; sharpness channel \(r.sharpnessChannel ? "on" : "off")")
+        lines.append(
+            "profile \(r.profile), \(r.tickRate) Hz: \(format(seconds, 3)) s, \(r.totalTicks) ticks; "
+                + "\(r.transients) transient(s), \(r.pulses) as PULSE; sharpness channel \(r.sharpnessChannel ? "on" : "off")")
         lines.append("instructions: " + r.instructions.counts.byName.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }.joined(separator: ", "))
-        lines.append("bytes: program \(r.programBytes) (body \(r.bodyBytes)) | raw samples \(r.rawSampleBytes) (\(format(r.rawRatio, 1))x)"
-                     + " | minified AHAP \(r.ahapMinifiedBytes) (\(format(r.ahapRatio, 1))x)")
+        lines.append(
+            "bytes: program \(r.programBytes) (body \(r.bodyBytes)) | raw samples \(r.rawSampleBytes) (\(format(r.rawRatio, 1))x)"
+                + " | minified AHAP \(r.ahapMinifiedBytes) (\(format(r.ahapRatio, 1))x)")
         let f = r.fidelity
         var error = "error: amplitude max \(f.amplitudeMaxError) mean \(format(f.amplitudeMeanError, 3)) LSB"
         if let s = f.sharpnessMaxError, let mean = f.sharpnessMeanError {
@@ -136,8 +138,9 @@ struct Compile: ParsableCommand {
         } else {
             error += "; sharpness not rendered by this profile"
         }
-        lines.append(error + " (tolerance \(f.tolerance)\(f.sharpnessTolerance != f.tolerance ? " / \(f.sharpnessTolerance)" : ""))"
-                     + (f.problem.map { "; \($0)" } ?? ""))
+        lines.append(
+            error + " (tolerance \(f.tolerance)\(f.sharpnessTolerance != f.tolerance ? " / \(f.sharpnessTolerance)" : ""))"
+                + (f.problem.map { "; \($0)" } ?? ""))
         lines.append("compile time \(format(r.compileSeconds * 1000, 2)) ms (model playback \(format(f.playbackSeconds * 1000, 2)) ms)")
         for note in r.deviceNotes { lines.append("note: " + note) }
         return lines

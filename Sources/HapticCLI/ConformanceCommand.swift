@@ -10,13 +10,13 @@ struct ConformanceCommand: ParsableCommand {
         commandName: "conformance",
         abstract: "Check that the device on a serial port implements the wire protocol (firmware-protocol/PROTOCOL.md).",
         discussion: """
-        Replays the device vectors (firmware-protocol/vectors/device) over the port and runs live checks: \
-        \(Conformance.liveChecks.joined(separator: ", ")). Vector stretches whose outcome depends on the exact tick the \
-        device took a frame at are counted, not compared. Prints one row per check with the first divergence of each \
-        failing one. Vectors: --vectors DIR, else firmware-protocol/vectors/device of the checkout the command runs in.
+            Replays the device vectors (firmware-protocol/vectors/device) over the port and runs live checks: \
+            \(Conformance.liveChecks.joined(separator: ", ")). Vector stretches whose outcome depends on the exact tick the \
+            device took a frame at are counted, not compared. Prints one row per check with the first divergence of each \
+            failing one. Vectors: --vectors DIR, else firmware-protocol/vectors/device of the checkout the command runs in.
 
-        Exit status: 0 when no check failed (skipped checks do not fail); 1 when a check failed or the port cannot be opened; 64 for a bad command line.
-        """
+            Exit status: 0 when no check failed (skipped checks do not fail); 1 when a check failed or the port cannot be opened; 64 for a bad command line.
+            """
     )
 
     @Option(help: "Serial port of the device (a board, or the path `haptic emulate` prints).")
@@ -30,7 +30,11 @@ struct ConformanceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Directory of device vectors (default: firmware-protocol/vectors/device of the checkout).", valueName: "dir"))
     var vectors: String?
 
-    @Option(name: .customLong("check"), help: ArgumentHelp("Run only this check: a vector's file name without .txt or a live check (both for a name that is both, such as watchdog; vector:NAME or live:NAME for one); repeatable.", valueName: "name"))
+    @Option(
+        name: .customLong("check"),
+        help: ArgumentHelp(
+            "Run only this check: a vector's file name without .txt or a live check (both for a name that is both, such as watchdog; vector:NAME or live:NAME for one); repeatable.",
+            valueName: "name"))
     var checks: [String] = []
 
     static let vectorPath = "firmware-protocol/vectors/device"
@@ -44,7 +48,9 @@ struct ConformanceCommand: ParsableCommand {
         }
         let known = Set(Conformance.liveChecks + vectorNames + Conformance.liveChecks.map { "live:\($0)" } + vectorNames.map { "vector:\($0)" })
         for name in checks where !known.contains(name) {
-            throw ValidationError("--check \(name): no such check (live: \(Conformance.liveChecks.joined(separator: ", ")); vectors: the .txt files of the vector directory)")
+            throw ValidationError(
+                "--check \(name): no such check (live: \(Conformance.liveChecks.joined(separator: ", ")); vectors: the .txt files of the vector directory)"
+            )
         }
     }
 
@@ -64,8 +70,9 @@ struct ConformanceCommand: ParsableCommand {
         }
         defer { transport.close() }
         let only = checks.isEmpty ? nil : Set(checks)
-        let total = Double(vectorNames.filter { Conformance.selects(only, kind: .vector, name: $0) }.count
-                           + Conformance.liveChecks.filter { Conformance.selects(only, kind: .live, name: $0) }.count)
+        let total = Double(
+            vectorNames.filter { Conformance.selects(only, kind: .vector, name: $0) }.count
+                + Conformance.liveChecks.filter { Conformance.selects(only, kind: .live, name: $0) }.count)
         let progress = ProgressDisplay("conformance", total: total, quiet: json)
         let directory = vectorDirectory
         let run = Conformance.run(on: transport, options: .init(vectorsDirectory: directory, only: only)) { _ in progress.advance() }

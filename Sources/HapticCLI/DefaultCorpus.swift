@@ -8,8 +8,10 @@ enum DefaultCorpus {
     static let relativePath = "Examples/corpus"
 
     /// The folder, or nil when neither exists (the caller says how to name one).
-    static func directory(environment: [String: String] = ProcessInfo.processInfo.environment,
-                          from start: String = FileManager.default.currentDirectoryPath) -> String? {
+    static func directory(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        from start: String = FileManager.default.currentDirectoryPath
+    ) -> String? {
         if let custom = environment[variable], !custom.isEmpty { return custom }
         return checkoutPath(relativePath, from: start)
     }
@@ -21,7 +23,8 @@ enum DefaultCorpus {
         while true {
             let candidate = url.appendingPathComponent(relativePath).path
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: candidate) {
+                FileManager.default.fileExists(atPath: candidate)
+            {
                 return candidate
             }
             let parent = url.deletingLastPathComponent()
@@ -31,5 +34,6 @@ enum DefaultCorpus {
     }
 
     /// One line for a command that found no folder.
-    static let missing = "no AHAP folder given and none found: name files or a folder, set \(variable)=DIR, or run from a HapticBridge checkout (which ships \(relativePath))"
+    static let missing =
+        "no AHAP folder given and none found: name files or a folder, set \(variable)=DIR, or run from a HapticBridge checkout (which ships \(relativePath))"
 }

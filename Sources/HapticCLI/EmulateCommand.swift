@@ -1,7 +1,7 @@
-import HapticTransport
 import ArgumentParser
 import Foundation
 import HapticCompiler
+import HapticTransport
 import SerialBridge
 
 /// `haptic emulate [--actuator NAME] [--baud N]`: the virtual device (the Swift firmware model)
@@ -13,19 +13,19 @@ struct Emulate: AsyncParsableCommand {
         commandName: "emulate",
         abstract: "Serve a virtual device on a pseudo-terminal until interrupted.",
         discussion: """
-        Prints the port path; any serial client can open it (haptic play --port PATH, haptic profile --port PATH). \
-        Ctrl-C (SIGINT) or SIGTERM stops it cleanly. Without --mcu the device is the firmware model in Swift, \
-        ticking in real time at 1 kHz with its UART modelled at --baud; with --mcu the real firmware runs \
-        cycle-accurately in simavr.
+            Prints the port path; any serial client can open it (haptic play --port PATH, haptic profile --port PATH). \
+            Ctrl-C (SIGINT) or SIGTERM stops it cleanly. Without --mcu the device is the firmware model in Swift, \
+            ticking in real time at 1 kHz with its UART modelled at --baud; with --mcu the real firmware runs \
+            cycle-accurately in simavr.
 
-        --trace FILE writes, when the emulator stops, every frame each way and every tick's output and state \
-        (haptic-trace/1, docs/cli.md "Traces"; check it with haptic verify). --faults applies seeded byte faults \
-        to the pty in both directions, e.g. --faults drop=0.01,corrupt=0.01,seed=7. --reboot-after reboots the \
-        device once (virtual device only); --unplug-after closes the pty (the port vanishes) while the device \
-        runs on.
+            --trace FILE writes, when the emulator stops, every frame each way and every tick's output and state \
+            (haptic-trace/1, docs/cli.md "Traces"; check it with haptic verify). --faults applies seeded byte faults \
+            to the pty in both directions, e.g. --faults drop=0.01,corrupt=0.01,seed=7. --reboot-after reboots the \
+            device once (virtual device only); --unplug-after closes the pty (the port vanishes) while the device \
+            runs on.
 
-        Exit status: 0 after a clean stop (SIGINT, SIGTERM or --seconds); 1 when the device cannot be served or the trace cannot be written; 64 for a bad command line.
-        """
+            Exit status: 0 after a clean stop (SIGINT, SIGTERM or --seconds); 1 when the device cannot be served or the trace cannot be written; 64 for a bad command line.
+            """
     )
 
     @Option(help: "Actuator profile the device reports (and, with --mcu, lra or erm firmware).")
@@ -36,11 +36,23 @@ struct Emulate: AsyncParsableCommand {
     @Option(help: "Run the real firmware on this microcontroller in simavr (supported: atmega328p).")
     var mcu: String?
 
-    @Option(help: "With --mcu: the AVR firmware ELF to run (default: built with avr-gcc from the HapticBridge checkout you run in, into ~/.cache/hapticbridge/firmware).")
+    @Option(
+        help:
+            "With --mcu: the AVR firmware ELF to run (default: built with avr-gcc from the HapticBridge checkout you run in, into ~/.cache/hapticbridge/firmware)."
+    )
     var firmware: String?
 
     @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")
     var driver: String = "pwm"
+
+    @Option(
+        help:
+            "With --mcu --driver drv2605l: a failure of the simulated DRV2605L from power-up: driver-absent, calibration-fails, overtemp, overcurrent or bus-stuck."
+    )
+    var fault: String?
+
+    @Option(help: "With --mcu --driver pwm: the H-bridge supply in volts the firmware is built for (0.5...20; default 5, the wiring guide's).")
+    var supply: Double?
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds, more than 0 (default: until interrupted).")
     var seconds: Double?
@@ -54,7 +66,9 @@ struct Emulate: AsyncParsableCommand {
     @Option(name: .customLong("reboot-after"), parsing: .unconditional, help: "Reboot the device once after this many seconds (virtual device only).")
     var rebootAfter: Double?
 
-    @Option(name: .customLong("unplug-after"), parsing: .unconditional, help: "Close the pty after this many seconds: the port vanishes, the device runs on.")
+    @Option(
+        name: .customLong("unplug-after"), parsing: .unconditional,
+        help: "Close the pty after this many seconds: the port vanishes, the device runs on.")
     var unplugAfter: Double?
 
     func validate() throws {
@@ -65,10 +79,22 @@ struct Emulate: AsyncParsableCommand {
             throw ValidationError("--reboot-after needs the virtual device (without --mcu): the simulated board has no reboot yet")
         }
         if mcu != nil, line.baud != SerialConfiguration.referenceBaudRate {
-            throw ValidationError("--baud \(line.baud) with --mcu: the simulated board runs the reference firmware at \(SerialConfiguration.referenceBaudRate) baud; for another rate build it with `make -C hardware/firmware/boards/atmega328p BAUD=N` and pass --firmware")
+            throw ValidationError(
+                "--baud \(line.baud) with --mcu: the simulated board runs the reference firmware at \(SerialConfiguration.referenceBaudRate) baud; for another rate build it with `make -C hardware/firmware/boards/atmega328p BAUD=N` and pass --firmware"
+            )
         }
         if mcu != nil, !EmulatedMCU.drivers.contains(driver) {
             throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
+        }
+        if let fault {
+            guard mcu != nil, driver == "drv2605l" else { throw ValidationError("--fault needs --mcu atmega328p --driver drv2605l") }
+            guard EmulatedMCU.faults.contains(fault) else {
+                throw ValidationError("--fault must be one of \(EmulatedMCU.faults.joined(separator: ", ")), not '\(fault)'")
+            }
+        }
+        if let supply {
+            guard mcu != nil, driver == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
+            guard (0.5...20).contains(supply) else { throw ValidationError("--supply must be 0.5...20 volts, not \(supply)") }
         }
         if let faults { _ = try FaultSpec(faults) }
         if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
@@ -85,7 +111,10 @@ struct Emulate: AsyncParsableCommand {
         let knobs = try knobs
         if let mcu {
             do {
-                try EmulatedMCU.serve(mcu: mcu, firmware: firmware, driver: driver, erm: profile?.kind == .erm, seconds: seconds, knobs: knobs) { line in
+                try EmulatedMCU.serve(
+                    mcu: mcu, firmware: firmware, driver: driver, erm: profile?.kind == .erm, seconds: seconds,
+                    knobs: knobs, fault: fault, supply: supply
+                ) { line in
                     print(line)
                     fflush(nil)
                 }
@@ -182,10 +211,14 @@ struct FaultSpec {
         var delayed = false
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw ValidationError("--faults: '\(item)' is not KEY=VALUE (keys: drop, corrupt, duplicate, delay, delay-rate, seed)") }
+            guard parts.count == 2 else {
+                throw ValidationError("--faults: '\(item)' is not KEY=VALUE (keys: drop, corrupt, duplicate, delay, delay-rate, seed)")
+            }
             let (key, value) = (parts[0], parts[1])
             func probability() throws -> Double {
-                guard let p = Double(value), (0...1).contains(p) else { throw ValidationError("--faults: \(key)=\(value) must be a probability 0...1") }
+                guard let p = Double(value), (0...1).contains(p) else {
+                    throw ValidationError("--faults: \(key)=\(value) must be a probability 0...1")
+                }
                 return p
             }
             switch key {
@@ -194,7 +227,9 @@ struct FaultSpec {
             case "duplicate": profile.duplicate = try probability()
             case "delay-rate": delayRate = try probability()
             case "delay":
-                guard let ms = Double(value), ms > 0, ms <= 10_000 else { throw ValidationError("--faults: delay=\(value) must be milliseconds, more than 0, at most 10000") }
+                guard let ms = Double(value), ms > 0, ms <= 10_000 else {
+                    throw ValidationError("--faults: delay=\(value) must be milliseconds, more than 0, at most 10000")
+                }
                 profile.maxDelay = ms / 1000
                 delayed = true
             case "seed":
@@ -204,7 +239,9 @@ struct FaultSpec {
                 throw ValidationError("--faults: unknown key '\(key)' (keys: drop, corrupt, duplicate, delay, delay-rate, seed)")
             }
         }
-        if delayed { profile.delay = delayRate ?? Self.defaultDelayRate } else if delayRate != nil {
+        if delayed {
+            profile.delay = delayRate ?? Self.defaultDelayRate
+        } else if delayRate != nil {
             throw ValidationError("--faults: delay-rate needs delay=MS")
         }
     }

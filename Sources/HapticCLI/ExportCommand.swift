@@ -8,11 +8,11 @@ struct Export: ParsableCommand {
         commandName: "export",
         abstract: "Write a preset (or an AHAP file, canonicalised) as canonical AHAP.",
         discussion: """
-        A preset's name, summary and design source go into the file's Metadata (Preset, Description, Source). \
-        The output decodes back to the same pattern (docs/ahap.md, canonical form).
+            A preset's name, summary and design source go into the file's Metadata (Preset, Description, Source). \
+            The output decodes back to the same pattern (docs/ahap.md, canonical form).
 
-        Exit status: 0 on success; 1 when the input does not load or the file cannot be written; 64 for a bad command line.
-        """
+            Exit status: 0 on success; 1 when the input does not load or the file cannot be written; 64 for a bad command line.
+            """
     )
 
     @Argument(help: "preset:NAME (see `haptic presets`) or an AHAP file.")

@@ -189,9 +189,10 @@ struct Inspect: ParsableCommand {
         let bytes = timings.reduce(0) { $0 + $1.bytes }
         let warned = files.filter { !$0.warnings.isEmpty }.count
         let failed = files.filter { !$0.ok }.count
-        emit("total: \(files.count) files, \(bytes) bytes, read \(sum(\.readSeconds)) ms, "
-              + "decode best \(sum(\.decodeSecondsBest)) ms (CPU \(sum(\.decodeCPUSecondsBest)) ms), median \(sum(\.decodeSecondsMedian)) ms; "
-              + "\(warned) with warnings, \(failed) failed")
+        emit(
+            "total: \(files.count) files, \(bytes) bytes, read \(sum(\.readSeconds)) ms, "
+                + "decode best \(sum(\.decodeSecondsBest)) ms (CPU \(sum(\.decodeCPUSecondsBest)) ms), median \(sum(\.decodeSecondsMedian)) ms; "
+                + "\(warned) with warnings, \(failed) failed")
     }
 
     private func milliseconds(_ seconds: Double) -> String { format(seconds * 1000) }

@@ -30,8 +30,9 @@ struct PatternInput {
         }
         do {
             let document = try AHAPDecoder(mode: strict ? .strict : .lenient).decode(contentsOfFile: argument)
-            return PatternInput(pattern: document.pattern, label: (argument as NSString).lastPathComponent,
-                                preset: nil, warnings: document.warnings)
+            return PatternInput(
+                pattern: document.pattern, label: (argument as NSString).lastPathComponent,
+                preset: nil, warnings: document.warnings)
         } catch {
             throw CommandFailure(error.description)
         }

@@ -1,11 +1,11 @@
-import HapticSession
-import HapticTransport
 import ArgumentParser
 import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
+import HapticSession
+import HapticTransport
 import SerialBridge
 
 /// `haptic play FILE|preset:NAME [--port PATH] [--actuator NAME] [--intensity X] [--baud N]`:
@@ -17,16 +17,16 @@ struct Play: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play a pattern on a board, or on the virtual device, and show what the actuator did.",
         discussion: """
-        Without --port, a virtual device (the firmware model) is served on a pseudo-terminal in this process and \
-        the pattern goes through the same session, pty and wire protocol as to a board; afterwards the recorded \
-        output is plotted with the figures of the play and of the actuator's simulated response. With --port the \
-        pattern plays on the board there, compiled for the actuator it reports (or --actuator). --json prints the \
-        result (latency, start tick, ticks played, end event, bytes) as one document (schema haptic-play/1); \
-        --trace FILE writes the session as the host saw it, in the trace format of haptic emulate --trace \
-        (haptic-trace/1, for haptic verify).
+            Without --port, a virtual device (the firmware model) is served on a pseudo-terminal in this process and \
+            the pattern goes through the same session, pty and wire protocol as to a board; afterwards the recorded \
+            output is plotted with the figures of the play and of the actuator's simulated response. With --port the \
+            pattern plays on the board there, compiled for the actuator it reports (or --actuator). --json prints the \
+            result (latency, start tick, ticks played, end event, bytes) as one document (schema haptic-play/1); \
+            --trace FILE writes the session as the host saw it, in the trace format of haptic emulate --trace \
+            (haptic-trace/1, for haptic verify).
 
-        Exit status: 0 when the play finished; 1 when it could not play or ended otherwise (stopped, fault); 130 or 143 when SIGINT or SIGTERM ended it, after the device was stopped with a brake; 64 for a bad command line.
-        """
+            Exit status: 0 when the play finished; 1 when it could not play or ended otherwise (stopped, fault); 130 or 143 when SIGINT or SIGTERM ended it, after the device was stopped with a brake; 64 for a bad command line.
+            """
     )
 
     @Argument(help: "An AHAP file, or preset:NAME (see `haptic presets`).")
@@ -41,8 +41,11 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Master intensity 0...1 (the profile's amplitude code for it scales the output).")
     var intensity: Double = 1
 
-    @Option(name: .customLong("felt-at"), parsing: .unconditional,
-            help: ArgumentHelp("Schedule by felt onset: start the play early so that it is felt (50 % of its first peak, predicted through the actuator's physics) this many ms after the play call (0 or more; a time too soon plays at once).", valueName: "ms"))
+    @Option(
+        name: .customLong("felt-at"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Schedule by felt onset: start the play early so that it is felt (50 % of its first peak, predicted through the actuator's physics) this many ms after the play call (0 or more; a time too soon plays at once).",
+            valueName: "ms"))
     var feltAt: Double?
 
     @OptionGroup var line: LineOptions
@@ -108,7 +111,7 @@ struct Play: AsyncParsableCommand {
         defer { watcher.cancel() }
         do {
             try await play(loaded, on: device, virtual: virtual, path: path, recorder: recorder)
-        } catch where interrupts.signal == nil {
+        } catch  where interrupts.signal == nil {
             await device.close()
             // The trace of a failed play is what shows why: write it all the same.
             if let trace, let recorder, let info = await device.info, let clock = await device.clock {
@@ -134,8 +137,10 @@ struct Play: AsyncParsableCommand {
         return ExitCode(Interrupts.exitStatus(for: signal))
     }
 
-    private func play(_ loaded: PatternInput, on device: HapticDevice, virtual: VirtualDevice?, path: String,
-                      recorder: RecordingTransport?) async throws {
+    private func play(
+        _ loaded: PatternInput, on device: HapticDevice, virtual: VirtualDevice?, path: String,
+        recorder: RecordingTransport?
+    ) async throws {
         guard let info = await device.info, let profile = await device.profile else { throw SessionError.notConnected }
         let rate = Double(info.rate)
         let where_ = virtual == nil ? path : "virtual device on \(path)"
@@ -193,7 +198,13 @@ struct Play: AsyncParsableCommand {
             figures.append(("felt", String(format: "%.2f ms (play call to 50 %% of the first peak, predicted%@)", feltOnset * 1000, asked)))
         }
         let endTick = end.playEvent?.tick ?? receipt.startTick
-        figures.append(("duration", String(format: "%.0f ms (program %u ticks, played %u)", Double(endTick &- receipt.startTick) * 1000 / rate, receipt.totalTicks, endTick &- receipt.startTick)))
+        figures.append(
+            (
+                "duration",
+                String(
+                    format: "%.0f ms (program %u ticks, played %u)", Double(endTick &- receipt.startTick) * 1000 / rate, receipt.totalTicks,
+                    endTick &- receipt.startTick)
+            ))
         figures.append(("end", end.description))
         figures.append(("bytes", "\(prepared.program.bytes.count) program bytes; the play itself was \(playBytes) bytes on the line"))
         if let slot = prepared.slot { figures.append(("slot", "\(slot)")) } else { figures.append(("slot", "stream")) }
@@ -203,7 +214,8 @@ struct Play: AsyncParsableCommand {
             startTick: receipt.startTick, ticksPlayed: endTick &- receipt.startTick, programTicks: receipt.totalTicks,
             end: Report.End(end), bytes: Report.Bytes(program: prepared.program.bytes.count, play: playBytes),
             slot: prepared.slot.map(Int.init), streamed: prepared.slot == nil, peak: nil, trace: trace,
-            feltAtMs: feltAt, feltOnsetMs: feltOnset.map { $0 * 1000 }, feltLandingErrorMs: feltAt.flatMap { asked in feltOnset.map { $0 * 1000 - asked } })
+            feltAtMs: feltAt, feltOnsetMs: feltOnset.map { $0 * 1000 },
+            feltLandingErrorMs: feltAt.flatMap { asked in feltOnset.map { $0 * 1000 - asked } })
 
         if let virtual {
             let count = Int(endTick &- receipt.startTick) + Int(info.brakeTicks) + 1
@@ -221,13 +233,16 @@ struct Play: AsyncParsableCommand {
             let drive = samples + Array(repeating: OutputSample.silent, count: Int(rate / 2))
             let responses = ResponseAnalysis.analyze(drive: drive, model: profile.physicsModel(tickRate: rate))
             if let onset = responses.first {
-                let rise = onset.rise90.map { String(format: "reaches 90 %% of its level after %.1f ms", $0) }
+                let rise =
+                    onset.rise90.map { String(format: "reaches 90 %% of its level after %.1f ms", $0) }
                     ?? "ends before the motion reaches 90 % of its level"
-                figures.append(("onset", String(format: "first drive at %.0f ms, %@ (simulated %@)", Double(onset.onsetTick) * 1000 / rate, rise, profile.name)))
+                figures.append(
+                    ("onset", String(format: "first drive at %.0f ms, %@ (simulated %@)", Double(onset.onsetTick) * 1000 / rate, rise, profile.name)))
             }
             if let last = responses.last {
                 let stop = last.stop10.map { String(format: "%.1f ms", $0) } ?? "not within the recording"
-                figures.append(("stop", String(format: "drive ends at %.0f ms, motion under 10 %% after %@", Double(last.endTick) * 1000 / rate, stop)))
+                figures.append(
+                    ("stop", String(format: "drive ends at %.0f ms, motion under 10 %% after %@", Double(last.endTick) * 1000 / rate, stop)))
             }
         }
         if let trace, let recorder {
@@ -247,14 +262,16 @@ struct Play: AsyncParsableCommand {
     }
 }
 
-
 extension Play {
     /// The host's trace: the frames each way on the device's ticks and, for the virtual device
     /// in this process, its samples since it started.
-    fileprivate func writeTrace(_ path: String, recorder: RecordingTransport, clock: ClockEstimate, info: Message.Info, profile: String,
-                            virtual: VirtualDevice?) throws {
-        let header = DeviceTrace.Header(source: "host", profile: profile, tickRate: Int(info.rate), brakeTicks: Int(info.brakeTicks),
-                                        wakeTicks: Int(info.wakeTicks), idleTicks: Int(info.idleTicks), outputs: virtual != nil)
+    fileprivate func writeTrace(
+        _ path: String, recorder: RecordingTransport, clock: ClockEstimate, info: Message.Info, profile: String,
+        virtual: VirtualDevice?
+    ) throws {
+        let header = DeviceTrace.Header(
+            source: "host", profile: profile, tickRate: Int(info.rate), brakeTicks: Int(info.brakeTicks),
+            wakeTicks: Int(info.wakeTicks), idleTicks: Int(info.idleTicks), outputs: virtual != nil)
         var segment = DeviceTrace.Segment(frames: recorder.frames(clock: clock))
         if let virtual {
             let now = virtual.now

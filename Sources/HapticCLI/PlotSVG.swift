@@ -140,8 +140,10 @@ struct TimePlot {
             for v in Ticks.nice(panel.range, count: 4) {
                 out.append(.line(x1: x0, y1: py(v), x2: x1, y2: py(v), color: .grid, width: 1, dashed: false))
                 out.append(.line(x1: x0 - 4, y1: py(v), x2: x0, y2: py(v), color: .axis, width: 1, dashed: false))
-                out.append(.text(x: x0 - 7, y: py(v) + 3.5, Ticks.label(v, step: Ticks.step(panel.range, count: 4)),
-                                 size: 10, anchor: .end, color: .axis, bold: false))
+                out.append(
+                    .text(
+                        x: x0 - 7, y: py(v) + 3.5, Ticks.label(v, step: Ticks.step(panel.range, count: 4)),
+                        size: 10, anchor: .end, color: .axis, bold: false))
             }
             // Series.
             for series in panel.series {
@@ -214,10 +216,10 @@ struct TimePlot {
 
     func svg() -> String {
         var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
-        viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
+            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif">
 
-        """
+            """
         for shape in shapes() {
             switch shape {
             case let .rect(x, y, w, h, fill, opacity, stroke):

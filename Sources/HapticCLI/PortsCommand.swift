@@ -1,6 +1,6 @@
-import HapticTransport
 import ArgumentParser
 import Foundation
+import HapticTransport
 import SerialBridge
 
 /// `haptic ports [--json]`: the serial ports present, with USB identity where there is one.
@@ -31,9 +31,11 @@ struct Ports: ParsableCommand {
             emit("No serial ports found. (Plug in the board; a virtual device's pseudo-terminal is not listed.)")
             return
         }
-        let rows = [["PATH", "TRANSPORT", "USB ID", "DESCRIPTION"]] + report.ports.map { port in
-            [port.path, port.connection.rawValue, port.usb?.vendorProduct ?? "-", details(port)]
-        }
+        let rows =
+            [["PATH", "TRANSPORT", "USB ID", "DESCRIPTION"]]
+            + report.ports.map { port in
+                [port.path, port.connection.rawValue, port.usb?.vendorProduct ?? "-", details(port)]
+            }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
             let padded = (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }

@@ -8,12 +8,12 @@ struct Presets: ParsableCommand {
         commandName: "presets",
         abstract: "List the built-in presets: name, duration, events, summary and the design source each comes from.",
         discussion: """
-        Use one as preset:NAME wherever a command takes a pattern (render, export). Impact presets take an \
-        intensity, e.g. preset:impact.heavy@0.5; game.collision takes a normalised force, game.collision@0.8. \
-        --json writes the schema haptic-presets/1 documented in docs/presets.md.
+            Use one as preset:NAME wherever a command takes a pattern (render, export). Impact presets take an \
+            intensity, e.g. preset:impact.heavy@0.5; game.collision takes a normalised force, game.collision@0.8. \
+            --json writes the schema haptic-presets/1 documented in docs/presets.md.
 
-        Exit status: 0.
-        """
+            Exit status: 0.
+            """
     )
 
     @Flag(help: "Write JSON (schema haptic-presets/1, docs/presets.md) instead of a table.")

@@ -11,18 +11,18 @@ struct Profile: AsyncParsableCommand {
         commandName: "profile",
         abstract: "Measure play latency, prepared and upload-then-play, over the corpus patterns.",
         discussion: """
-        Latency is the time from the host's play call to the device's first tick with non-zero output, from the \
-        device's FIRST_OUTPUT telemetry placed on the host clock by PING/PONG (smallest round trip of four, before \
-        every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a \
-        pseudo-terminal is measured. Beside it, the felt onset: to the simulated acceleration first reaching 50 % and \
-        90 % of the pattern's first peak on the device's actuator profile (docs/performance.md, "Felt onset"). Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
+            Latency is the time from the host's play call to the device's first tick with non-zero output, from the \
+            device's FIRST_OUTPUT telemetry placed on the host clock by PING/PONG (smallest round trip of four, before \
+            every play), with each pattern's own lead-in subtracted. Without --port the virtual device on a \
+            pseudo-terminal is measured. Beside it, the felt onset: to the simulated acceleration first reaching 50 % and \
+            90 % of the pattern's first peak on the device's actuator profile (docs/performance.md, "Felt onset"). Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
 
-        Gates for CI: --max-p99 MS fails the run when the prepared plays' p99 is above MS; --min-speedup X when prepared \
-        plays are less than X times faster at the corpus median than unprepared plays from a cold output stage (with \
-        --cold) or than upload-then-play (without --cold). A missed gate is one line on standard error after the output.
+            Gates for CI: --max-p99 MS fails the run when the prepared plays' p99 is above MS; --min-speedup X when prepared \
+            plays are less than X times faster at the corpus median than unprepared plays from a cold output stage (with \
+            --cold) or than upload-then-play (without --cold). A missed gate is one line on standard error after the output.
 
-        Exit status: 0 when it measured and every gate given is met (the built-in targets are reported, not enforced); 1 when a gate is missed, or the device, the corpus or a play failed; 64 for a bad command line.
-        """
+            Exit status: 0 when it measured and every gate given is met (the built-in targets are reported, not enforced); 1 when a gate is missed, or the device, the corpus or a play failed; 64 for a bad command line.
+            """
     )
 
     @Option(help: "Serial port of a board (default: the virtual device).")
@@ -34,7 +34,9 @@ struct Profile: AsyncParsableCommand {
     @Flag(help: "Write one JSON document (schema haptic-profile/2, docs/cli.md) instead of text; progress stays off.")
     var json = false
 
-    @Option(name: [.short, .long, .customLong("svg")], help: ArgumentHelp("Also write the latency distributions as a cumulative SVG plot to this .svg file.", valueName: "file.svg"))
+    @Option(
+        name: [.short, .long, .customLong("svg")],
+        help: ArgumentHelp("Also write the latency distributions as a cumulative SVG plot to this .svg file.", valueName: "file.svg"))
     var output: String?
 
     @OptionGroup var line: LineOptions
@@ -45,18 +47,25 @@ struct Profile: AsyncParsableCommand {
     @Flag(help: "Also time one unprepared play per pattern from a cold output stage (waits out the device's idle time, ~2 s, before each).")
     var cold = false
 
-    @Option(name: .customLong("max-p99"), parsing: .unconditional,
-            help: ArgumentHelp("Gate: exit 1 when the prepared plays' p99 latency is above this, in ms (more than 0).", valueName: "ms"))
+    @Option(
+        name: .customLong("max-p99"), parsing: .unconditional,
+        help: ArgumentHelp("Gate: exit 1 when the prepared plays' p99 latency is above this, in ms (more than 0).", valueName: "ms"))
     var maxP99: Double?
 
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Gate: exit 1 when prepared plays are less than X times faster at the corpus median: than unprepared plays from a cold stage with --cold, else than upload-then-play (more than 0).", valueName: "x"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Gate: exit 1 when prepared plays are less than X times faster at the corpus median: than unprepared plays from a cold stage with --cold, else than upload-then-play (more than 0).",
+            valueName: "x"))
     var minSpeedup: Double?
 
     @Option(help: "Measure the firmware cycle-accurately on this simulated microcontroller instead (supported: atmega328p).")
     var mcu: String?
 
-    @Option(help: "With --mcu: the AVR firmware ELF to measure (default: built with avr-gcc from the HapticBridge checkout you run in, into ~/.cache/hapticbridge/firmware).")
+    @Option(
+        help:
+            "With --mcu: the AVR firmware ELF to measure (default: built with avr-gcc from the HapticBridge checkout you run in, into ~/.cache/hapticbridge/firmware)."
+    )
     var firmware: String?
 
     func validate() throws {
@@ -76,7 +85,8 @@ struct Profile: AsyncParsableCommand {
             gates.append(.atMost("max-p99", "prepared p99", value: report.prepared.p99Ms, limit: maxP99) { String(format: "%.3f ms", $0) })
         }
         if let minSpeedup {
-            let (figure, value) = cold
+            let (figure, value) =
+                cold
                 ? ("prepared vs unprepared (cold) at the corpus median", report.coldSpeedupAtCorpusMedian ?? 0)
                 : ("prepared vs upload-then-play at the corpus median", report.speedupAtCorpusMedian)
             gates.append(.atLeast("min-speedup", figure, value: value, limit: minSpeedup) { String(format: "%.1fx", $0) })
@@ -117,8 +127,9 @@ struct Profile: AsyncParsableCommand {
         do {
             // The virtual device's felt onset runs through what it output; a board's through the model.
             let recorded = virtual.map { virtual in { @Sendable (from: UInt32, count: Int) in virtual.samples(from: from, count: count) } }
-            let profiler = LatencyProfiler(device: device, subjects: subjects,
-                                           options: .init(iterations: n, baudRate: line.baud, coldPlays: cold, recordedOutput: recorded))
+            let profiler = LatencyProfiler(
+                device: device, subjects: subjects,
+                options: .init(iterations: n, baudRate: line.baud, coldPlays: cold, recordedOutput: recorded))
             // Two plays per iteration, and with --cold one more per pattern after the idle wait.
             let plays = Double(2 * n + (cold ? subjects.count : 0))
             let progress = ProgressDisplay("profiling", total: plays, quiet: json)
@@ -146,11 +157,15 @@ struct Profile: AsyncParsableCommand {
     static func text(_ report: Report) -> String {
         var rows = [("prepared", report.prepared), ("upload-then-play", report.uploadThenPlay)]
         if let cold = report.unpreparedCold { rows.append(("unprepared, cold", cold)) }
-        var lines = ["latency of \(report.prepared.count) plays of each kind on \(report.target) at \(report.baud) baud, \(report.patterns) patterns from \(report.corpus)", ""]
+        var lines = [
+            "latency of \(report.prepared.count) plays of each kind on \(report.target) at \(report.baud) baud, \(report.patterns) patterns from \(report.corpus)",
+            "",
+        ]
         lines.append("                        p50       p90       p99       max      mean  (ms)")
         for (name, s) in rows {
-            lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                         + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
+            lines.append(
+                name.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
         }
         lines.append("")
         lines.append("felt onset on \(report.actuatorProfile) (\(report.feltSource)): play call -> 50 % / 90 % of the first peak")
@@ -159,30 +174,39 @@ struct Profile: AsyncParsableCommand {
         if let cold = report.feltOnset.unpreparedCold { felt.append(("unprepared, cold", cold)) }
         for (name, f) in felt {
             for (level, s) in [("50 %", f.felt50), ("90 %", f.felt90)] {
-                lines.append("\(name) \(level)".padding(toLength: 22, withPad: " ", startingAt: 0)
-                             + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
+                lines.append(
+                    "\(name) \(level)".padding(toLength: 22, withPad: " ", startingAt: 0)
+                        + [s.p50Ms, s.p90Ms, s.p99Ms, s.maxMs, s.meanMs].map { String(format: "%10.3f", $0) }.joined())
             }
         }
         lines.append("where the time goes (medians, ms): host + line + tick wait + wake-up = first output; + rise = felt")
         for (name, f) in felt {
             let b = f.breakdown
-            lines.append(name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                         + String(format: "%.3f + %.3f + %.3f + %.3f = %.3f; + %.3f = %.3f (50 %%); + %.3f = %.3f (90 %%)",
-                                  b.hostMs, b.lineMs, b.tickWaitMs, b.wakeUpMs, b.firstOutputMs, b.rise50Ms, b.felt50Ms, b.rise90Ms, b.felt90Ms))
+            lines.append(
+                name.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "%.3f + %.3f + %.3f + %.3f = %.3f; + %.3f = %.3f (50 %%); + %.3f = %.3f (90 %%)",
+                        b.hostMs, b.lineMs, b.tickWaitMs, b.wakeUpMs, b.firstOutputMs, b.rise50Ms, b.felt50Ms, b.rise90Ms, b.felt90Ms))
         }
         lines.append(String(format: "prepared felt onset (50 %%) p99 / first output p99: %.1fx", report.feltToFirstOutputRatio))
         if !report.silentPatterns.isEmpty {
             lines.append("left out (never sound): " + report.silentPatterns.joined(separator: ", "))
         }
         lines.append("")
-        lines.append(String(format: "lower bound: PLAY frame %d bytes = %.3f ms on the line, up to %.3f ms with the wait for the next tick",
-                            report.playFrameBytes, report.linkTimeMs, report.lowerBoundMs))
-        lines.append(String(format: "target: prepared p99 <= %.3f ms (lower bound + 1 ms): %@", report.preparedTargetMs,
-                            report.meetsLatencyTarget ? "met" : "missed"))
+        lines.append(
+            String(
+                format: "lower bound: PLAY frame %d bytes = %.3f ms on the line, up to %.3f ms with the wait for the next tick",
+                report.playFrameBytes, report.linkTimeMs, report.lowerBoundMs))
+        lines.append(
+            String(
+                format: "target: prepared p99 <= %.3f ms (lower bound + 1 ms): %@", report.preparedTargetMs,
+                report.meetsLatencyTarget ? "met" : "missed"))
         lines.append(String(format: "prepared vs upload-then-play at the corpus median: %.1fx faster", report.speedupAtCorpusMedian))
         if let cold = report.coldSpeedupAtCorpusMedian, let met = report.meetsSpeedupTarget {
-            lines.append(String(format: "prepared vs unprepared (cold output stage) at the corpus median: %.1fx faster (target >= 10x): %@",
-                                cold, met ? "met" : "missed"))
+            lines.append(
+                String(
+                    format: "prepared vs unprepared (cold output stage) at the corpus median: %.1fx faster (target >= 10x): %@",
+                    cold, met ? "met" : "missed"))
         } else {
             lines.append("(the 10x target compares prepared plays with unprepared ones from a cold output stage: add --cold)")
         }
@@ -202,9 +226,11 @@ struct Profile: AsyncParsableCommand {
         let high = log10(max(all.max() ?? 10, 1) * 1.2)
         func x(_ ms: Double) -> Double { left + (log10(max(ms, 0.1)) - low) / (high - low) * (width - left - right) }
         func y(_ fraction: Double) -> Double { top + (1 - fraction) * (height - top - bottom) }
-        var parts = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">",
-                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
-                     "<text x=\"\(left)\" y=\"18\">Play latency and felt onset (\(report.actuatorProfile)), cumulative (\(report.prepared.count) plays each, \(report.baudRate) baud)</text>"]
+        var parts = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">",
+            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+            "<text x=\"\(left)\" y=\"18\">Play latency and felt onset (\(report.actuatorProfile)), cumulative (\(report.prepared.count) plays each, \(report.baudRate) baud)</text>",
+        ]
         var decade = floor(low)
         while decade <= high {
             for m in [1.0, 2, 5] {
@@ -216,7 +242,9 @@ struct Profile: AsyncParsableCommand {
             }
             decade += 1
         }
-        parts.append("<text x=\"\((left + width - right) / 2)\" y=\"\(height - 10)\" text-anchor=\"middle\">ms from the play call to the first output tick, or to the felt onset</text>")
+        parts.append(
+            "<text x=\"\((left + width - right) / 2)\" y=\"\(height - 10)\" text-anchor=\"middle\">ms from the play call to the first output tick, or to the felt onset</text>"
+        )
         for fraction in [0.0, 0.5, 0.9, 1.0] {
             parts.append("<text x=\"\(left - 6)\" y=\"\(y(fraction) + 4)\" text-anchor=\"end\">\(Int(fraction * 100))%</text>")
         }

@@ -1,64 +1,70 @@
 #if Emulator
-import AVREmulator
-import Foundation
+    import AVREmulator
+    import Foundation
 
-/// `haptic profile --mcu atmega328p [--firmware PATH] [--json]`: the firmware's latency and CPU
-/// budget measured cycle-accurately in simavr (BoardBudget, the same code CycleBudgetTests holds
-/// to budgets), instead of the host-side latency profiler.
-enum ProfiledMCU {
-    /// Builds the board's default firmware unless `firmware` names an ELF, then measures it.
-    /// What `haptic profile --mcu` prints: the board's cycle budget as text or JSON.
-    static func report(mcu: String, firmware: String?, json: Bool) throws -> String {
-        let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
-        var report = Report(measured, firmware: elf)
-        report.feltOnset = try feltOnset(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
-        return json ? try reportJSON(report) : text(report) + feltText(report.feltOnset)
-    }
-
-    static func measure(mcu: String, firmware: String?) throws -> (report: BoardBudgetReport, firmware: String) {
-        guard EmulatedMCU.supported.contains(mcu) else { throw EmulatedMCU.Failure.unsupportedMCU(mcu) }
-        // Progress goes to standard error, so that --json output stays one document.
-        let path = try EmulatedMCU.firmwarePath(firmware, build: AVRFirmwareBuild()) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+    /// `haptic profile --mcu atmega328p [--firmware PATH] [--json]`: the firmware's latency and CPU
+    /// budget measured cycle-accurately in simavr (BoardBudget, the same code CycleBudgetTests holds
+    /// to budgets), instead of the host-side latency profiler.
+    enum ProfiledMCU {
+        /// Builds the board's default firmware unless `firmware` names an ELF, then measures it.
+        /// What `haptic profile --mcu` prints: the board's cycle budget as text or JSON.
+        static func report(mcu: String, firmware: String?, json: Bool) throws -> String {
+            let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
+            var report = Report(measured, firmware: elf)
+            report.feltOnset = try feltOnset(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
+            return json ? try reportJSON(report) : text(report) + feltText(report.feltOnset)
         }
-        return (try BoardBudget.measure(firmware: path, mcu: mcu), path)
-    }
 
-    static func text(_ r: Report) -> String {
-        func row(_ name: String, _ load: Report.Load) -> String {
-            name.padding(toLength: 34, withPad: " ", startingAt: 0)
-                + String(format: "mean %6.0f cycles (%5.2f %%)   worst %6d cycles (%5.2f %%)",
-                         load.meanCycles, load.meanPercent, load.worstCycles, load.worstPercent)
+        static func measure(mcu: String, firmware: String?) throws -> (report: BoardBudgetReport, firmware: String) {
+            guard EmulatedMCU.supported.contains(mcu) else { throw EmulatedMCU.Failure.unsupportedMCU(mcu) }
+            // Progress goes to standard error, so that --json output stays one document.
+            let path = try EmulatedMCU.firmwarePath(firmware, build: AVRFirmwareBuild()) { line in
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
+            return (try BoardBudget.measure(firmware: path, mcu: mcu), path)
         }
-        let p = r.playLatency
-        var lines = [
-            "\(r.mcu) at \(r.frequencyHz / 1_000_000) MHz (simavr, cycle-accurate), \(r.baud) baud, running \(r.firmware)",
-            "",
-            String(format: "PLAY (%d-byte frame) last byte -> first output change: %d cycles = %.1f µs (output stage warm, worst of %d phases of the tick at which the frame ends; best %d cycles)",
-                   r.playFrameBytes, p.warmCycles, p.warmUs, p.warmPhases.count, p.warmMinCycles),
-            String(format: "  bound: one tick + the frame's transfer time = %d cycles = %.1f µs: %@",
-                   p.boundCycles, p.boundUs, p.meetsBound ? "met" : "missed"),
-            String(format: "  output stage cold (wake ticks included): %d cycles = %.1f µs", p.coldCycles, p.coldUs),
-            "",
-            "per tick of \(r.cyclesPerTick) cycles:",
-            row("interpreter (busy looped program)", r.interpreter),
-            row("tick interrupt (PWM synthesis)", r.tickInterrupt),
-            row("step notices (after the hand-off)", r.notices),
-            row("UART RX interrupt (line rate)", r.uartRxInterrupt),
-            row("UART polled receive (line rate)", r.uartRxPolled),
-            row("UART TX interrupt (line rate)", r.uartTxInterrupt),
-            row("protocol handler (line rate)", r.protocolHandler),
-            String(format: "UART receive: %.1f cycles per byte = %.1f %% of a tick with bytes back to back",
-                   r.uartRxCyclesPerByte, r.uartRxFullLinePercent),
-            String(format: "interpreter + UART in one tick, worst (busy play, idle line and line-rate uploads): %d cycles (%.2f %%)",
-                   r.interpreterPlusUartWorstCycles, r.interpreterPlusUartWorstPercent),
-            "late ticks: \(r.lateTicks)",
-            "",
-            "largest program: \(r.slotCapacityBytes) bytes per slot (body up to \(r.maxBodyBytes) bytes); longer programs stream through a \(r.streamCapacityBytes)-byte ring",
-            "slots held at once: \(r.slotCount)",
-        ]
-        lines.append("")
-        return lines.joined(separator: "\n")
+
+        static func text(_ r: Report) -> String {
+            func row(_ name: String, _ load: Report.Load) -> String {
+                name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "mean %6.0f cycles (%5.2f %%)   worst %6d cycles (%5.2f %%)",
+                        load.meanCycles, load.meanPercent, load.worstCycles, load.worstPercent)
+            }
+            let p = r.playLatency
+            var lines = [
+                "\(r.mcu) at \(r.frequencyHz / 1_000_000) MHz (simavr, cycle-accurate), \(r.baud) baud, running \(r.firmware)",
+                "",
+                String(
+                    format:
+                        "PLAY (%d-byte frame) last byte -> first output change: %d cycles = %.1f µs (output stage warm, worst of %d phases of the tick at which the frame ends; best %d cycles)",
+                    r.playFrameBytes, p.warmCycles, p.warmUs, p.warmPhases.count, p.warmMinCycles),
+                String(
+                    format: "  bound: one tick + the frame's transfer time = %d cycles = %.1f µs: %@",
+                    p.boundCycles, p.boundUs, p.meetsBound ? "met" : "missed"),
+                String(format: "  output stage cold (wake ticks included): %d cycles = %.1f µs", p.coldCycles, p.coldUs),
+                "",
+                "per tick of \(r.cyclesPerTick) cycles:",
+                row("interpreter (busy looped program)", r.interpreter),
+                row("tick interrupt (PWM synthesis)", r.tickInterrupt),
+                row("step notices (after the hand-off)", r.notices),
+                row("UART RX interrupt (line rate)", r.uartRxInterrupt),
+                row("UART polled receive (line rate)", r.uartRxPolled),
+                row("UART TX interrupt (line rate)", r.uartTxInterrupt),
+                row("protocol handler (line rate)", r.protocolHandler),
+                String(
+                    format: "UART receive: %.1f cycles per byte = %.1f %% of a tick with bytes back to back",
+                    r.uartRxCyclesPerByte, r.uartRxFullLinePercent),
+                String(
+                    format: "interpreter + UART in one tick, worst (busy play, idle line and line-rate uploads): %d cycles (%.2f %%)",
+                    r.interpreterPlusUartWorstCycles, r.interpreterPlusUartWorstPercent),
+                "late ticks: \(r.lateTicks)",
+                "",
+                "largest program: \(r.slotCapacityBytes) bytes per slot (body up to \(r.maxBodyBytes) bytes); longer programs stream through a \(r.streamCapacityBytes)-byte ring",
+                "slots held at once: \(r.slotCount)",
+            ]
+            lines.append("")
+            return lines.joined(separator: "\n")
+        }
     }
-}
 #endif

@@ -20,8 +20,9 @@ struct RenderActuator {
     init(pattern: HapticPattern, actuator: String) throws {
         profile = try Compile.loadProfile(actuator)
         do {
-            compiled = try PatternCompiler.compile(pattern, profile: profile,
-                                                   options: CompileOptions(failOnToleranceExceeded: false))
+            compiled = try PatternCompiler.compile(
+                pattern, profile: profile,
+                options: CompileOptions(failOnToleranceExceeded: false))
         } catch {
             throw ValidationError(error.description)
         }
@@ -37,20 +38,29 @@ struct RenderActuator {
         let stairs = width / max(Double(drive.count), 1) >= 3
         let amplitude = drive.map { Double($0.amplitude) / 255 } + [0]
         let sharpness = drive.map { Double($0.sharpness) / 255 } + [0]
-        let envelope = [0] + playback.response.map(\.envelope)     // sample k ends tick k
+        let envelope = [0] + playback.response.map(\.envelope)  // sample k ends tick k
         let top = max(1, (envelope.max() ?? 0) * 1.05)
-        plot.panels.append(.init(title: "Firmware output, \(profile.name) (codes / 255)", range: 0...1, series: [
-            .init(name: "amplitude", color: .blue, times: times, values: amplitude, step: stairs),
-            .init(name: "sharpness", color: .orange, times: times, values: sharpness, step: stairs, width: 1, dashed: true),
-        ]))
-        plot.panels.append(.init(title: "Simulated acceleration (1 = rated drive, steady)", range: 0...top, series: [
-            .init(name: "envelope", color: .green, times: times, values: envelope),
-        ]))
+        plot.panels.append(
+            .init(
+                title: "Firmware output, \(profile.name) (codes / 255)", range: 0...1,
+                series: [
+                    .init(name: "amplitude", color: .blue, times: times, values: amplitude, step: stairs),
+                    .init(name: "sharpness", color: .orange, times: times, values: sharpness, step: stairs, width: 1, dashed: true),
+                ]))
+        plot.panels.append(
+            .init(
+                title: "Simulated acceleration (1 = rated drive, steady)", range: 0...top,
+                series: [
+                    .init(name: "envelope", color: .green, times: times, values: envelope)
+                ]))
 
         var brake = TimePlot.Lane(name: "BRAKE flag", color: .gray, marks: [])
         var k = 0
         while k < drive.count {
-            guard drive[k].isBraking else { k += 1; continue }
+            guard drive[k].isBraking else {
+                k += 1
+                continue
+            }
             let start = k
             while k < drive.count && drive[k].isBraking { k += 1 }
             brake.marks.append(.init(start: Double(start) / tickRate, end: Double(k) / tickRate, label: nil))
@@ -76,11 +86,16 @@ struct RenderActuator {
             let s = k < samples.count ? samples[k] : .silence
             let d = k < drive.count ? drive[k] : .silent
             let r = k < response.count ? response[k].envelope : 0
-            return [Double(k) / tickRate, s.intensity, s.sharpness,
-                    Double(d.amplitude), Double(d.sharpness), Double(d.flags & OutputSample.brakeFlag), r]
+            return [
+                Double(k) / tickRate, s.intensity, s.sharpness,
+                Double(d.amplitude), Double(d.sharpness), Double(d.flags & OutputSample.brakeFlag), r,
+            ]
         }
-        return CSVTable(columns: ["time_s", "intensity", "sharpness", "amplitude_code", "sharpness_code", "brake",
-                                  "acceleration_envelope"], rows: rows)
+        return CSVTable(
+            columns: [
+                "time_s", "intensity", "sharpness", "amplitude_code", "sharpness_code", "brake",
+                "acceleration_envelope",
+            ], rows: rows)
     }
 
     /// One line for the terminal: program size and error, median rise and stop times.

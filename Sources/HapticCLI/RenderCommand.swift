@@ -9,12 +9,12 @@ struct Render: ParsableCommand {
         commandName: "render",
         abstract: "Plot a pattern's intensity and sharpness over time (SVG or PNG), or write the samples (CSV).",
         discussion: """
-        Samples come from the reference renderer on the tick grid (tick k at k / rate). CSV columns are \
-        time_s,intensity,sharpness, one row per tick. The plot shows both channels on a shared time axis, \
-        with lanes marking continuous events, transients and (ignored) audio events.
+            Samples come from the reference renderer on the tick grid (tick k at k / rate). CSV columns are \
+            time_s,intensity,sharpness, one row per tick. The plot shows both channels on a shared time axis, \
+            with lanes marking continuous events, transients and (ignored) audio events.
 
-        Exit status: 0 on success; 1 when the input does not load or the file cannot be written; 64 for a bad command line.
-        """
+            Exit status: 0 on success; 1 when the input does not load or the file cannot be written; 64 for a bad command line.
+            """
     )
 
     @Argument(help: "An AHAP file, or preset:NAME (see `haptic presets`).")
@@ -32,7 +32,10 @@ struct Render: ParsableCommand {
     @Flag(help: "Decode AHAP strictly (reject what lenient decoding repairs).")
     var strict = false
 
-    @Option(help: "Also compile for this actuator profile (name or file) and show the firmware output and the simulated acceleration, with rise (50 %, 90 %) and stop (10 %) markers.")
+    @Option(
+        help:
+            "Also compile for this actuator profile (name or file) and show the firmware output and the simulated acceleration, with rise (50 %, 90 %) and stop (10 %) markers."
+    )
     var actuator: String?
 
     enum Format { case svg, png, csv }
@@ -87,8 +90,10 @@ struct Render: ParsableCommand {
     }
 
     /// The standard render plot: lanes for the events, then intensity and sharpness panels.
-    static func plot(_ loaded: PatternInput, _ renderer: ReferenceRenderer, _ samples: [RenderedSample],
-                     rate: Double, width: Double) -> TimePlot {
+    static func plot(
+        _ loaded: PatternInput, _ renderer: ReferenceRenderer, _ samples: [RenderedSample],
+        rate: Double, width: Double
+    ) -> TimePlot {
         let pattern = loaded.pattern
         // One silent point after the last tick, so a pattern's final drop to zero shows.
         let times = (0...samples.count).map { Double($0) / rate }
@@ -121,10 +126,16 @@ struct Render: ParsableCommand {
             subtitle: subtitle,
             end: max(renderer.duration * 1.04, Double(samples.count + 2) / rate, 1e-3),
             panels: [
-                .init(title: "Intensity", range: 0...1, series: [
-                    .init(name: "intensity", color: .blue, times: times, values: intensity, step: stairs)]),
-                .init(title: "Sharpness", range: 0...1, series: [
-                    .init(name: "sharpness", color: .orange, times: times, values: sharpness, step: stairs)]),
+                .init(
+                    title: "Intensity", range: 0...1,
+                    series: [
+                        .init(name: "intensity", color: .blue, times: times, values: intensity, step: stairs)
+                    ]),
+                .init(
+                    title: "Sharpness", range: 0...1,
+                    series: [
+                        .init(name: "sharpness", color: .orange, times: times, values: sharpness, step: stairs)
+                    ]),
             ],
             lanes: lanes)
         plot.width = width

@@ -13,14 +13,14 @@ struct Verify: ParsableCommand {
         commandName: "verify",
         abstract: "Check a recorded trace against what the model says the pattern must produce.",
         discussion: """
-        Compiles the pattern for the trace's actuator profile (or --actuator) at its tick rate, finds the play in \
-        the trace (its STARTED telemetry, with the PLAY's scale, offset and loops), runs the firmware model from \
-        that tick and compares amplitude, sharpness and flags tick by tick through the brake and the first idle \
-        tick after it. A trace without output records (haptic play --port --trace) is checked by its end event \
-        instead. Prints the first differing tick and the ticks around it.
+            Compiles the pattern for the trace's actuator profile (or --actuator) at its tick rate, finds the play in \
+            the trace (its STARTED telemetry, with the PLAY's scale, offset and loops), runs the firmware model from \
+            that tick and compares amplitude, sharpness and flags tick by tick through the brake and the first idle \
+            tick after it. A trace without output records (haptic play --port --trace) is checked by its end event \
+            instead. Prints the first differing tick and the ticks around it.
 
-        Exit status: 0 when the trace equals the model; 1 on any difference (or no play in the trace, or a pattern that does not compile); 64 for a bad command line or a trace that is not haptic-trace/1 (one line naming the line).
-        """
+            Exit status: 0 when the trace equals the model; 1 on any difference (or no play in the trace, or a pattern that does not compile); 64 for a bad command line or a trace that is not haptic-trace/1 (one line naming the line).
+            """
     )
 
     @Argument(help: "The AHAP file, or preset:NAME, that was played.")
@@ -53,7 +53,8 @@ struct Verify: ParsableCommand {
         do {
             profile = try ProfileLoader().load(profileName)
         } catch {
-            throw CommandFailure("the trace's profile '\(profileName)' is not one this haptic knows: pass --actuator NAME|PATH (\(error.description))")
+            throw CommandFailure(
+                "the trace's profile '\(profileName)' is not one this haptic knows: pass --actuator NAME|PATH (\(error.description))")
         }
         var options = CompileOptions()
         options.tickRate = UInt16(clamping: file.header.tickRate)
@@ -79,13 +80,17 @@ struct Verify: ParsableCommand {
             }
             return
         }
-        emit("first difference at tick \(difference.tick) (play tick \(difference.playTick)): trace \(Self.text(difference.trace)), model \(Self.text(difference.model))")
+        emit(
+            "first difference at tick \(difference.tick) (play tick \(difference.playTick)): trace \(Self.text(difference.trace)), model \(Self.text(difference.model))"
+        )
         emit("    tick  play  trace                      model")
         for row in result.context {
             let mark = row == difference ? ">" : " "
             let model = row.playTick < 0 ? "before the play" : Self.text(row.model)
             let columns = [String(row.tick), String(row.playTick), Self.text(row.trace), model]
-            emit(mark + columns[0].leftPadded(7) + columns[1].leftPadded(6) + "  " + columns[2].padding(toLength: 27, withPad: " ", startingAt: 0) + columns[3])
+            emit(
+                mark + columns[0].leftPadded(7) + columns[1].leftPadded(6) + "  " + columns[2].padding(toLength: 27, withPad: " ", startingAt: 0)
+                    + columns[3])
         }
         throw ExitCode.failure
     }

@@ -15,8 +15,10 @@ public struct ActuatorProfile: Sendable, Hashable {
     /// Where each figure comes from, keyed by its key path in the file ("lra.qualityFactor").
     public var sources: [String: String]
 
-    public init(name: String, part: String, description: String, drive: Drive, mechanics: Mechanics,
-                edges: Edges, transfer: IntensityTransfer, sharpness: SharpnessRendering, sources: [String: String]) {
+    public init(
+        name: String, part: String, description: String, drive: Drive, mechanics: Mechanics,
+        edges: Edges, transfer: IntensityTransfer, sharpness: SharpnessRendering, sources: [String: String]
+    ) {
         self.name = name
         self.part = part
         self.description = description
@@ -94,8 +96,10 @@ public struct ActuatorProfile: Sendable, Hashable {
         /// H-bridge driver: can reverse the motor to brake.
         public var bidirectional: Bool
 
-        public init(timeConstantMs: Double, coastTimeConstantMs: Double, ratedSpeedRPM: Double,
-                    startLevel: Double, minimumRunningLevel: Double, bidirectional: Bool) {
+        public init(
+            timeConstantMs: Double, coastTimeConstantMs: Double, ratedSpeedRPM: Double,
+            startLevel: Double, minimumRunningLevel: Double, bidirectional: Bool
+        ) {
             self.timeConstantMs = timeConstantMs
             self.coastTimeConstantMs = coastTimeConstantMs
             self.ratedSpeedRPM = ratedSpeedRPM

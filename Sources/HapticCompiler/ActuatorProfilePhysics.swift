@@ -14,21 +14,24 @@ extension ActuatorProfile {
         let frequencies = (0...255).map { driveFrequency(forSharpnessCode: UInt8($0)) ?? 0 }
         switch mechanics {
         case .lra(let lra):
-            return .resonator(ResonatorParameters(
-                resonanceHz: lra.resonanceHz, qualityFactor: lra.qualityFactor, closedLoop: lra.closedLoop,
-                driveFrequencies: frequencies, referenceHz: lra.resonanceHz,
-                edges: edgeParameters, tickRate: tickRate))
+            return .resonator(
+                ResonatorParameters(
+                    resonanceHz: lra.resonanceHz, qualityFactor: lra.qualityFactor, closedLoop: lra.closedLoop,
+                    driveFrequencies: frequencies, referenceHz: lra.resonanceHz,
+                    edges: edgeParameters, tickRate: tickRate))
         case .voiceCoil(let coil):
-            return .resonator(ResonatorParameters(
-                resonanceHz: coil.resonanceHz, qualityFactor: coil.qualityFactor, closedLoop: false,
-                driveFrequencies: frequencies, referenceHz: coil.referenceHz,
-                edges: edgeParameters, tickRate: tickRate))
+            return .resonator(
+                ResonatorParameters(
+                    resonanceHz: coil.resonanceHz, qualityFactor: coil.qualityFactor, closedLoop: false,
+                    driveFrequencies: frequencies, referenceHz: coil.referenceHz,
+                    edges: edgeParameters, tickRate: tickRate))
         case .erm(let erm):
-            return .erm(ERMParameters(
-                timeConstant: erm.timeConstantMs / 1000, coastTimeConstant: erm.coastTimeConstantMs / 1000,
-                ratedSpeedHz: erm.ratedSpeedRPM / 60, startLevel: erm.startLevel,
-                minimumRunningLevel: erm.minimumRunningLevel, bidirectional: erm.bidirectional,
-                edges: edgeParameters, tickRate: tickRate))
+            return .erm(
+                ERMParameters(
+                    timeConstant: erm.timeConstantMs / 1000, coastTimeConstant: erm.coastTimeConstantMs / 1000,
+                    ratedSpeedHz: erm.ratedSpeedRPM / 60, startLevel: erm.startLevel,
+                    minimumRunningLevel: erm.minimumRunningLevel, bidirectional: erm.bidirectional,
+                    edges: edgeParameters, tickRate: tickRate))
         }
     }
 

@@ -19,8 +19,10 @@ public struct CompilerBenchmark: Sendable {
     public var compileSeconds: Double
 
     /// Compiles every pattern once, in order, with `profile`.
-    public static func run(_ patterns: [(label: String, pattern: HapticPattern)], profile: ActuatorProfile,
-                           options: CompileOptions = CompileOptions()) -> CompilerBenchmark {
+    public static func run(
+        _ patterns: [(label: String, pattern: HapticPattern)], profile: ActuatorProfile,
+        options: CompileOptions = CompileOptions()
+    ) -> CompilerBenchmark {
         var options = options
         options.failOnToleranceExceeded = false
         var entries: [Entry] = []
@@ -35,8 +37,9 @@ public struct CompilerBenchmark: Sendable {
                 entries.append(Entry(label: label, report: nil, error: error.description))
             }
         }
-        return CompilerBenchmark(profile: profile.name, options: options, entries: entries,
-                                 compileSeconds: (clock.now - start).seconds)
+        return CompilerBenchmark(
+            profile: profile.name, options: options, entries: entries,
+            compileSeconds: (clock.now - start).seconds)
     }
 
     public var reports: [CompileReport] { entries.compactMap(\.report) }

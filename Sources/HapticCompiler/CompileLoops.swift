@@ -79,7 +79,8 @@ enum LoopFolding {
             let nextTick = { (r: Int) in i + r * m < n ? timed[i + r * m].tick : end }
             while count >= 2 && nextTick(count) < loopTick + count * period { count -= 1 }
             guard count >= 2 else { continue }
-            let saving = flatCost(timed, from: i, count: count * m, previous: previous, end: end)
+            let saving =
+                flatCost(timed, from: i, count: count * m, previous: previous, end: end)
                 - loopCost(timed, from: i, length: m, count: count, previous: previous, loopTick: loopTick, period: period, end: end)
             if saving > 0 && saving > (best?.saving ?? 0) {
                 best = Loop(length: m, count: count, loopTick: loopTick, period: period, saving: saving)
@@ -89,8 +90,10 @@ enum LoopFolding {
     }
 
     /// Bytes of instructions i..<i+length laid out flat, plus the delay bytes of the one after.
-    private static func flatCost(_ timed: [TimedInstruction], from i: Int, count length: Int,
-                                 previous: Int, end: Int) -> Int {
+    private static func flatCost(
+        _ timed: [TimedInstruction], from i: Int, count length: Int,
+        previous: Int, end: Int
+    ) -> Int {
         var bytes = 0
         var last = previous
         for item in timed[i..<i + length] {
@@ -101,8 +104,10 @@ enum LoopFolding {
     }
 
     /// Bytes of the loop (LOOP, one body, ENDLOOP), plus the delay bytes of the instruction after.
-    private static func loopCost(_ timed: [TimedInstruction], from i: Int, length: Int, count: Int,
-                                 previous: Int, loopTick: Int, period: Int, end: Int) -> Int {
+    private static func loopCost(
+        _ timed: [TimedInstruction], from i: Int, length: Int, count: Int,
+        previous: Int, loopTick: Int, period: Int, end: Int
+    ) -> Int {
         var bytes = Instruction.loop(count: UInt8(count), delay: UInt32(loopTick - previous)).encodedCount
         var last = loopTick
         for item in timed[i..<i + length] {

@@ -12,8 +12,10 @@ public struct CompileOptions: Sendable, Hashable {
     /// the program and let the report say so.
     public var failOnToleranceExceeded: Bool
 
-    public init(tolerance: Int = 1, sharpnessTolerance: Int? = nil, tickRate: UInt16 = 1000,
-                loops: Bool = true, failOnToleranceExceeded: Bool = true) {
+    public init(
+        tolerance: Int = 1, sharpnessTolerance: Int? = nil, tickRate: UInt16 = 1000,
+        loops: Bool = true, failOnToleranceExceeded: Bool = true
+    ) {
         self.tolerance = tolerance
         self.sharpnessTolerance = sharpnessTolerance
         self.tickRate = tickRate

@@ -37,14 +37,22 @@ public struct InstructionCounts: Sendable, Hashable {
 
     /// (PROTOCOL.md name, count) in opcode order.
     public var byName: [(name: String, count: Int)] {
-        [("SET_A", setA), ("RAMP_A", rampA), ("SET_S", setS), ("RAMP_S", rampS),
-         ("PULSE", pulse), ("LOOP", loop), ("ENDLOOP", endLoop), ("END", end)]
+        [
+            ("SET_A", setA), ("RAMP_A", rampA), ("SET_S", setS), ("RAMP_S", rampS),
+            ("PULSE", pulse), ("LOOP", loop), ("ENDLOOP", endLoop), ("END", end),
+        ]
     }
 
     public static func + (a: InstructionCounts, b: InstructionCounts) -> InstructionCounts {
         var sum = a
-        sum.setA += b.setA; sum.rampA += b.rampA; sum.setS += b.setS; sum.rampS += b.rampS
-        sum.pulse += b.pulse; sum.loop += b.loop; sum.endLoop += b.endLoop; sum.end += b.end
+        sum.setA += b.setA
+        sum.rampA += b.rampA
+        sum.setS += b.setS
+        sum.rampS += b.rampS
+        sum.pulse += b.pulse
+        sum.loop += b.loop
+        sum.endLoop += b.endLoop
+        sum.end += b.end
         return sum
     }
 }

@@ -22,8 +22,10 @@ import HapticProtocol
 ///
 /// Deterministic: the same pattern, profile and options give the same bytes.
 public enum PatternCompiler {
-    public static func compile(_ pattern: HapticPattern, profile: ActuatorProfile,
-                               options: CompileOptions = CompileOptions()) throws(CompileError) -> CompiledProgram {
+    public static func compile(
+        _ pattern: HapticPattern, profile: ActuatorProfile,
+        options: CompileOptions = CompileOptions()
+    ) throws(CompileError) -> CompiledProgram {
         guard (0...255).contains(options.tolerance) else { throw .invalidOptions("tolerance must be 0...255 LSB") }
         guard (0...255).contains(options.effectiveSharpnessTolerance) else {
             throw .invalidOptions("sharpness tolerance must be 0...255 LSB")
@@ -33,8 +35,9 @@ public enum PatternCompiler {
         let start = clock.now
 
         let renderer = ReferenceRenderer(pattern: pattern)
-        let target = CompileTarget(renderer: renderer, profile: profile, rate: Double(options.tickRate),
-                                   sharpnessTolerance: options.effectiveSharpnessTolerance)
+        let target = CompileTarget(
+            renderer: renderer, profile: profile, rate: Double(options.tickRate),
+            sharpnessTolerance: options.effectiveSharpnessTolerance)
         let n = target.tickCount
         guard n <= Int(Instruction.maxDelay) else { throw .tooLong(ticks: n) }
 
@@ -42,7 +45,8 @@ public enum PatternCompiler {
         let layer = PulseLayer(pulses, tickCount: n)
         let amplitude = SegmentFit.fit(target.amplitudeBand(pulses: layer, tolerance: options.tolerance))
         let envelope = ChannelCommand.play(amplitude, count: n)
-        let sharpness = target.sharpnessChannel
+        let sharpness =
+            target.sharpnessChannel
             ? SegmentFit.fit(target.sharpnessBand(envelope: envelope, pulses: layer)) : []
         let timed = CompileAssembly.merge(amplitude: amplitude, sharpness: sharpness, pulses: pulses)
 
@@ -78,7 +82,9 @@ public enum PatternCompiler {
         var notes: [String] = []
         let device = DeviceConfiguration.default
         if program.body.count > Int(device.maxBody) {
-            notes.append("body of \(program.body.count) bytes exceeds a default device's \(device.maxBody)-byte buffer: stream it (PROTOCOL.md 1.14) or raise max_body")
+            notes.append(
+                "body of \(program.body.count) bytes exceeds a default device's \(device.maxBody)-byte buffer: stream it (PROTOCOL.md 1.14) or raise max_body"
+            )
         }
         // The safety limiter counts consecutive output samples at or above the threshold.
         var run = 0, longest = 0
@@ -87,7 +93,9 @@ public enum PatternCompiler {
             longest = max(longest, run)
         }
         if longest > Int(device.safetyTicks) {
-            notes.append("\(longest) consecutive ticks at amplitude >= \(device.safetyThreshold) exceed a default device's safety limit of \(device.safetyTicks) (PROTOCOL.md 1.12): lower the master scale")
+            notes.append(
+                "\(longest) consecutive ticks at amplitude >= \(device.safetyThreshold) exceed a default device's safety limit of \(device.safetyTicks) (PROTOCOL.md 1.12): lower the master scale"
+            )
         }
         return notes
     }

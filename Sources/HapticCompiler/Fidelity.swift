@@ -32,19 +32,21 @@ enum Fidelity {
     /// The device the check plays on: the program's rate, a buffer large enough for it, and the
     /// safety limiter out of the way (it is a device policy, reported separately).
     static func checkConfiguration(for program: Program) -> DeviceConfiguration {
-        DeviceConfiguration(rate: program.header.rate,
-                            maxBody: max(UInt32(program.body.count), DeviceConfiguration.default.maxBody),
-                            safetyTicks: .max)
+        DeviceConfiguration(
+            rate: program.header.rate,
+            maxBody: max(UInt32(program.body.count), DeviceConfiguration.default.maxBody),
+            safetyTicks: .max)
     }
 
     /// Plays `program` from a fresh interpreter and compares every tick with the reference.
     static func check(_ program: Program, target: CompileTarget, tolerance: Int) -> (FidelityReport, [OutputSample]) {
         let n = target.tickCount
-        var report = FidelityReport(tolerance: tolerance, sharpnessTolerance: target.sharpnessTolerance, ticks: n,
-                                    amplitudeMaxError: 0, amplitudeMeanError: 0, sharpnessTicks: 0,
-                                    sharpnessMaxError: target.sharpnessRendered ? 0 : nil,
-                                    sharpnessMeanError: target.sharpnessRendered ? 0 : nil,
-                                    problem: nil, playbackSeconds: 0)
+        var report = FidelityReport(
+            tolerance: tolerance, sharpnessTolerance: target.sharpnessTolerance, ticks: n,
+            amplitudeMaxError: 0, amplitudeMeanError: 0, sharpnessTicks: 0,
+            sharpnessMaxError: target.sharpnessRendered ? 0 : nil,
+            sharpnessMeanError: target.sharpnessRendered ? 0 : nil,
+            problem: nil, playbackSeconds: 0)
         var interpreter = Interpreter(configuration: checkConfiguration(for: program))
         do {
             try interpreter.load(program)

@@ -54,8 +54,9 @@ enum KernelPulses {
         for transient in target.transients {
             let amplitude = profile.amplitudeCode(forIntensity: transient.intensity)
             guard amplitude > 0 else { continue }
-            let pulse = KernelPulse(tick: transient.startTick(rate: target.rate), amplitude: amplitude,
-                                    sharpness: SharpnessRendering.code(forSharpness: transient.sharpness))
+            let pulse = KernelPulse(
+                tick: transient.startTick(rate: target.rate), amplitude: amplitude,
+                sharpness: SharpnessRendering.code(forSharpness: transient.sharpness))
             guard pulse.tick >= 0, pulse.tick < n, transient.lengthTicks(rate: target.rate) == pulse.length else { continue }
             let sounding = pulses.reversed().prefix { $0.tick + 20 > pulse.tick }.filter { $0.end > pulse.tick }
             guard sounding.count < voices else { continue }
@@ -70,7 +71,8 @@ enum KernelPulses {
             for k in 0..<n where layer.winner[k] >= 0 {
                 let p = Int(layer.amplitude[k]), reference = Int(target.amplitude[k])
                 if p == reference && p + 1 > min(255, reference + tolerance)
-                    && !target.sharpnessAcceptable(layer.sharpness[k], at: k) {
+                    && !target.sharpnessAcceptable(layer.sharpness[k], at: k)
+                {
                     conflicting.insert(Int(layer.winner[k]))
                 }
             }
@@ -83,7 +85,8 @@ enum KernelPulses {
         for k in 0..<n where layer.winner[k] >= 0 {
             let index = Int(layer.winner[k])
             if !useful[index], layer.amplitude[k] == target.amplitude[k],
-               target.sharpnessAcceptable(layer.sharpness[k], at: k) {
+                target.sharpnessAcceptable(layer.sharpness[k], at: k)
+            {
                 useful[index] = true
             }
         }

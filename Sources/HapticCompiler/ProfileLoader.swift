@@ -80,8 +80,9 @@ public struct ProfileLoader: Sendable {
         let profile = try decode(bytes, file: path)
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         guard profile.name == stem else {
-            throw ProfileError(file: path, keyPath: "name",
-                               message: "'\(profile.name)' does not match the file name '\(stem)': rename one of them")
+            throw ProfileError(
+                file: path, keyPath: "name",
+                message: "'\(profile.name)' does not match the file name '\(stem)': rename one of them")
         }
         return profile
     }

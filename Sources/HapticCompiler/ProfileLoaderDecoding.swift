@@ -18,14 +18,17 @@ enum ProfileDecoding {
         return try decode(value, file: file)
     }
 
-    static let rootKeys = ["name", "kind", "part", "description", "drive", "lra", "erm", "voice-coil",
-                           "edges", "transfer", "sharpness", "sources"]
+    static let rootKeys = [
+        "name", "kind", "part", "description", "drive", "lra", "erm", "voice-coil",
+        "edges", "transfer", "sharpness", "sources",
+    ]
 
     static func decode(_ value: JSONValue, file: String) throws(ProfileError) -> ActuatorProfile {
         let root = try ProfileFields(file: file, path: "", value: value, allowed: rootKeys)
         let name = try root.string("name")
-        try root.check(!name.isEmpty && name.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" },
-                       "name", "use lowercase letters, digits and dashes only ('\(name)')")
+        try root.check(
+            !name.isEmpty && name.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" },
+            "name", "use lowercase letters, digits and dashes only ('\(name)')")
         let kindName = try root.choice("kind", ActuatorKind.allCases.map(\.rawValue))
         let kind = ActuatorKind(rawValue: kindName)!
         for other in ActuatorKind.allCases where other != kind && root.has(other.rawValue) {
@@ -40,9 +43,10 @@ enum ProfileDecoding {
         try checkStart(root, mechanics: mechanics, transfer: transfer, sharpness: sharpness, drive: drive, edges: edges)
         let sources = try decodeSources(root, document: value)
 
-        return ActuatorProfile(name: name, part: try root.string("part"), description: try root.string("description"),
-                               drive: drive, mechanics: mechanics, edges: edges, transfer: transfer,
-                               sharpness: sharpness, sources: sources)
+        return ActuatorProfile(
+            name: name, part: try root.string("part"), description: try root.string("description"),
+            drive: drive, mechanics: mechanics, edges: edges, transfer: transfer,
+            sharpness: sharpness, sources: sources)
     }
 
     private static func decodeDrive(_ root: ProfileFields, kind: ActuatorKind) throws(ProfileError) -> ActuatorProfile.Drive {
@@ -89,8 +93,12 @@ enum ProfileDecoding {
             try s.check(band.contains(reference), "referenceHz", "must lie in bandHz")
             return .voiceCoil(.init(resonanceHz: f0, qualityFactor: q, bandHz: band, referenceHz: reference))
         case .erm:
-            let s = try root.object("erm", allowed: ["timeConstantMs", "coastTimeConstantMs", "ratedSpeedRPM",
-                                                     "startLevel", "minimumRunningLevel", "bidirectional"])
+            let s = try root.object(
+                "erm",
+                allowed: [
+                    "timeConstantMs", "coastTimeConstantMs", "ratedSpeedRPM",
+                    "startLevel", "minimumRunningLevel", "bidirectional",
+                ])
             let tau = try s.positive("timeConstantMs")
             let coast = try s.positive("coastTimeConstantMs")
             let rpm = try s.positive("ratedSpeedRPM")
@@ -98,13 +106,17 @@ enum ProfileDecoding {
             try s.check(start >= 0 && start <= 1, "startLevel", "must be a fraction of rated drive, 0...1")
             let running = try s.number("minimumRunningLevel")
             try s.check(running >= 0 && running <= start, "minimumRunningLevel", "must be in 0...startLevel (\(start))")
-            return .erm(.init(timeConstantMs: tau, coastTimeConstantMs: coast, ratedSpeedRPM: rpm, startLevel: start,
-                              minimumRunningLevel: running, bidirectional: try s.bool("bidirectional")))
+            return .erm(
+                .init(
+                    timeConstantMs: tau, coastTimeConstantMs: coast, ratedSpeedRPM: rpm, startLevel: start,
+                    minimumRunningLevel: running, bidirectional: try s.bool("bidirectional")))
         }
     }
 
-    private static func decodeEdges(_ root: ProfileFields, drive: ActuatorProfile.Drive,
-                                    mechanics: ActuatorProfile.Mechanics) throws(ProfileError) -> ActuatorProfile.Edges {
+    private static func decodeEdges(
+        _ root: ProfileFields, drive: ActuatorProfile.Drive,
+        mechanics: ActuatorProfile.Mechanics
+    ) throws(ProfileError) -> ActuatorProfile.Edges {
         let e = try root.object("edges", allowed: ["kickMs", "brakeMs", "brakeRatio"])
         let kick = try e.integer("kickMs")
         try e.check(kick >= 0 && kick <= 1000, "kickMs", "must be in 0...1000")
@@ -112,8 +124,9 @@ enum ProfileDecoding {
         let brake = try e.integer("brakeMs")
         try e.check(brake >= 0 && brake <= 1000, "brakeMs", "must be in 0...1000")
         let ratio = try e.number("brakeRatio")
-        try e.check(ratio >= 0 && ratio <= drive.overdriveRatio * (1 + 1e-9), "brakeRatio",
-                    "must be in 0...overdriveVolts/ratedVolts (\(drive.overdriveRatio)): the brake cannot exceed the overdrive")
+        try e.check(
+            ratio >= 0 && ratio <= drive.overdriveRatio * (1 + 1e-9), "brakeRatio",
+            "must be in 0...overdriveVolts/ratedVolts (\(drive.overdriveRatio)): the brake cannot exceed the overdrive")
         try e.check((brake == 0) == (ratio == 0), "brakeRatio", "brakeMs and brakeRatio are both zero or both positive")
         if case .erm(let erm) = mechanics, !erm.bidirectional {
             try e.check(brake == 0, "brakeMs", "a unidirectional ERM driver cannot brake: set 0 (or erm.bidirectional)")
@@ -121,8 +134,10 @@ enum ProfileDecoding {
         return ActuatorProfile.Edges(kickMs: kick, brakeMs: brake, brakeRatio: ratio)
     }
 
-    private static func decodeTransfer(_ root: ProfileFields, mechanics: ActuatorProfile.Mechanics, drive: ActuatorProfile.Drive,
-                                       edges: ActuatorProfile.Edges) throws(ProfileError) -> IntensityTransfer {
+    private static func decodeTransfer(
+        _ root: ProfileFields, mechanics: ActuatorProfile.Mechanics, drive: ActuatorProfile.Drive,
+        edges: ActuatorProfile.Edges
+    ) throws(ProfileError) -> IntensityTransfer {
         let t = try root.object("transfer", allowed: ["curve", "exponent", "points", "floor"])
         let curveName = try t.choice("curve", ["power", "linear", "table"])
         try t.check(curveName == "power" || !t.has("exponent"), "exponent", "only curve 'power' takes an exponent")
@@ -141,8 +156,9 @@ enum ProfileDecoding {
         let floor = try t.number("floor")
         try t.check(floor >= 0 && floor < 1, "floor", "must be a fraction of rated drive in 0..<1")
         if case .erm(let erm) = mechanics {
-            try t.check(floor >= erm.minimumRunningLevel, "floor",
-                        "below erm.minimumRunningLevel (\(erm.minimumRunningLevel)): low intensities would stall the motor")
+            try t.check(
+                floor >= erm.minimumRunningLevel, "floor",
+                "below erm.minimumRunningLevel (\(erm.minimumRunningLevel)): low intensities would stall the motor")
         }
         return IntensityTransfer(curve: curve, floor: floor)
     }
@@ -164,8 +180,9 @@ enum ProfileDecoding {
             }
             points.append(.init(intensity: i, level: l))
         }
-        try t.check(points.first! == .init(intensity: 0, level: 0) && points.last! == .init(intensity: 1, level: 1),
-                    "points", "must start at [0, 0] and end at [1, 1]")
+        try t.check(
+            points.first! == .init(intensity: 0, level: 0) && points.last! == .init(intensity: 1, level: 1),
+            "points", "must start at [0, 0] and end at [1, 1]")
         return points
     }
 
@@ -201,15 +218,19 @@ enum ProfileDecoding {
 
     /// An ERM at rest starts only from startLevel: a floor under it must be lifted by a kick
     /// that every sharpness gets (minimumEdge > 0) and that reaches startLevel.
-    private static func checkStart(_ root: ProfileFields, mechanics: ActuatorProfile.Mechanics, transfer: IntensityTransfer,
-                                   sharpness: SharpnessRendering, drive: ActuatorProfile.Drive,
-                                   edges: ActuatorProfile.Edges) throws(ProfileError) {
+    private static func checkStart(
+        _ root: ProfileFields, mechanics: ActuatorProfile.Mechanics, transfer: IntensityTransfer,
+        sharpness: SharpnessRendering, drive: ActuatorProfile.Drive,
+        edges: ActuatorProfile.Edges
+    ) throws(ProfileError) {
         guard case .erm(let erm) = mechanics, transfer.floor < erm.startLevel else { return }
         let shortestKick = Double(edges.kickMs) * sharpness.edgeStrength(forCode: 0)
         guard shortestKick.rounded() >= 1, transfer.floor * drive.overdriveRatio >= erm.startLevel else {
-            throw ProfileError(file: root.file, keyPath: "transfer.floor", message:
-                "under erm.startLevel (\(erm.startLevel)) and no kick lifts it there (floor x overdrive ratio = "
-                + "\(transfer.floor * drive.overdriveRatio), shortest kick \(shortestKick) ms): the motor would not start")
+            throw ProfileError(
+                file: root.file, keyPath: "transfer.floor",
+                message:
+                    "under erm.startLevel (\(erm.startLevel)) and no kick lifts it there (floor x overdrive ratio = "
+                    + "\(transfer.floor * drive.overdriveRatio), shortest kick \(shortestKick) ms): the motor would not start")
         }
     }
 

@@ -12,8 +12,9 @@ struct ProfileFields {
         self.file = file
         self.path = path
         guard case .object(let fields) = value else {
-            throw ProfileError(file: file, keyPath: path.isEmpty ? nil : path,
-                               message: path.isEmpty ? "a profile must be a JSON object" : "expected an object")
+            throw ProfileError(
+                file: file, keyPath: path.isEmpty ? nil : path,
+                message: path.isEmpty ? "a profile must be a JSON object" : "expected an object")
         }
         self.fields = fields
         for key in fields.keys.sorted() where !allowed.contains(key) {

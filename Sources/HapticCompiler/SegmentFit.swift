@@ -37,8 +37,9 @@ enum SegmentFit {
                 candidates(low: entry.low, high: entry.high, preferred: Int(band.target[end]) - v, into: &values)
                 for dv in values {
                     let score = end >= n - 1 ? Int.max : end + SegmentCone.reach(band, from: end, value: v + dv)
-                    let choice = Choice(score: score, cost: dv == 0 ? 0 : (entry.duration == 1 ? 2 : 3),
-                                        duration: entry.duration, miss: abs(v + dv - Int(band.target[end])), delta: dv)
+                    let choice = Choice(
+                        score: score, cost: dv == 0 ? 0 : (entry.duration == 1 ? 2 : 3),
+                        duration: entry.duration, miss: abs(v + dv - Int(band.target[end])), delta: dv)
                     if best.map({ choice.isBetter(than: $0) }) ?? true { best = choice }
                 }
             }

@@ -35,8 +35,9 @@ struct ChannelBand: Sendable {
 
     /// A band of `count` ticks where nothing matters.
     init(free count: Int) {
-        self.init(lower: Array(repeating: 0, count: count), upper: Array(repeating: 255, count: count),
-                  target: Array(repeating: 0, count: count))
+        self.init(
+            lower: Array(repeating: 0, count: count), upper: Array(repeating: 255, count: count),
+            target: Array(repeating: 0, count: count))
     }
 
     var count: Int { lower.count }

@@ -31,8 +31,10 @@ struct SegmentCone {
     /// Sweeps ramps from value `v` at tick `t` through `band`. Returns the longest feasible D
     /// (0 when t is the band's last tick) and, in `tail` (if given), the last `keep` feasible
     /// durations with their delta ranges, in increasing D.
-    static func sweep(_ band: ChannelBand, from t: Int, value v: Int, keep: Int,
-                      tail: inout [Feasible]) -> Int {
+    static func sweep(
+        _ band: ChannelBand, from t: Int, value v: Int, keep: Int,
+        tail: inout [Feasible]
+    ) -> Int {
         tail.removeAll(keepingCapacity: true)
         return run(band, from: t, value: v, keep: keep, tail: &tail)
     }
@@ -43,8 +45,10 @@ struct SegmentCone {
         return run(band, from: t, value: v, keep: 0, tail: &none)
     }
 
-    private static func run(_ band: ChannelBand, from t: Int, value v: Int, keep: Int,
-                            tail: inout [Feasible]) -> Int {
+    private static func run(
+        _ band: ChannelBand, from t: Int, value v: Int, keep: Int,
+        tail: inout [Feasible]
+    ) -> Int {
         let last = min(band.count - 1, t + maximumDuration)
         // Slope interval [ln / ld, un / ud], denominators positive. The sentinels (+-1024) are
         // steeper than any 8-bit ramp, so they never decide anything.
@@ -59,10 +63,10 @@ struct SegmentCone {
                     // End deltas at D = d: dv / d inside the slope interval, dv inside the band.
                     let x = ln * d
                     var low = ceilDiv(x, ld)
-                    if low < 0 && x % ld == 0 { low += 1 }      // falling: the lower end is open
+                    if low < 0 && x % ld == 0 { low += 1 }  // falling: the lower end is open
                     let y = un * d
                     var high = floorDiv(y, ud)
-                    if high > 0 && y % ud == 0 { high -= 1 }    // rising: the upper end is open
+                    if high > 0 && y % ud == 0 { high -= 1 }  // rising: the upper end is open
                     low = max(low, lo)
                     high = min(high, hi)
                     if low <= high {
@@ -74,8 +78,14 @@ struct SegmentCone {
                     }
                     // Tick k as an inner tick of every longer ramp.
                     let nl = 2 * lo - 1, nu = 2 * hi + 1, den = 2 * d
-                    if nl * ld > ln * den { ln = nl; ld = den }
-                    if nu * ud < un * den { un = nu; ud = den }
+                    if nl * ld > ln * den {
+                        ln = nl
+                        ld = den
+                    }
+                    if nu * ud < un * den {
+                        un = nu
+                        ud = den
+                    }
                     // Empty, or a single slope s != 0 whose end is open on its own side (s = 0
                     // is never a bound: the numerators are odd).
                     if ln * ud >= un * ld { break }

@@ -24,6 +24,9 @@ public struct DeviceVectorFile: Sendable {
     public var output: [(tick: UInt32, byte: UInt8)]
     /// The sample of every tick.
     public var samples: [OutputSample]
+    /// Output-stage faults the board raises at these ticks (`fault TICK CODE`, PROTOCOL.md 2.18):
+    /// the board's side of the test, which no host can cause over the port.
+    public var stageFaults: [(tick: UInt32, code: UInt8)] = []
 
     public enum ReadError: Error, CustomStringConvertible {
         case malformed(file: String, line: Int, text: String)
@@ -72,6 +75,9 @@ public struct DeviceVectorFile: Sendable {
             case "out":
                 guard fields.count == 3, let tick = UInt32(fields[1]), let bytes = Self.hex(fields[2]) else { throw malformed() }
                 output += bytes.map { (tick, $0) }
+            case "fault":
+                guard fields.count == 3, let tick = UInt32(fields[1]), let code = UInt8(fields[2]) else { throw malformed() }
+                stageFaults.append((tick, code))
             case "ticks:":
                 guard fields.count == 2, let count = Int(fields[1]) else { throw malformed() }
                 ticks = count
@@ -79,7 +85,7 @@ public struct DeviceVectorFile: Sendable {
                 // `<first>-<last>: amp sharp flags` or `<tick>: ...`
                 let bounds = fields[0].dropLast().split(separator: "-").compactMap { Int($0) }
                 guard fields.count == 4, fields[0].hasSuffix(":"), let last = bounds.last,
-                      let amp = UInt8(fields[1]), let sharp = UInt8(fields[2]), let flags = UInt8(fields[3])
+                    let amp = UInt8(fields[1]), let sharp = UInt8(fields[2]), let flags = UInt8(fields[3])
                 else { throw malformed() }
                 let sample = OutputSample(amplitude: amp, sharpness: sharp, flags: flags)
                 while samples.count <= last { samples.append(sample) }
@@ -113,14 +119,14 @@ public struct DeviceVectorFile: Sendable {
         func number<T: FixedWidthInteger>(_ key: String) -> T? { values[key].flatMap { T($0) } }
         let version = values["fw"]?.split(separator: ".").compactMap { UInt8($0) } ?? []
         guard let rate: UInt16 = number("rate"), let maxBody: UInt32 = number("max_body"), let brake: UInt16 = number("brake"),
-              let threshold: UInt8 = number("threshold"), let safety: UInt32 = number("safety"),
-              let slots: UInt8 = number("slots"), let capacity: UInt32 = number("slot_capacity"),
-              let stream: UInt32 = number("stream"), let rx: UInt16 = number("rx_buffer"),
-              let wake: UInt16 = number("wake"), let idle: UInt16 = number("idle"), let watchdog: UInt16 = number("watchdog"),
-              let actuator: UInt8 = number("actuator"), let profileID: UInt16 = number("profile_id"),
-              let deviceID: UInt32 = number("device_id"), let caps: UInt16 = number("caps"),
-              let reason: UInt8 = number("reset_reason"), let boots: UInt32 = number("boot_count"),
-              let profileName = values["profile_name"], version.count == 3
+            let threshold: UInt8 = number("threshold"), let safety: UInt32 = number("safety"),
+            let slots: UInt8 = number("slots"), let capacity: UInt32 = number("slot_capacity"),
+            let stream: UInt32 = number("stream"), let rx: UInt16 = number("rx_buffer"),
+            let wake: UInt16 = number("wake"), let idle: UInt16 = number("idle"), let watchdog: UInt16 = number("watchdog"),
+            let actuator: UInt8 = number("actuator"), let profileID: UInt16 = number("profile_id"),
+            let deviceID: UInt32 = number("device_id"), let caps: UInt16 = number("caps"),
+            let reason: UInt8 = number("reset_reason"), let boots: UInt32 = number("boot_count"),
+            let profileName = values["profile_name"], version.count == 3
         else { return nil }
         var c = DeviceModel.Configuration(
             core: DeviceConfiguration(rate: rate, maxBody: maxBody, brakeTicks: brake, safetyThreshold: threshold, safetyTicks: safety),
@@ -148,6 +154,8 @@ public struct DeviceVectorFile: Sendable {
         var sent: [(tick: UInt32, byte: UInt8)] = []
         var next = 0
         for tick in 0..<UInt32(ticks) {
+            // The generator writes a tick's stage fault before its frames; the board reports it so.
+            for fault in stageFaults where fault.tick == tick { device.setStageFault(fault.code) }
             while next < inputs.count, inputs[next].tick == tick {
                 sent += device.receive(inputs[next].bytes).map { (tick, $0) }
                 next += 1

@@ -108,7 +108,8 @@ struct LiveChecks {
         var offset = 0
         while offset < program.count {
             let data = Array(program[offset..<min(program.count, offset + size)])
-            try ack(.upload(.init(slot: slot, offset: UInt32(offset), data: data)), value: UInt32(offset + data.count),
+            try ack(
+                .upload(.init(slot: slot, offset: UInt32(offset), data: data)), value: UInt32(offset + data.count),
                 "UPLOAD slot \(slot) offset \(offset), \(data.count) bytes")
             offset += data.count
         }
@@ -160,9 +161,11 @@ struct LiveChecks {
         }
         let caps = info.capabilities.rawValue
         if (caps & 1 != 0) != (info.streamCapacity > 0) {
-            throw Divergence("INFO capability STREAM is \(caps & 1) with stream_capacity \(info.streamCapacity) (2.6: set exactly when the ring exists)")
+            throw Divergence(
+                "INFO capability STREAM is \(caps & 1) with stream_capacity \(info.streamCapacity) (2.6: set exactly when the ring exists)")
         }
-        if caps & 0xFFF0 != 0 { throw Divergence(String(format: "INFO capabilities 0x%04X set bits 4..15, which are 0 in 1.0", caps)) }
+        // Bits 0..3 are 1.0's, bit 4 DIAG came with 2.18; the rest are 0.
+        if caps & 0xFFE0 != 0 { throw Divergence(String(format: "INFO capabilities 0x%04X set bits 5..15, which are 0 in this version", caps)) }
         if info.streamCapacity & (info.streamCapacity &- 1) != 0 {
             throw Divergence("INFO stream_capacity \(info.streamCapacity) is not a power of two (2.10)")
         }
@@ -177,21 +180,25 @@ struct LiveChecks {
             }
             if again != info { throw Divergence("HELLO 1.\(minor): INFO differs from the first one (\(MessageText.describe(response)))") }
         }
-        try nack(.hello(.init(version: ProtocolVersion(major: 2, minor: 0))), .versionIncompatible,
-                 value: UInt32(version.major) << 8 | UInt32(version.minor), "HELLO 2.0")
-        try expectNack(raw(type: MessageType.hello.rawValue, payload: [1]), type: MessageType.hello.rawValue, .badLength, value: 0,
-                       "HELLO with a 1-byte payload")
+        try nack(
+            .hello(.init(version: ProtocolVersion(major: 2, minor: 0))), .versionIncompatible,
+            value: UInt32(version.major) << 8 | UInt32(version.minor), "HELLO 2.0")
+        try expectNack(
+            raw(type: MessageType.hello.rawValue, payload: [1]), type: MessageType.hello.rawValue, .badLength, value: 0,
+            "HELLO with a 1-byte payload")
         try expectNack(raw(type: 0x7E, payload: []), type: 0x7E, .unknownMessage, value: 0, "command type 0x7E")
         try expectNoReply(after: link.encoded(.ack(.init(type: .upload, value: 1)), sequence: 3), "an ACK frame sent to the device (a loop-back)")
-        try expectNoReply(after: Frame(messageType: MessageType.ping.rawValue, sequence: 9, payload: [1, 2, 3]).encodedBytes,
-                          "a PING with a 3-byte payload")
+        try expectNoReply(
+            after: Frame(messageType: MessageType.ping.rawValue, sequence: 9, payload: [1, 2, 3]).encodedBytes,
+            "a PING with a 3-byte payload")
         // PONG: the PING's seq and echo, the device's tick; ticks advance at the rate INFO reports.
         try link.send(link.encoded(.ping(.init(echo: 0x1234_5678)), sequence: 0x5A))
         guard let frame = try link.nextFrame(until: monotonicSeconds() + link.responseTimeout) else {
             throw Divergence("PING seq 0x5A: expected PONG, got nothing within \(milliseconds(link.responseTimeout))")
         }
         guard case .pong(let pong)? = try? Message(frame: frame), frame.sequence == 0x5A, pong.echo == 0x1234_5678 else {
-            throw Divergence("PING seq 90 echo 305419896: expected PONG seq 90 echo 305419896, got \(MessageText.describe(frame)) seq \(frame.sequence)")
+            throw Divergence(
+                "PING seq 90 echo 305419896: expected PONG seq 90 echo 305419896, got \(MessageText.describe(frame)) seq \(frame.sequence)")
         }
         let start = (tick: try link.ping(), time: monotonicSeconds())
         Thread.sleep(forTimeInterval: 0.5)
@@ -230,8 +237,9 @@ struct LiveChecks {
 
     func uploadRefusals() throws(Divergence) -> LiveOutcome {
         let capacity = info.slotCapacity
-        try expectNack(raw(type: MessageType.upload.rawValue, payload: [0, 0, 0, 0, 0]), type: MessageType.upload.rawValue, .badLength,
-                       value: 0, "UPLOAD with a 5-byte payload")
+        try expectNack(
+            raw(type: MessageType.upload.rawValue, payload: [0, 0, 0, 0, 0]), type: MessageType.upload.rawValue, .badLength,
+            value: 0, "UPLOAD with a 5-byte payload")
         try nack(.upload(.init(slot: info.slotCount, offset: 0, data: [1])), .badSlot, "UPLOAD to slot \(info.slotCount) (slot_count)")
         try nack(.upload(.init(slot: Message.streamSlot, offset: 0, data: [1])), .badSlot, "UPLOAD to slot 0xFF (the stream)")
         try ack(.upload(.init(slot: 0, offset: 0, data: [1, 2, 3])), value: 3, "UPLOAD 3 bytes at offset 0")
@@ -246,8 +254,9 @@ struct LiveChecks {
         var filled: UInt32 = 3
         while filled < capacity {
             let count = min(UInt32(uploadChunk), capacity - filled)
-            try ack(.upload(.init(slot: 0, offset: filled, data: Array(repeating: 0x55, count: Int(count)))), value: filled + count,
-                    "UPLOAD filling the slot at offset \(filled)")
+            try ack(
+                .upload(.init(slot: 0, offset: filled, data: Array(repeating: 0x55, count: Int(count)))), value: filled + count,
+                "UPLOAD filling the slot at offset \(filled)")
             filled += count
         }
         try nack(.upload(.init(slot: 0, offset: filled, data: [1])), .noSpace, value: capacity, "UPLOAD of one byte past the slot's \(capacity)")
@@ -267,8 +276,9 @@ struct LiveChecks {
         // and the slot emptied.
         try store(program, slot: 0, commit: false)
         let crc = CRC16.checksum(program)
-        try nack(.commit(.init(slot: 0, length: UInt32(program.count), crc: crc ^ 0x5A5A)), .checksumMismatch, value: UInt32(crc),
-                 "COMMIT with a wrong program CRC")
+        try nack(
+            .commit(.init(slot: 0, length: UInt32(program.count), crc: crc ^ 0x5A5A)), .checksumMismatch, value: UInt32(crc),
+            "COMMIT with a wrong program CRC")
         let left = try fill(of: 0, "COMMIT probe after CHECKSUM_MISMATCH")
         if left != 0 { throw Divergence("CHECKSUM_MISMATCH left \(left) bytes in the slot; 2.7 empties it") }
         try nack(.play(.init(slot: 0)), .notCommitted, "PLAY after CHECKSUM_MISMATCH")
@@ -276,7 +286,9 @@ struct LiveChecks {
         var wrongBody = program
         wrongBody[14] ^= 0x01
         try store(wrongBody, slot: 0, commit: false)
-        try nack(.commit(.init(slot: 0, program: wrongBody)), MessageErrorCode(8), value: 0, "COMMIT of a program whose header CRC does not match its body")
+        try nack(
+            .commit(.init(slot: 0, program: wrongBody)), MessageErrorCode(8), value: 0, "COMMIT of a program whose header CRC does not match its body"
+        )
         return .passed("damaged frame dropped, CHECKSUM_MISMATCH with the CRC computed, BAD_CRC; both empty the slot")
     }
 
@@ -297,29 +309,36 @@ struct LiveChecks {
         try expectAck(first, type: MessageType.upload.rawValue, value: 5, "UPLOAD appending 2 bytes")
         let again = try link.command(frame: append.bytes, sequence: append.sequence, name: "UPLOAD")
         if again != first {
-            throw Divergence("the same UPLOAD frame again (seq \(append.sequence)): expected the remembered \(MessageText.describe(first)), got \(MessageText.describe(again))")
+            throw Divergence(
+                "the same UPLOAD frame again (seq \(append.sequence)): expected the remembered \(MessageText.describe(first)), got \(MessageText.describe(again))"
+            )
         }
         let kept = try fill(of: 0, "COMMIT probe after the retransmission")
         if kept != 5 { throw Divergence("a retransmitted UPLOAD was executed again: fill \(kept), expected 5") }
         // A STOP's ACK carries the tick: a retransmission later must repeat it unchanged.
         let stop = link.nextCommandFrame(.stop(.init(brake: false)))
-        let stopped = try expectAck(link.command(frame: stop.bytes, sequence: stop.sequence, name: "STOP"),
-                                    type: MessageType.stop.rawValue, value: nil, "STOP")
+        let stopped = try expectAck(
+            link.command(frame: stop.bytes, sequence: stop.sequence, name: "STOP"),
+            type: MessageType.stop.rawValue, value: nil, "STOP")
         try link.waitChecked(untilTick: stopped &+ 20)
-        try expectAck(link.command(frame: stop.bytes, sequence: stop.sequence, name: "STOP"), type: MessageType.stop.rawValue,
-                      value: stopped, "the same STOP frame 20 ticks later (remembered response)")
+        try expectAck(
+            link.command(frame: stop.bytes, sequence: stop.sequence, name: "STOP"), type: MessageType.stop.rawValue,
+            value: stopped, "the same STOP frame 20 ticks later (remembered response)")
         // HELLO clears the memory: the same frame is a new command.
         guard case .info = try link.command(.hello(.init())) else { throw Divergence("HELLO: expected INFO") }
-        let later = try expectAck(link.command(frame: stop.bytes, sequence: stop.sequence, name: "STOP"),
-                                  type: MessageType.stop.rawValue, value: nil, "the same STOP frame after HELLO")
+        let later = try expectAck(
+            link.command(frame: stop.bytes, sequence: stop.sequence, name: "STOP"),
+            type: MessageType.stop.rawValue, value: nil, "the same STOP frame after HELLO")
         if Int32(bitPattern: later &- stopped) < 20 {
             throw Divergence("the same STOP frame after HELLO: expected a new ACK value (a new command, 2.4), got the remembered \(stopped)")
         }
         // The same seq with other bytes is a new command.
-        let reused = Frame(messageType: MessageType.upload.rawValue, sequence: stop.sequence,
-                           payload: Message.upload(.init(slot: 0, offset: 0, data: [7])).payload)
-        try expectAck(link.command(frame: reused.encodedBytes, sequence: stop.sequence, name: "UPLOAD"), type: MessageType.upload.rawValue,
-                      value: 1, "an UPLOAD reusing the STOP's seq \(stop.sequence)")
+        let reused = Frame(
+            messageType: MessageType.upload.rawValue, sequence: stop.sequence,
+            payload: Message.upload(.init(slot: 0, offset: 0, data: [7])).payload)
+        try expectAck(
+            link.command(frame: reused.encodedBytes, sequence: stop.sequence, name: "UPLOAD"), type: MessageType.upload.rawValue,
+            value: 1, "an UPLOAD reusing the STOP's seq \(stop.sequence)")
         return .passed("retransmissions answered from memory without re-executing; HELLO clears it; a reused seq with other bytes executes")
     }
 }

@@ -40,7 +40,8 @@ extension LiveChecks {
         let start = try ack(.play(.init(slot: 0)), "PLAY slot 0 on a warm stage")
         let after = try link.ping()
         if !within(start, before, after) {
-            throw Divergence("PLAY on a warm stage: ACK value \(start) is not the tick it took effect, between PONG ticks \(before) and \(after) (2.8)")
+            throw Divergence(
+                "PLAY on a warm stage: ACK value \(start) is not the tick it took effect, between PONG ticks \(before) and \(after) (2.8)")
         }
         try expectPlay(slot: 0, start: start, firstOutput: 2, end: ticks, "PLAY slot 0")
         let at = link.estimatedTick() &+ Self.lead
@@ -126,7 +127,9 @@ extension LiveChecks {
             throw Divergence("SET_PARAM scale 255 during a silent play: expected TELEMETRY FIRST_OUTPUT slot 0 between ticks \(before) and \(after)")
         }
         if !within(t.tick, before, after) {
-            throw Divergence("SET_PARAM scale 255: FIRST_OUTPUT at tick \(t.tick), outside the ticks \(before)...\(after) it took effect in (2.8: from tick now on)")
+            throw Divergence(
+                "SET_PARAM scale 255: FIRST_OUTPUT at tick \(t.tick), outside the ticks \(before)...\(after) it took effect in (2.8: from tick now on)"
+            )
         }
         try expectTelemetry(.finished, slot: 0, at: b &+ 200, "PLAY at scale 0 raised by SET_PARAM")
         // SET_PARAM also sets the values a pending play starts with.
@@ -199,7 +202,9 @@ extension LiveChecks {
         var events: [Message.Telemetry.Event] = []
         while events.last != .finished {
             guard let notice = try link.nextNotice(timeout: max(0, deadline - monotonicSeconds()), credits: true) else {
-                throw Divergence("streaming \(body.count) bytes through a \(capacity)-byte ring: no FINISHED within \(milliseconds(time(ticks) + 0.5)) (sent \(next) bytes)")
+                throw Divergence(
+                    "streaming \(body.count) bytes through a \(capacity)-byte ring: no FINISHED within \(milliseconds(time(ticks) + 0.5)) (sent \(next) bytes)"
+                )
             }
             switch notice {
             case .credit(let c):
@@ -209,7 +214,9 @@ extension LiveChecks {
             case .telemetry(let t) where t.slot == Message.streamSlot && t.event != .fault:
                 let offsets: [Message.Telemetry.Event: UInt32] = [.started: 0, .firstOutput: 2, .finished: ticks]
                 guard let offset = offsets[t.event], !events.contains(t.event), t.tick == start &+ offset else {
-                    throw Divergence("streaming: \(MessageText.describe(notice)); expected STARTED at \(start), FIRST_OUTPUT at \(start &+ 2), FINISHED at \(start &+ ticks)")
+                    throw Divergence(
+                        "streaming: \(MessageText.describe(notice)); expected STARTED at \(start), FIRST_OUTPUT at \(start &+ 2), FINISHED at \(start &+ ticks)"
+                    )
                 }
                 events.append(t.event)
                 if t.event == .started {
@@ -232,8 +239,9 @@ extension LiveChecks {
     func watchdog() throws(Divergence) -> LiveOutcome {
         let loop = holdProgram(100, ticks: 20)
         if let skip = requireSlot(loop.count) { return skip }
-        try expectNack(raw(type: MessageType.setConfig.rawValue, payload: [1, 50, 0, 0]), type: MessageType.setConfig.rawValue, .badLength,
-                       value: 0, "SET_CONFIG with a 4-byte payload")
+        try expectNack(
+            raw(type: MessageType.setConfig.rawValue, payload: [1, 50, 0, 0]), type: MessageType.setConfig.rawValue, .badLength,
+            value: 0, "SET_CONFIG with a 4-byte payload")
         try nack(.setConfig(.init(key: .watchdog, value: 65536)), .badParam, "SET_CONFIG WATCHDOG 65536")
         try nack(.setConfig(.init(rawKey: 0x7F, value: 10)), .badParam, "SET_CONFIG with key 0x7F")
         let limit: UInt32 = 200
@@ -262,16 +270,20 @@ extension LiveChecks {
             if longestGap >= limit {
                 throw Divergence("the host's keep-alive PINGs came \(longestGap) ticks apart, past WATCHDOG \(limit) (a busy host: run again)")
             }
-            throw Divergence("PINGs every \(limit / 10) ticks (at most \(longestGap) apart) with WATCHDOG \(limit): expected no notice, got \(MessageText.describe(notice))")
+            throw Divergence(
+                "PINGs every \(limit / 10) ticks (at most \(longestGap) apart) with WATCHDOG \(limit): expected no notice, got \(MessageText.describe(notice))"
+            )
         }
-        try expectTelemetry(.fault, slot: 0, code: MessageErrorCode.watchdog.rawValue, at: last &+ limit,
-                            "silence after the last frame at tick \(last) with WATCHDOG \(limit)")
+        try expectTelemetry(
+            .fault, slot: 0, code: MessageErrorCode.watchdog.rawValue, at: last &+ limit,
+            "silence after the last frame at tick \(last) with WATCHDOG \(limit)")
         // A pending play is cancelled too, and reported with its slot.
         let at = link.estimatedTick() &+ 3 * limit
         try ack(.play(.init(slot: 0, startTick: at)), value: at, "PLAY slot 0, \(3 * limit) ticks ahead")
         last = try link.ping()
-        try expectTelemetry(.fault, slot: 0, code: MessageErrorCode.watchdog.rawValue, at: last &+ limit,
-                            "silence with a play pending, last frame at tick \(last)")
+        try expectTelemetry(
+            .fault, slot: 0, code: MessageErrorCode.watchdog.rawValue, at: last &+ limit,
+            "silence with a play pending, last frame at tick \(last)")
         try ack(.setConfig(.init(key: .watchdog, value: UInt32(info.watchdog))), value: UInt32(info.watchdog), "SET_CONFIG back to \(info.watchdog)")
         return .passed("FAULT 50 exactly \(limit) ticks after the last frame, playing and pending; keep-alives; SET_CONFIG refusals")
     }
@@ -280,7 +292,9 @@ extension LiveChecks {
 
     func reset() throws(Divergence) -> LiveOutcome {
         guard let (notice, sequence) = openingReset else {
-            return .skipped("PROTOCOL.md 1.0 has no reset command and the device sent no RESET while the port was open (boards that reboot when the port opens send one)")
+            return .skipped(
+                "PROTOCOL.md 1.0 has no reset command and the device sent no RESET while the port was open (boards that reboot when the port opens send one)"
+            )
         }
         if sequence != 0 { throw Divergence("RESET notice with seq \(sequence); the notice after boot is number 0 (2.2.1)") }
         if notice.version.major != ProtocolVersion.current.major {

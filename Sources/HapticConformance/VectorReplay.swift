@@ -47,8 +47,9 @@ struct VectorReplay {
     /// reference model cannot take the device's configuration.
     static func adapted(_ vector: DeviceModel.Configuration, to info: Message.Info) -> (DeviceModel.Configuration?, [String]) {
         var c = vector
-        c.core = DeviceConfiguration(rate: info.rate, maxBody: info.maxBody, brakeTicks: info.brakeTicks,
-                                     safetyThreshold: info.safetyThreshold, safetyTicks: info.safetyTicks)
+        c.core = DeviceConfiguration(
+            rate: info.rate, maxBody: info.maxBody, brakeTicks: info.brakeTicks,
+            safetyThreshold: info.safetyThreshold, safetyTicks: info.safetyTicks)
         c.slotCount = info.slotCount
         c.slotCapacity = info.slotCapacity
         c.streamCapacity = info.streamCapacity
@@ -69,7 +70,12 @@ struct VectorReplay {
         note("threshold", vector.core.safetyThreshold, c.core.safetyThreshold)
         note("safety", vector.core.safetyTicks, c.core.safetyTicks)
         guard c.isValid else {
-            return (nil, ["the reference model takes 1...8 slots and a power-of-two stream ring; the device has \(info.slotCount) slots and a \(info.streamCapacity)-byte ring"])
+            return (
+                nil,
+                [
+                    "the reference model takes 1...8 slots and a power-of-two stream ring; the device has \(info.slotCount) slots and a \(info.streamCapacity)-byte ring"
+                ]
+            )
         }
         return (c, changes)
     }
@@ -82,7 +88,9 @@ struct VectorReplay {
         var model = DeviceModel(configuration: configuration)
         _ = model.takeOutput()
         link.clearNotices()
-        var steps: [Message] = [.hello(.init()), .stop(.init(brake: false)), .setConfig(.init(key: .watchdog, value: UInt32(vector.configuration.watchdog)))]
+        var steps: [Message] = [
+            .hello(.init()), .stop(.init(brake: false)), .setConfig(.init(key: .watchdog, value: UInt32(vector.configuration.watchdog))),
+        ]
         let junk: [UInt8] = [0]
         for slot in 0..<configuration.slotCount {
             steps.append(.upload(.init(slot: slot, offset: 0, data: junk)))
@@ -104,7 +112,8 @@ struct VectorReplay {
                 warmTick = ack.value
                 let ahead = Int32(bitPattern: warmTick &- link.estimatedTick())
                 if ahead > Int32(configuration.wakeTicks) + 5 * Int32(configuration.core.rate) {
-                    throw Divergence("preparing the device: PREPARE's ACK value \(warmTick) is \(ahead) ticks ahead, with W = \(configuration.wakeTicks) (2.9)")
+                    throw Divergence(
+                        "preparing the device: PREPARE's ACK value \(warmTick) is \(ahead) ticks ahead, with W = \(configuration.wakeTicks) (2.9)")
                 }
                 continue
             case (.hello, .info):
@@ -113,7 +122,8 @@ struct VectorReplay {
                 break
             }
             if observed.key != expected?.key {
-                throw Divergence("preparing the device (\(message.type) seq \(sequence)): expected \(expected?.key ?? "nothing"), got \(observed.key)")
+                throw Divergence(
+                    "preparing the device (\(message.type) seq \(sequence)): expected \(expected?.key ?? "nothing"), got \(observed.key)")
             }
         }
         // The model's stage is warm at tick W; the device's at `warmTick`.
@@ -140,15 +150,16 @@ struct VectorReplay {
 
     func run(model baseModel: DeviceModel, base: UInt32, shift: UInt32) throws(Divergence) -> [Sent] {
         var sent: [Sent] = []
-        var anchor = base          // device tick the previous chunk is known to have taken effect by
-        var previous: UInt32 = 0   // its vector tick
+        var anchor = base  // device tick the previous chunk is known to have taken effect by
+        var previous: UInt32 = 0  // its vector tick
         var lastFence = base
         let modelBase = base &- shift
         for (index, input) in vector.inputs.enumerated() {
             let target = anchor &+ (input.tick - previous)
             if link.clean {
                 if Int32(bitPattern: target &- lastFence) > 0 {
-                    lastFence = try link.wait(untilTick: target) { tick, frames throws(Divergence) in sent.append(.fence(tick: tick, frames: frames)) }
+                    lastFence = try link.wait(untilTick: target) { tick, frames throws(Divergence) in sent.append(.fence(tick: tick, frames: frames))
+                    }
                 }
             } else {
                 let ahead = Int32(bitPattern: target &- link.estimatedTick())
@@ -187,8 +198,8 @@ struct VectorReplay {
         let zeros = chunk.prefix { $0 == 0 }.count
         let frames = FrameDecoder.frames(chunk)
         guard frames.count == 1, let frame = frames.first, chunk.last == 0,
-              case .play(var play)? = try? Message(frame: frame), play.flags & Message.Play.atFlag != 0,
-              let original = try? frame.encoded(), Array(repeating: 0, count: zeros) + original == chunk
+            case .play(var play)? = try? Message(frame: frame), play.flags & Message.Play.atFlag != 0,
+            let original = try? frame.encoded(), Array(repeating: 0, count: zeros) + original == chunk
         else { return chunk }
         play.at &+= offset
         var moved = frame

@@ -64,7 +64,6 @@ public struct AHAPWarning: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     public var message: String
 
-
     /// One line: `path: message [kind]`.
     public var description: String { "\(path): \(message) [\(kind.rawValue)]" }
 }

@@ -132,18 +132,18 @@ public struct AHAPEncoder: Sendable {
 }
 
 /// One AHAP key and its value.
-private extension JSONWriter {
-    mutating func member(_ key: AHAPKey, _ value: String) {
+extension JSONWriter {
+    fileprivate mutating func member(_ key: AHAPKey, _ value: String) {
         self.key(key.name)
         string(value)
     }
 
-    mutating func member(_ key: AHAPKey, _ value: Double) {
+    fileprivate mutating func member(_ key: AHAPKey, _ value: Double) {
         self.key(key.name)
         number(value)
     }
 
-    mutating func member(_ key: AHAPKey, _ value: Bool) {
+    fileprivate mutating func member(_ key: AHAPKey, _ value: Bool) {
         self.key(key.name)
         bool(value)
     }

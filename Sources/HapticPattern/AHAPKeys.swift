@@ -72,9 +72,11 @@ enum AHAPNames {
 enum AHAPText {
     /// `.Time` for identifier-like keys, `["odd key"]` otherwise, so a path is unambiguous.
     static func component(_ key: String) -> String {
-        let identifier = !key.isEmpty && key.utf8.allSatisfy { byte in
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
-        } && !(key.utf8.first! >= 0x30 && key.utf8.first! <= 0x39)
+        let identifier =
+            !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
+            } && !(key.utf8.first! >= 0x30 && key.utf8.first! <= 0x39)
         return identifier ? ".\(key)" : "[\(quoted(key))]"
     }
 
@@ -95,7 +97,8 @@ enum AHAPText {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value < 0xA0)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    || scalar.value == 0x2028 || scalar.value == 0x2029
+                {
                     out += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     out.unicodeScalars.append(scalar)

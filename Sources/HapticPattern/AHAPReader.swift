@@ -47,8 +47,9 @@ struct AHAPReader {
                     metadata = object
                 } else {
                     let found = tree.kind(member.value).article
-                    try reject(member.value, path, "expected an object, found \(found)",
-                               or: .skipped, "Metadata is \(found), not an object; ignored")
+                    try reject(
+                        member.value, path, "expected an object, found \(found)",
+                        or: .skipped, "Metadata is \(found), not an object; ignored")
                 }
             case .pattern:
                 patternNode = member.value
@@ -81,14 +82,16 @@ struct AHAPReader {
     private mutating func readVersion(_ node: Int, _ path: AHAPPath) throws(AHAPError) {
         guard tree.kind(node) == .number else {
             let found = tree.kind(node).article
-            try reject(node, path, "expected a number, found \(found)",
-                       or: .version, "Version is \(found), not a number; read as 1.0")
+            try reject(
+                node, path, "expected a number, found \(found)",
+                or: .version, "Version is \(found), not a number; read as 1.0")
             return
         }
         let version = AHAPText.number(tree.number(node))
         if tree.number(node) != 1 {
-            try reject(node, path, "Version \(version) is not supported (AHAP 1.0 only)",
-                       or: .version, "Version \(version) is not 1.0; read as 1.0")
+            try reject(
+                node, path, "Version \(version) is not supported (AHAP 1.0 only)",
+                or: .version, "Version \(version) is not 1.0; read as 1.0")
         }
     }
 
@@ -113,12 +116,14 @@ struct AHAPReader {
             }
         }
         if kinds == 0 && unknown == 0 {
-            try reject(node, path, "an item needs one of Event, Parameter, ParameterCurve",
-                       or: .skipped, "no Event, Parameter or ParameterCurve; item skipped")
+            try reject(
+                node, path, "an item needs one of Event, Parameter, ParameterCurve",
+                or: .skipped, "no Event, Parameter or ParameterCurve; item skipped")
         }
         if kinds > 1 {
-            try reject(node, path, "an item holds exactly one of Event, Parameter, ParameterCurve",
-                       or: .multipleItemKinds, "more than one of Event, Parameter, ParameterCurve; each is loaded")
+            try reject(
+                node, path, "an item holds exactly one of Event, Parameter, ParameterCurve",
+                or: .multipleItemKinds, "more than one of Event, Parameter, ParameterCurve; each is loaded")
         }
     }
 
@@ -142,8 +147,10 @@ struct AHAPReader {
             case .time:
                 try time.set(number(value, valuePath), value, valuePath)
             case .eventType:
-                try type.set(resolve(value, AHAPNames.eventTypes, what: "EventType", path: valuePath,
-                                     skipping: "event skipped"), value, valuePath)
+                try type.set(
+                    resolve(
+                        value, AHAPNames.eventTypes, what: "EventType", path: valuePath,
+                        skipping: "event skipped"), value, valuePath)
             case .eventDuration:
                 try duration.set(number(value, valuePath), value, valuePath)
             case .eventParameters:
@@ -171,27 +178,31 @@ struct AHAPReader {
         } else if let value = duration.value {
             length = try nonNegative(value, node: duration.node, what: "EventDuration", path: duration.path)
             if length > AHAPDecoder.maximumContinuousDuration && type != .audioCustom && !lenient {
-                throw error(duration.node, duration.path,
-                            "EventDuration \(AHAPText.number(length)) s exceeds the 30 s limit of continuous events")
+                throw error(
+                    duration.node, duration.path,
+                    "EventDuration \(AHAPText.number(length)) s exceeds the 30 s limit of continuous events")
             }
         } else if type != .audioCustom {
-            try reject(node, path, "missing key EventDuration (required for \(type.rawValue))",
-                       or: .skipped, "no EventDuration on a \(type.rawValue); event skipped")
+            try reject(
+                node, path, "missing key EventDuration (required for \(type.rawValue))",
+                or: .skipped, "no EventDuration on a \(type.rawValue); event skipped")
             return
         }
         if type == .audioCustom && waveformPath == nil {
-            try reject(node, path, "missing key EventWaveformPath (required for AudioCustom)",
-                       or: .missingKey, "no EventWaveformPath on an AudioCustom event; kept without one")
+            try reject(
+                node, path, "missing key EventWaveformPath (required for AudioCustom)",
+                or: .missingKey, "no EventWaveformPath on an AudioCustom event; kept without one")
         }
         if type.isHaptic {
             for id in [EventParameterID.hapticIntensity, .hapticSharpness] where parameters[id] == nil {
                 warn(.missingParameter, path, "no \(id.rawValue); kept absent, readers apply the default (docs/ahap.md)")
             }
         }
-        events.append(HapticEvent(
-            type: type, time: start, duration: length, parameters: parameters,
-            waveformPath: waveformPath, waveformUseVolumeEnvelope: useVolumeEnvelope, waveformLoopEnabled: loopEnabled
-        ))
+        events.append(
+            HapticEvent(
+                type: type, time: start, duration: length, parameters: parameters,
+                waveformPath: waveformPath, waveformUseVolumeEnvelope: useVolumeEnvelope, waveformLoopEnabled: loopEnabled
+            ))
         eventItems.append(item)
     }
 
@@ -210,14 +221,16 @@ struct AHAPReader {
                 let memberPath = entryPath.key(member.key)
                 if nullIsAbsent(member.value, key, memberPath) { continue }
                 if key == .parameterID {
-                    try id.set(resolve(member.value, AHAPNames.eventParameters, what: "ParameterID", path: memberPath,
-                                       skipping: "parameter skipped"), member.value, memberPath)
+                    try id.set(
+                        resolve(
+                            member.value, AHAPNames.eventParameters, what: "ParameterID", path: memberPath,
+                            skipping: "parameter skipped"), member.value, memberPath)
                 } else {
                     try value.set(number(member.value, memberPath), member.value, memberPath)
                 }
             }
             guard let id = try required(id, .parameterID, in: entry, entryPath, skipping: "parameter"),
-                  let rawValue = try required(value, .parameterValue, in: entry, entryPath, skipping: "parameter")
+                let rawValue = try required(value, .parameterValue, in: entry, entryPath, skipping: "parameter")
             else { continue }
             if parameters[id] != nil {
                 warn(.duplicateKey, entryPath, "\(id.rawValue) given more than once; the last value is used")
@@ -228,24 +241,29 @@ struct AHAPReader {
     }
 
     private mutating func readParameter(_ node: Int, item: Int, path: AHAPPath) throws(AHAPError) {
-        guard let (id, start, valueNode, valuePath) = try readParameterObject(
-            node, path: path, schema: AHAPObjectSchema.parameter, valueKey: .parameterValue, kind: .number,
-            skipping: "parameter step"
-        ) else { return }
+        guard
+            let (id, start, valueNode, valuePath) = try readParameterObject(
+                node, path: path, schema: AHAPObjectSchema.parameter, valueKey: .parameterValue, kind: .number,
+                skipping: "parameter step"
+            )
+        else { return }
         let clamped = try inRange(tree.number(valueNode), id.range, node: valueNode, what: id.rawValue, path: valuePath)
         steps.append(DynamicParameter(id, value: clamped, at: start))
         stepItems.append(item)
     }
 
     private mutating func readCurve(_ node: Int, item: Int, path: AHAPPath) throws(AHAPError) {
-        guard let (id, start, pointsNode, pointsPath) = try readParameterObject(
-            node, path: path, schema: AHAPObjectSchema.curve, valueKey: .parameterCurveControlPoints, kind: .array,
-            skipping: "curve", called: "control points"
-        ) else { return }
+        guard
+            let (id, start, pointsNode, pointsPath) = try readParameterObject(
+                node, path: path, schema: AHAPObjectSchema.curve, valueKey: .parameterCurveControlPoints, kind: .array,
+                skipping: "curve", called: "control points"
+            )
+        else { return }
         let points = try readControlPoints(pointsNode, id: id, path: pointsPath)
         if points.isEmpty {
-            try reject(pointsNode, pointsPath, "a curve needs at least one control point",
-                       or: .skipped, "no control points; curve skipped")
+            try reject(
+                pointsNode, pointsPath, "a curve needs at least one control point",
+                or: .skipped, "no control points; curve skipped")
             return
         }
         curves.append(ParameterCurve(id, at: start, points: points))
@@ -271,8 +289,10 @@ struct AHAPReader {
             if nullIsAbsent(member.value, key, memberPath) { continue }
             switch key {
             case .parameterID:
-                try id.set(resolve(member.value, AHAPNames.dynamicParameters, what: "ParameterID", path: memberPath,
-                                   skipping: "\(thing) skipped"), member.value, memberPath)
+                try id.set(
+                    resolve(
+                        member.value, AHAPNames.dynamicParameters, what: "ParameterID", path: memberPath,
+                        skipping: "\(thing) skipped"), member.value, memberPath)
             case .time:
                 try time.set(number(member.value, memberPath), member.value, memberPath)
             default:
@@ -281,7 +301,7 @@ struct AHAPReader {
             }
         }
         guard let id = try required(id, .parameterID, in: node, path, skipping: thing),
-              let valueNode = try required(value, valueKey, in: node, path, skipping: thing, called: label)
+            let valueNode = try required(value, valueKey, in: node, path, skipping: thing, called: label)
         else { return nil }
         return (id, try startTime(time, path: path), valueNode, value.path)
     }
@@ -296,8 +316,11 @@ struct AHAPReader {
             var time = Field<Double>(entry, entryPath.name(.time))
             var value = Field<Double>(entry, entryPath.name(.parameterValue))
             for member in tree.members(entry) {
-                guard let key = try match(member.key, AHAPObjectSchema.controlPoint, aliases: [.parameterTime],
-                                          in: entryPath, seen: &seen) else { continue }
+                guard
+                    let key = try match(
+                        member.key, AHAPObjectSchema.controlPoint, aliases: [.parameterTime],
+                        in: entryPath, seen: &seen)
+                else { continue }
                 let memberPath = entryPath.key(member.key)
                 if nullIsAbsent(member.value, key, memberPath) { continue }
                 if key == .time {
@@ -307,7 +330,7 @@ struct AHAPReader {
                 }
             }
             guard let rawTime = try required(time, .time, in: entry, entryPath, skipping: "control point"),
-                  let rawValue = try required(value, .parameterValue, in: entry, entryPath, skipping: "control point")
+                let rawValue = try required(value, .parameterValue, in: entry, entryPath, skipping: "control point")
             else { continue }
             let pointTime = try nonNegative(rawTime, node: time.node, what: "Time", path: time.path)
             let pointValue = try inRange(rawValue, id.range, node: value.node, what: id.rawValue, path: value.path)

@@ -5,8 +5,10 @@ extension AHAPReader {
     }
 
     /// Strict mode: throw `strictMessage`. Lenient mode: record the repair as a warning and go on.
-    mutating func reject(_ node: Int, _ path: AHAPPath, _ strictMessage: String,
-                         or kind: AHAPWarning.Kind, _ lenientMessage: String) throws(AHAPError) {
+    mutating func reject(
+        _ node: Int, _ path: AHAPPath, _ strictMessage: String,
+        or kind: AHAPWarning.Kind, _ lenientMessage: String
+    ) throws(AHAPError) {
         guard lenient else { throw error(node, path, strictMessage) }
         warn(kind, path, lenientMessage)
     }

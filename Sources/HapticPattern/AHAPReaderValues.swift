@@ -27,8 +27,10 @@ extension AHAPReader {
     /// The value of a key the object cannot do without. A missing key is an error (strict) or
     /// skips the object with a warning (lenient) that calls the key `label` (its name by default);
     /// an unknown name was reported when it was read.
-    mutating func required<Value>(_ field: Field<Value>, _ key: AHAPKey, in node: Int, _ path: AHAPPath,
-                                  skipping thing: String, called label: String? = nil) throws(AHAPError) -> Value? {
+    mutating func required<Value>(
+        _ field: Field<Value>, _ key: AHAPKey, in node: Int, _ path: AHAPPath,
+        skipping thing: String, called label: String? = nil
+    ) throws(AHAPError) -> Value? {
         guard field.written else {
             try reject(node, path, "missing key \(key.name)", or: .skipped, "no \(label ?? key.name); \(thing) skipped")
             return nil
@@ -48,19 +50,23 @@ extension AHAPReader {
     /// Negative times and durations: an error (strict) or 0 with a warning (lenient).
     mutating func nonNegative(_ value: Double, node: Int, what: String, path: AHAPPath) throws(AHAPError) -> Double {
         guard value < 0 else { return value }
-        try reject(node, path, "\(what) \(AHAPText.number(value)) is negative",
-                   or: .outOfRange, "\(what) \(AHAPText.number(value)) is negative; clamped to 0")
+        try reject(
+            node, path, "\(what) \(AHAPText.number(value)) is negative",
+            or: .outOfRange, "\(what) \(AHAPText.number(value)) is negative; clamped to 0")
         return 0
     }
 
     /// Values outside their documented range: an error (strict) or clamped with a warning (lenient).
-    mutating func inRange(_ value: Double, _ range: ClosedRange<Double>, node: Int, what: String,
-                          path: AHAPPath) throws(AHAPError) -> Double {
+    mutating func inRange(
+        _ value: Double, _ range: ClosedRange<Double>, node: Int, what: String,
+        path: AHAPPath
+    ) throws(AHAPError) -> Double {
         guard !range.contains(value) else { return value }
         let clamped = min(max(value, range.lowerBound), range.upperBound)
         let bounds = "\(AHAPText.number(range.lowerBound))...\(AHAPText.number(range.upperBound))"
-        try reject(node, path, "\(what) \(AHAPText.number(value)) is outside \(bounds)",
-                   or: .outOfRange, "\(what) \(AHAPText.number(value)) is outside \(bounds); clamped to \(AHAPText.number(clamped))")
+        try reject(
+            node, path, "\(what) \(AHAPText.number(value)) is outside \(bounds)",
+            or: .outOfRange, "\(what) \(AHAPText.number(value)) is outside \(bounds); clamped to \(AHAPText.number(clamped))")
         return clamped
     }
 
@@ -102,8 +108,10 @@ extension AHAPReader {
         return true
     }
 
-    mutating func match(_ keyNode: Int, _ allowed: [AHAPKey], aliases: [AHAPAlias] = [],
-                        in path: AHAPPath, seen: inout KeySet) throws(AHAPError) -> AHAPKey? {
+    mutating func match(
+        _ keyNode: Int, _ allowed: [AHAPKey], aliases: [AHAPAlias] = [],
+        in path: AHAPPath, seen: inout KeySet
+    ) throws(AHAPError) -> AHAPKey? {
         var found: AHAPKey?
         for key in allowed where tree.stringEquals(keyNode, key.bytes) {
             found = key
@@ -113,12 +121,14 @@ extension AHAPReader {
             let keyPath = path.key(keyNode)
             let written = AHAPText.quoted(tree.string(keyNode))
             if let key = allowed.first(where: { tree.stringEquals(keyNode, $0.bytes, ignoringCase: true) }) {
-                try reject(keyNode, keyPath, "unknown key \(written) (did you mean \(key.name)?)",
-                           or: .nameCase, "key \(written) read as \(key.name)")
+                try reject(
+                    keyNode, keyPath, "unknown key \(written) (did you mean \(key.name)?)",
+                    or: .nameCase, "key \(written) read as \(key.name)")
                 found = key
             } else if let alias = aliases.first(where: { tree.stringEquals(keyNode, $0.bytes, ignoringCase: true) }) {
-                try reject(keyNode, keyPath, "unknown key \(written) (AHAP spells it \(alias.key.name))",
-                           or: .alias, "key \(written) read as \(alias.key.name)")
+                try reject(
+                    keyNode, keyPath, "unknown key \(written) (AHAP spells it \(alias.key.name))",
+                    or: .alias, "key \(written) read as \(alias.key.name)")
                 found = alias.key
             } else {
                 try reject(keyNode, keyPath, "unknown key \(written)", or: .unknownKey, "unknown key \(written) ignored")
@@ -135,8 +145,10 @@ extension AHAPReader {
     /// Resolves an enum name (event type, parameter ID), which must be a string: exact; lenient mode
     /// also ignores letter case. Unknown names: an error (strict) or nil with a warning (lenient),
     /// and the caller skips the value.
-    mutating func resolve<Value>(_ node: Int, _ table: AHAPNameTable<Value>, what: String,
-                                 path: AHAPPath, skipping: String) throws(AHAPError) -> Value? {
+    mutating func resolve<Value>(
+        _ node: Int, _ table: AHAPNameTable<Value>, what: String,
+        path: AHAPPath, skipping: String
+    ) throws(AHAPError) -> Value? {
         try expect(node, .string, path)
         for index in table.utf8.indices where tree.stringEquals(node, table.utf8[index]) {
             return table.cases[index]
@@ -144,8 +156,9 @@ extension AHAPReader {
         let written = AHAPText.quoted(tree.string(node))
         for index in table.utf8.indices where tree.stringEquals(node, table.utf8[index], ignoringCase: true) {
             let value = table.cases[index]
-            try reject(node, path, "unknown \(what) \(written) (did you mean \(value.rawValue)?)",
-                       or: .nameCase, "\(what) \(written) read as \(value.rawValue)")
+            try reject(
+                node, path, "unknown \(what) \(written) (did you mean \(value.rawValue)?)",
+                or: .nameCase, "\(what) \(written) read as \(value.rawValue)")
             return value
         }
         try reject(node, path, "unknown \(what) \(written)", or: .skipped, "unknown \(what) \(written); \(skipping)")

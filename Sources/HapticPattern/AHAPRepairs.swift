@@ -51,9 +51,10 @@ struct AHAPRepairs {
 
     private mutating func reportOrder(_ times: [Double], _ items: [Int], what: String) {
         guard let index = times.indices.dropFirst().first(where: { times[$0] < times[$0 - 1] }) else { return }
-        warn(.outOfOrder, "Pattern",
-             "\(what) are not in time order (Pattern[\(items[index])] at \(AHAPText.number(times[index])) s follows "
-             + "Pattern[\(items[index - 1])] at \(AHAPText.number(times[index - 1])) s); sorted by time, ties keep file order")
+        warn(
+            .outOfOrder, "Pattern",
+            "\(what) are not in time order (Pattern[\(items[index])] at \(AHAPText.number(times[index])) s follows "
+                + "Pattern[\(items[index - 1])] at \(AHAPText.number(times[index - 1])) s); sorted by time, ties keep file order")
     }
 
     /// Per curve: points sorted by time; absolute times detected; one-point curves become steps.
@@ -67,8 +68,9 @@ struct AHAPRepairs {
             let times = curve.controlPoints.map(\.time)
             if times.indices.dropFirst().contains(where: { times[$0] < times[$0 - 1] }) {
                 curve.controlPoints = Self.stableSorted(curve.controlPoints, by: \.time)
-                warn(.outOfOrder, "\(path).ParameterCurveControlPoints",
-                     "control points are not in time order; sorted by time, ties keep file order")
+                warn(
+                    .outOfOrder, "\(path).ParameterCurveControlPoints",
+                    "control points are not in time order; sorted by time, ties keep file order")
             }
             // Lofelt's exporter gives each 16-point chunk a Time and then writes absolute point
             // times: the first point's time equals the curve's Time. Apple says point times are
@@ -78,21 +80,25 @@ struct AHAPRepairs {
                 let start = AHAPText.number(curve.time)
                 if mode == .lenient {
                     curve.controlPoints = curve.controlPoints.map { ControlPoint(time: $0.time - curve.time, value: $0.value) }
-                    warn(.absoluteCurveTimes, "\(path).ParameterCurveControlPoints",
-                         "control point times start at the curve's Time (\(start)): read as absolute times "
-                         + "(Lofelt convention) and made relative")
+                    warn(
+                        .absoluteCurveTimes, "\(path).ParameterCurveControlPoints",
+                        "control point times start at the curve's Time (\(start)): read as absolute times "
+                            + "(Lofelt convention) and made relative")
                 } else {
-                    warn(.absoluteCurveTimes, "\(path).ParameterCurveControlPoints",
-                         "control point times start at the curve's Time (\(start)), which suggests absolute times "
-                         + "(Lofelt convention); read as relative, as Core Haptics does")
+                    warn(
+                        .absoluteCurveTimes, "\(path).ParameterCurveControlPoints",
+                        "control point times start at the curve's Time (\(start)), which suggests absolute times "
+                            + "(Lofelt convention); read as relative, as Core Haptics does")
                 }
             }
             if curve.controlPoints.count == 1 {
                 let point = curve.controlPoints[0]
                 steps.append(DynamicParameter(curve.id, value: point.value, at: curve.time + point.time))
                 stepItems.append(item)
-                warn(.singlePointCurve, path, "a curve with one control point; loaded as a Parameter step at "
-                     + "\(AHAPText.number(curve.time + point.time)) s")
+                warn(
+                    .singlePointCurve, path,
+                    "a curve with one control point; loaded as a Parameter step at "
+                        + "\(AHAPText.number(curve.time + point.time)) s")
                 continue
             }
             kept.append(curve)
@@ -118,9 +124,10 @@ struct AHAPRepairs {
             }
             let pieces = (event.duration / limit).rounded(.up)
             guard pieces - 1 <= Double(AHAPDecoder.maximumSplitPieces - added) else {
-                throw AHAPError(file: file, path: "Pattern[\(item)].Event.EventDuration",
-                                message: "splitting continuous events longer than 30 s would add more than "
-                                + "\(AHAPDecoder.maximumSplitPieces) events")
+                throw AHAPError(
+                    file: file, path: "Pattern[\(item)].Event.EventDuration",
+                    message: "splitting continuous events longer than 30 s would add more than "
+                        + "\(AHAPDecoder.maximumSplitPieces) events")
             }
             let end = event.time + event.duration
             var count = Int(pieces)
@@ -133,8 +140,9 @@ struct AHAPRepairs {
                 result.append(part)
             }
             added += count - 1
-            warn(.longEvent, "Pattern[\(item)].Event.EventDuration",
-                 "\(AHAPText.number(event.duration)) s is longer than the 30 s limit; split into \(count) events")
+            warn(
+                .longEvent, "Pattern[\(item)].Event.EventDuration",
+                "\(AHAPText.number(event.duration)) s is longer than the 30 s limit; split into \(count) events")
         }
         events = result
     }

@@ -60,10 +60,14 @@ public struct ControlTimeline: Sendable {
                 .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
                 .map(\.element)
             guard !points.isEmpty else { continue }
-            keyed.append((curve.time, 1, index, Piece(
-                start: curve.time,
-                times: points.map { curve.time + $0.time },
-                values: points.map { clamp($0.value) })))
+            keyed.append(
+                (
+                    curve.time, 1, index,
+                    Piece(
+                        start: curve.time,
+                        times: points.map { curve.time + $0.time },
+                        values: points.map { clamp($0.value) })
+                ))
         }
         keyed.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
         pieces = keyed.map(\.3)

@@ -65,8 +65,8 @@ private struct Scanner {
     mutating func run(into nodes: inout [JSONTree.Node]) throws(JSONSyntaxError) {
         // A UTF-8 byte order mark is allowed by RFC 8259 section 8.1 to be ignored.
         if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
-        var open: [Int] = []          // node indices of the containers being filled
-        var counts: [UInt64] = []     // their child counts so far
+        var open: [Int] = []  // node indices of the containers being filled
+        var counts: [UInt64] = []  // their child counts so far
         var state = State.value
         skipWhitespace()
         while true {
@@ -240,7 +240,7 @@ private struct Scanner {
         let escape = bytes[i + 1]
         switch escape {
         case quote, backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             i += 2
         case UInt8(ascii: "u"):
             let at = i
@@ -296,8 +296,10 @@ private struct Scanner {
             }
         }
         guard i < end, isDigit(bytes[i]) else {
-            throw fail(i < end ? "invalid number: expected a digit, found \(describe(bytes[i]))"
-                               : "unexpected end of input inside a number", at: i)
+            throw fail(
+                i < end
+                    ? "invalid number: expected a digit, found \(describe(bytes[i]))"
+                    : "unexpected end of input inside a number", at: i)
         }
         // Decimal significand (up to 19 significant digits) and exponent, for the exact fast path.
         var significand: UInt64 = 0

@@ -17,7 +17,9 @@ public struct LintWarning: Sendable, Hashable, CustomStringConvertible {
     }
 
     public enum Item: Sendable, Hashable, CustomStringConvertible {
-        case event(Int), parameter(Int), curve(Int)
+        case event(Int)
+        case parameter(Int)
+        case curve(Int)
 
         public var description: String {
             switch self {
@@ -77,43 +79,61 @@ public enum Lint {
             .filter { $0.element.type.isHaptic && $0.element.time.isFinite }
             .map { (time: $0.element.time, index: $0.offset) }
             .sorted { ($0.time, $0.index) < ($1.time, $1.index) }
-        warnings += rate(onsets, limit: sustainedRateLimit, window: sustainedRateWindow, kind: .sustainedRate,
-                         guideline: "the guideline is at most \(sustainedRateLimit) per second")
-        warnings += rate(onsets, limit: burstLimit, window: burstWindow, kind: .burst,
-                         guideline: "the guideline is at most \(burstLimit) in \(format(burstWindow)) s, then a pause")
+        warnings += rate(
+            onsets, limit: sustainedRateLimit, window: sustainedRateWindow, kind: .sustainedRate,
+            guideline: "the guideline is at most \(sustainedRateLimit) per second")
+        warnings += rate(
+            onsets, limit: burstLimit, window: burstWindow, kind: .burst,
+            guideline: "the guideline is at most \(burstLimit) in \(format(burstWindow)) s, then a pause")
 
         for (index, event) in pattern.events.enumerated() {
             switch event.type {
             case .hapticContinuous where event.duration > maxContinuousDuration + 1e-9:
-                warnings.append(LintWarning(kind: .longContinuous, item: .event(index), time: event.time,
-                    message: "continuous event lasts \(format(event.duration)) s; Core Haptics stops continuous events at \(format(maxContinuousDuration)) s: split it"))
+                warnings.append(
+                    LintWarning(
+                        kind: .longContinuous, item: .event(index), time: event.time,
+                        message:
+                            "continuous event lasts \(format(event.duration)) s; Core Haptics stops continuous events at \(format(maxContinuousDuration)) s: split it"
+                    ))
             case .audioContinuous, .audioCustom:
-                warnings.append(LintWarning(kind: .audioIgnored, item: .event(index), time: event.time,
-                    message: "\(event.type.rawValue) event is kept in the file but never played on an actuator"))
+                warnings.append(
+                    LintWarning(
+                        kind: .audioIgnored, item: .event(index), time: event.time,
+                        message: "\(event.type.rawValue) event is kept in the file but never played on an actuator"))
             default:
                 break
             }
             if event.type.isHaptic {
                 let peak = renderer.peakIntensity(ofEvent: index)
                 if peak < weakIntensity {
-                    warnings.append(LintWarning(kind: .tooWeak, item: .event(index), time: event.time,
-                        message: "peak intensity \(format(peak)) is below \(format(weakIntensity)) (1 % of full drive): it will not be felt"))
+                    warnings.append(
+                        LintWarning(
+                            kind: .tooWeak, item: .event(index), time: event.time,
+                            message: "peak intensity \(format(peak)) is below \(format(weakIntensity)) (1 % of full drive): it will not be felt"))
                 }
             }
         }
         for (index, curve) in pattern.curves.enumerated() {
             if curve.controlPoints.count > maxCurvePoints {
-                warnings.append(LintWarning(kind: .longCurve, item: .curve(index), time: curve.time,
-                    message: "\(curve.controlPoints.count) control points; devices take at most \(maxCurvePoints) per curve: split it into curves of \(maxCurvePoints)"))
+                warnings.append(
+                    LintWarning(
+                        kind: .longCurve, item: .curve(index), time: curve.time,
+                        message:
+                            "\(curve.controlPoints.count) control points; devices take at most \(maxCurvePoints) per curve: split it into curves of \(maxCurvePoints)"
+                    ))
             }
             if !curve.id.isHaptic {
-                warnings.append(LintWarning(kind: .audioIgnored, item: .curve(index), time: curve.time,
-                    message: "\(curve.id.rawValue) curve affects audio only and is ignored on an actuator"))
+                warnings.append(
+                    LintWarning(
+                        kind: .audioIgnored, item: .curve(index), time: curve.time,
+                        message: "\(curve.id.rawValue) curve affects audio only and is ignored on an actuator"))
             }
         }
         for (index, step) in pattern.parameters.enumerated() where !step.id.isHaptic {
-            warnings.append(LintWarning(kind: .audioIgnored, item: .parameter(index), time: step.time,
-                message: "\(step.id.rawValue) affects audio only and is ignored on an actuator"))
+            warnings.append(
+                LintWarning(
+                    kind: .audioIgnored, item: .parameter(index), time: step.time,
+                    message: "\(step.id.rawValue) affects audio only and is ignored on an actuator"))
         }
 
         let kindOrder = Dictionary(uniqueKeysWithValues: LintWarning.Kind.allCases.enumerated().map { ($1, $0) })
@@ -132,16 +152,22 @@ public enum Lint {
 
     /// Windows [t_i, t_i + window) opening at an onset and holding more than `limit` onsets. A run of such
     /// windows (consecutive opening onsets) is one warning, at its first onset, with the largest count seen.
-    static func rate(_ onsets: [(time: Double, index: Int)], limit: Int, window: Double,
-                     kind: LintWarning.Kind, guideline: String) -> [LintWarning] {
+    static func rate(
+        _ onsets: [(time: Double, index: Int)], limit: Int, window: Double,
+        kind: LintWarning.Kind, guideline: String
+    ) -> [LintWarning] {
         var warnings: [LintWarning] = []
         var end = 0
         var run: (start: Int, count: Int, last: Double)?
         func flush() {
             guard let r = run else { return }
             let first = onsets[r.start]
-            warnings.append(LintWarning(kind: kind, item: .event(first.index), time: first.time,
-                message: "up to \(r.count) onsets in a \(format(window)) s window, between \(format(first.time)) s and \(format(r.last)) s; \(guideline)"))
+            warnings.append(
+                LintWarning(
+                    kind: kind, item: .event(first.index), time: first.time,
+                    message:
+                        "up to \(r.count) onsets in a \(format(window)) s window, between \(format(first.time)) s and \(format(r.last)) s; \(guideline)"
+                ))
             run = nil
         }
         for i in onsets.indices {

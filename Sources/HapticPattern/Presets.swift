@@ -69,11 +69,11 @@ extension Preset {
         /// (intensity, sharpness): midpoints of the game design guide's "Intensity/Sharpness Technical Values" rows.
         public var values: (intensity: Double, sharpness: Double) {
             switch self {
-            case .light: return (0.4, 0.5)   // 0.3 - 0.5, 0.4 - 0.6
+            case .light: return (0.4, 0.5)  // 0.3 - 0.5, 0.4 - 0.6
             case .medium: return (0.6, 0.5)  // 0.5 - 0.7, 0.4 - 0.6
-            case .heavy: return (0.9, 0.5)   // 0.8 - 1.0, 0.4 - 0.6
-            case .soft: return (0.6, 0.2)    // 0.5 - 0.7, 0.1 - 0.3
-            case .rigid: return (0.6, 0.9)   // 0.5 - 0.7, 0.8 - 1.0
+            case .heavy: return (0.9, 0.5)  // 0.8 - 1.0, 0.4 - 0.6
+            case .soft: return (0.6, 0.2)  // 0.5 - 0.7, 0.1 - 0.3
+            case .rigid: return (0.6, 0.9)  // 0.5 - 0.7, 0.8 - 1.0
             }
         }
 
@@ -131,13 +131,15 @@ extension Preset {
             // rigid's intensity range.
             return Preset(
                 name: "notification.warning", summary: "single firm tap",
-                source: "\(seed000), UINotificationFeedbackGenerator Types, row .warning; rigid = \"firm, precise tap\" (\(seed003), UIImpactFeedbackGenerator styles), intensity 0.7 = top of rigid's 0.5 - 0.7, sharpness 0.9 = rigid midpoint",
+                source:
+                    "\(seed000), UINotificationFeedbackGenerator Types, row .warning; rigid = \"firm, precise tap\" (\(seed003), UIImpactFeedbackGenerator styles), intensity 0.7 = top of rigid's 0.5 - 0.7, sharpness 0.9 = rigid midpoint",
                 pattern: HapticPattern(events: [tap(0.7, 0.9)]))
         case .error:
             // "Three rapid taps (descending feel)": the game guide's playTripleBurst() values, reversed, 100 ms apart.
             return Preset(
                 name: "notification.error", summary: "three rapid taps, descending",
-                source: "\(seed000), UINotificationFeedbackGenerator Types, row .error; values from Core Haptics Custom Patterns, playTripleBurst(), reversed",
+                source:
+                    "\(seed000), UINotificationFeedbackGenerator Types, row .error; values from Core Haptics Custom Patterns, playTripleBurst(), reversed",
                 pattern: HapticPattern(events: [tap(0.9, 0.7), tap(0.75, 0.6, at: 0.1), tap(0.6, 0.5, at: 0.2)]))
         }
     }
@@ -146,7 +148,8 @@ extension Preset {
     /// under `.light` (sharpness 0.4 - 0.6 -> 0.5); "very light" takes the bottom of light's intensity range, 0.3.
     public static let selection = Preset(
         name: "selection", summary: "very light tick",
-        source: "\(seed000), UISelectionFeedbackGenerator table, selectionChanged(); UIImpactFeedbackGenerator Styles, row .light (examples: list scroll tick): intensity 0.3 = bottom of 0.3 - 0.5, sharpness 0.5",
+        source:
+            "\(seed000), UISelectionFeedbackGenerator table, selectionChanged(); UIImpactFeedbackGenerator Styles, row .light (examples: list scroll tick): intensity 0.3 = bottom of 0.3 - 0.5, sharpness 0.5",
         pattern: HapticPattern(events: [tap(0.3, 0.5)]))
 
     /// The game guide's playCollisionHaptic(impactForce:maxForce:) with the force already normalised to 0...1:
@@ -158,7 +161,8 @@ extension Preset {
         return Preset(
             name: f == 0.5 ? "game.collision" : "game.collision@\(f)",
             summary: "physics collision, force \(f): .\(style.rawValue) at \(intensity)",
-            source: "\(seed000), Haptic Event Catalog, row Collision (Impact varies, by force); Physics-Based Impact Intensity, playCollisionHaptic()",
+            source:
+                "\(seed000), Haptic Event Catalog, row Collision (Impact varies, by force); Physics-Based Impact Intensity, playCollisionHaptic()",
             pattern: HapticPattern(events: [tap(intensity, style.values.sharpness)]))
     }
 }

@@ -138,14 +138,17 @@ public struct ReferenceRenderer: Sendable {
                     attack: EnvelopeTime.seconds(event.attackTime, control: attackControl.value(at: t0)),
                     decay: EnvelopeTime.seconds(event.decayTime, control: decayControl.value(at: t0)),
                     release: EnvelopeTime.seconds(event.releaseTime, control: releaseControl.value(at: t0)))
-                voices.append(Voice(eventIndex: index, start: t0, end: t0 + length,
-                                    intensity: finite(event.intensity), sharpness: finite(event.sharpness), envelope: envelope))
+                voices.append(
+                    Voice(
+                        eventIndex: index, start: t0, end: t0 + length,
+                        intensity: finite(event.intensity), sharpness: finite(event.sharpness), envelope: envelope))
             case .hapticTransient:
                 let t0 = event.time
                 let intensity = unit(finite(event.intensity) * intensityControl.value(at: t0))
                 let sharpness = unit(finite(event.sharpness) + sharpnessControl.value(at: t0))
-                let pulse = RenderedTransient(time: t0, intensity: intensity, sharpness: sharpness,
-                                              lengthMilliseconds: RenderedTransient.lengthMilliseconds(sharpness: sharpness))
+                let pulse = RenderedTransient(
+                    time: t0, intensity: intensity, sharpness: sharpness,
+                    lengthMilliseconds: RenderedTransient.lengthMilliseconds(sharpness: sharpness))
                 end = max(end, pulse.endTime)
                 if intensity > 0 { pulses.append((pulse, index)) }
             case .audioContinuous, .audioCustom:
@@ -190,7 +193,10 @@ public struct ReferenceRenderer: Sendable {
             for tau in voice.envelope.breakpoints { times.insert(voice.start + tau) }
         }
         for t in intensityControl.breakpoints + sharpnessControl.breakpoints { times.insert(t) }
-        for pulse in transients { times.insert(pulse.time); times.insert(pulse.endTime) }
+        for pulse in transients {
+            times.insert(pulse.time)
+            times.insert(pulse.endTime)
+        }
         breakpoints = times.filter { $0 >= 0 && $0 <= end }.sorted()
     }
 
@@ -300,7 +306,10 @@ public struct ReferenceRenderer: Sendable {
         var times = voice.envelope.breakpoints.map { voice.start + $0 }
         times += breakpoints.filter { $0 > voice.start && $0 < voice.end }
         var t = voice.start
-        while t < voice.end { times.append(t); t += 0.001 }
+        while t < voice.end {
+            times.append(t)
+            t += 0.001
+        }
         var peak = 0.0
         for t in times where t >= voice.start && t < voice.end {
             let s = voice.sample(at: t, intensityControl: intensityControl.value(at: t), sharpnessControl: 0)

@@ -103,8 +103,9 @@ public struct FrameDecoder: Sendable {
             return .failure(.unsupportedVersion(buffer[0]))
         }
         statistics.frames += 1
-        return .success(Frame(
-            messageType: buffer[1], sequence: buffer[2], flags: buffer[3],
-            payload: Array(buffer[Frame.headerCount..<bodyCount]), version: buffer[0]))
+        return .success(
+            Frame(
+                messageType: buffer[1], sequence: buffer[2], flags: buffer[3],
+                payload: Array(buffer[Frame.headerCount..<bodyCount]), version: buffer[0]))
     }
 }

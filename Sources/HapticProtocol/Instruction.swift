@@ -98,13 +98,14 @@ public enum Instruction: Hashable, Sendable {
 extension Instruction: CustomStringConvertible {
     /// The vectors' listing form: "RAMP_A +32 128 2" (name, +delay, operands).
     public var description: String {
-        let operands: [UInt32] = switch self {
-        case .setA(let value, _), .setS(let value, _): [UInt32(value)]
-        case .rampA(let value, let duration, _), .rampS(let value, let duration, _): [UInt32(value), duration]
-        case .pulse(let amplitude, let sharpness, _): [UInt32(amplitude), UInt32(sharpness)]
-        case .loop(let count, _): [UInt32(count)]
-        case .endLoop, .end: []
-        }
+        let operands: [UInt32] =
+            switch self {
+            case .setA(let value, _), .setS(let value, _): [UInt32(value)]
+            case .rampA(let value, let duration, _), .rampS(let value, let duration, _): [UInt32(value), duration]
+            case .pulse(let amplitude, let sharpness, _): [UInt32(amplitude), UInt32(sharpness)]
+            case .loop(let count, _): [UInt32(count)]
+            case .endLoop, .end: []
+            }
         return ([opcode.name, "+\(delay)"] + operands.map(String.init)).joined(separator: " ")
     }
 }

@@ -3,12 +3,13 @@ extension Instruction {
     /// Bytes `encode(into:)` writes: 1 + delay varint + operands.
     public var encodedCount: Int {
         let delayBytes = delay < Self.extendedDelay ? 0 : Varint.encodedCount(delay - Self.extendedDelay)
-        let operandBytes = switch self {
-        case .setA, .setS, .loop: 1
-        case .rampA(_, let duration, _), .rampS(_, let duration, _): 1 + Varint.encodedCount(duration)
-        case .pulse: 2
-        case .endLoop, .end: 0
-        }
+        let operandBytes =
+            switch self {
+            case .setA, .setS, .loop: 1
+            case .rampA(_, let duration, _), .rampS(_, let duration, _): 1 + Varint.encodedCount(duration)
+            case .pulse: 2
+            case .endLoop, .end: 0
+            }
         return 1 + delayBytes + operandBytes
     }
 
@@ -71,7 +72,8 @@ extension Instruction {
             let value = try bytes.bodyByte(at: at, bodyLength: bodyLength)
             at += 1
             let duration = try Varint.decode(from: bytes, bodyLength: bodyLength, offset: &at)
-            instruction = first >> 5 == 1
+            instruction =
+                first >> 5 == 1
                 ? .rampA(to: value, duration: duration, delay: delay)
                 : .rampS(to: value, duration: duration, delay: delay)
         case 4:

@@ -16,6 +16,7 @@ public enum Message: Hashable, Sendable {
     case streamOpen(StreamOpen)
     case streamData(StreamData)
     case setConfig(SetConfig)
+    case diag(Diag)
     case ack(Ack)
     case nack(Nack)
     case info(Info)
@@ -23,6 +24,7 @@ public enum Message: Hashable, Sendable {
     case telemetry(Telemetry)
     case credit(Credit)
     case reset(Reset)
+    case diagReport(DiagReport)
 
     /// The slot number of the stream (2.2.2).
     public static let streamSlot: UInt8 = 0xFF
@@ -40,6 +42,7 @@ public enum Message: Hashable, Sendable {
         case .streamOpen: .streamOpen
         case .streamData: .streamData
         case .setConfig: .setConfig
+        case .diag: .diag
         case .ack: .ack
         case .nack: .nack
         case .info: .info
@@ -47,6 +50,7 @@ public enum Message: Hashable, Sendable {
         case .telemetry: .telemetry
         case .credit: .credit
         case .reset: .reset
+        case .diagReport: .diagReport
         }
     }
 
@@ -71,6 +75,7 @@ public enum Message: Hashable, Sendable {
         case .streamOpen(let m): m
         case .streamData(let m): m
         case .setConfig(let m): m
+        case .diag(let m): m
         case .ack(let m): m
         case .nack(let m): m
         case .info(let m): m
@@ -78,6 +83,7 @@ public enum Message: Hashable, Sendable {
         case .telemetry(let m): m
         case .credit(let m): m
         case .reset(let m): m
+        case .diagReport(let m): m
         }
     }
 
@@ -114,6 +120,7 @@ public enum Message: Hashable, Sendable {
         case .streamOpen: self = .streamOpen(StreamOpen(reading: &r))
         case .streamData: self = .streamData(StreamData(reading: &r))
         case .setConfig: self = .setConfig(SetConfig(reading: &r))
+        case .diag: self = .diag(Diag())
         case .ack: self = .ack(Ack(reading: &r))
         case .nack: self = .nack(Nack(reading: &r))
         case .info: self = .info(Info(reading: &r))
@@ -121,6 +128,7 @@ public enum Message: Hashable, Sendable {
         case .telemetry: self = .telemetry(Telemetry(reading: &r))
         case .credit: self = .credit(Credit(reading: &r))
         case .reset: self = .reset(Reset(reading: &r))
+        case .diagReport: self = .diagReport(DiagReport(reading: &r))
         }
         if let error = r.error { throw error }
     }

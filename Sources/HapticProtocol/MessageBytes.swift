@@ -87,7 +87,10 @@ struct PayloadFields {
 
     /// A field of `count` bytes (written as it is).
     mutating func bytes(_ value: inout [UInt8], count: Int) {
-        guard let index = position else { return bytes += value }
+        guard let index = position else {
+            bytes += value
+            return
+        }
         value = Array(bytes[index..<(index + count)])
         position = index + count
     }

@@ -18,8 +18,9 @@ extension Message {
         public var loops: UInt16
 
         public init(slot: UInt8, startTick: UInt32? = nil, scale: UInt8 = 255, offset: Int8 = 0, loops: UInt16 = 1) {
-            self.init(slot: slot, flags: startTick == nil ? 0 : Self.atFlag, at: startTick ?? 0, scale: scale, offset: offset,
-                      loops: loops)
+            self.init(
+                slot: slot, flags: startTick == nil ? 0 : Self.atFlag, at: startTick ?? 0, scale: scale, offset: offset,
+                loops: loops)
         }
 
         public init(slot: UInt8, flags: UInt8, at: UInt32, scale: UInt8, offset: Int8, loops: UInt16) {
@@ -97,6 +98,9 @@ extension Message {
         public enum Key: UInt8, Hashable, Sendable, CaseIterable {
             /// Host-silence watchdog in ticks, 0...65535; 0 = off (2.13).
             case watchdog = 1
+            /// Value 1: a board with a calibrated driver forgets its stored calibration and
+            /// restarts, calibrating while it boots (2.13, 2.18); BAD_PARAM on other boards.
+            case recalibrate = 2
         }
 
         /// Raw key (see `Key`).

@@ -20,7 +20,10 @@ extension Message {
         public static let maxProfileNameCount = 16
 
         public enum Actuator: UInt8, Hashable, Sendable, CaseIterable {
-            case unknown = 0, lra = 1, erm = 2, voiceCoil = 3
+            case unknown = 0
+            case lra = 1
+            case erm = 2
+            case voiceCoil = 3
         }
 
         public struct Capabilities: OptionSet, Hashable, Sendable {
@@ -34,6 +37,8 @@ extension Message {
             public static let activeBrake = Capabilities(rawValue: 1 << 2)
             /// PONG's subtick is measured.
             public static let subtick = Capabilities(rawValue: 1 << 3)
+            /// The board reports its output stage: DIAG is answered by DIAG_REPORT (2.18).
+            public static let diag = Capabilities(rawValue: 1 << 4)
         }
 
         public var version: ProtocolVersion
@@ -131,7 +136,12 @@ extension Message {
     /// stream, configuration and duplicate memory.
     public struct Reset: Hashable, Sendable, MessagePayload {
         public enum Reason: UInt8, Hashable, Sendable, CaseIterable {
-            case unknown = 0, powerOn = 1, resetPin = 2, brownOut = 3, hardwareWatchdog = 4, software = 5
+            case unknown = 0
+            case powerOn = 1
+            case resetPin = 2
+            case brownOut = 3
+            case hardwareWatchdog = 4
+            case software = 5
         }
 
         public var version: ProtocolVersion

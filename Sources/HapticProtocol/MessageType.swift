@@ -12,6 +12,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     case streamOpen = 0x09
     case streamData = 0x0A
     case setConfig = 0x0B
+    case diag = 0x0C
 
     case ack = 0x80
     case nack = 0x81
@@ -20,6 +21,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     case telemetry = 0x84
     case credit = 0x85
     case reset = 0x86
+    case diagReport = 0x87
 
     /// Types the host sends: the device answers a command from this range, or ignores the frame.
     public static func isHostToDevice(_ raw: UInt8) -> Bool { raw < 0x80 }
@@ -48,6 +50,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .streamOpen: 16
         case .streamData: 4
         case .setConfig: 5
+        case .diag: 0
         case .ack: 5
         case .nack: 6
         case .info: Message.Info.fixedCount
@@ -55,6 +58,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .telemetry: 7
         case .credit: 8
         case .reset: 7
+        case .diagReport: Message.DiagReport.fixedCount
         }
     }
 
@@ -71,6 +75,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .streamOpen: "STREAM_OPEN"
         case .streamData: "STREAM_DATA"
         case .setConfig: "SET_CONFIG"
+        case .diag: "DIAG"
         case .ack: "ACK"
         case .nack: "NACK"
         case .info: "INFO"
@@ -78,6 +83,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .telemetry: "TELEMETRY"
         case .credit: "CREDIT"
         case .reset: "RESET"
+        case .diagReport: "DIAG_REPORT"
         }
     }
 }

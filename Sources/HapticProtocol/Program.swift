@@ -19,9 +19,11 @@ public struct Program: Hashable, Sendable {
         var body: [UInt8] = []
         body.reserveCapacity(instructions.count * 3)
         for instruction in instructions { instruction.encode(into: &body) }
-        self.init(header: ProgramHeader(hasSharpness: sharpness, rate: rate, bodyLength: UInt32(body.count),
-                                        totalTicks: Self.totalTicks(of: instructions), crc: CRC16.checksum(body)),
-                  body: body)
+        self.init(
+            header: ProgramHeader(
+                hasSharpness: sharpness, rate: rate, bodyLength: UInt32(body.count),
+                totalTicks: Self.totalTicks(of: instructions), crc: CRC16.checksum(body)),
+            body: body)
     }
 
     /// Parses a program file: header rules 1-4 (`ProgramHeader(parsing:)`), then the byte count

@@ -43,8 +43,9 @@ public struct ProgramHeader: Hashable, Sendable {
         func le(_ range: Range<Int>) -> UInt32 {
             range.reversed().reduce(0) { $0 << 8 | UInt32(b[$1]) }
         }
-        self.init(hasSharpness: b[3] & Self.sharpnessFlag != 0, rate: UInt16(le(4..<6)),
-                  bodyLength: le(6..<10), totalTicks: le(10..<14), crc: UInt16(le(14..<16)))
+        self.init(
+            hasSharpness: b[3] & Self.sharpnessFlag != 0, rate: UInt16(le(4..<6)),
+            bodyLength: le(6..<10), totalTicks: le(10..<14), crc: UInt16(le(14..<16)))
     }
 
     /// Flags byte: SHARP or nothing.

@@ -13,7 +13,7 @@ public enum DeviceEvent: Sendable, Equatable, CustomStringConvertible {
     case finished(slot: UInt8, tick: UInt32)
     /// Stopped by STOP (`replaced` false) or by another play (`replaced` true).
     case stopped(slot: UInt8, tick: UInt32, replaced: Bool)
-    /// Ended by a fault (underrun, safety limit, watchdog, load error).
+    /// Ended by a fault (underrun, safety limit, watchdog, load error, the output stage's: 2.18).
     case fault(slot: UInt8, code: MessageErrorCode, tick: UInt32)
     /// The device booted (RESET notice): it lost its slots, stream and configuration.
     case reset(reason: Message.Reset.Reason?, bootCount: UInt32)
@@ -27,13 +27,15 @@ public enum DeviceEvent: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .connected(let info):
-            return "connected: protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots of \(info.slotCapacity) bytes, profile '\(info.profileNameString)'"
+            return
+                "connected: protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots of \(info.slotCapacity) bytes, profile '\(info.profileNameString)'"
         case .started(let slot, let tick): return "started \(Self.source(slot)) at tick \(tick)"
         case .firstOutput(let slot, let tick): return "first output of \(Self.source(slot)) at tick \(tick)"
         case .finished(let slot, let tick): return "finished \(Self.source(slot)) at tick \(tick)"
         case .stopped(let slot, let tick, let replaced):
             return "stopped \(Self.source(slot)) at tick \(tick)" + (replaced ? " (replaced by another play)" : "")
-        case .fault(let slot, let code, let tick): return "fault \(code) on \(Self.source(slot)) at tick \(tick)"
+        case .fault(let slot, let code, let tick):
+            return "fault \(code) on \(Self.source(slot)) at tick \(tick)" + (code.stageFaultAdvice.map { ": \($0)" } ?? "")
         case .reset(let reason, let bootCount):
             return "device reset (\(reason.map { "\($0)" } ?? "unknown reason"), boot \(bootCount))"
         case .recovered(let slots): return "recovered after reset: \(slots) programs restored"
@@ -42,8 +44,15 @@ public enum DeviceEvent: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// "slot 2", or "stream" for slot 0xFF (PROTOCOL.md 2.10): what plays, in words.
-    public static func source(_ slot: UInt8) -> String { slot == Message.streamSlot ? "stream" : "slot \(slot)" }
+    /// "slot 2", "stream" for slot 0xFF (PROTOCOL.md 2.10), or "the output stage" for a fault raised
+    /// while nothing played (0xFE, 2.18): what plays, in words.
+    public static func source(_ slot: UInt8) -> String {
+        switch slot {
+        case Message.streamSlot: return "stream"
+        case Message.Telemetry.noSlot: return "the output stage"
+        default: return "slot \(slot)"
+        }
+    }
 
     /// The telemetry event this is, if any, with its slot and tick.
     public var playEvent: (slot: UInt8, tick: UInt32)? {

@@ -1,5 +1,5 @@
-import HapticTransport
 import HapticProtocol
+import HapticTransport
 import Logging
 
 /// The host side of the wire protocol without I/O or clocks of its own (sans-I/O): bytes in through
@@ -201,8 +201,9 @@ package final class SessionEngine {
                 operation.fail(.rejected(command: operation.name, code: .badLength, value: UInt32(error.count)))
                 return
             }
-            inFlight = InFlight(sequence: sequence, type: message.type, bytes: bytes,
-                                deadline: now + policy.timeout, attempt: 1, policy: policy)
+            inFlight = InFlight(
+                sequence: sequence, type: message.type, bytes: bytes,
+                deadline: now + policy.timeout, attempt: 1, policy: policy)
             bytesSinceCommand = 0
             guard transmit(bytes, now: now) else { return }
             bytesSinceCommand = bytes.count
@@ -305,7 +306,18 @@ package final class SessionEngine {
     }
 
     private func deviceReset(now: Double) {
-        guard state == .ready || state == .recovering else { return }
+        guard state == .ready || state == .recovering else {
+            // An Arduino resets when its port is opened (DTR) and spends its bootloader's wait before
+            // the firmware runs, losing what was sent meanwhile: its RESET notice says the firmware
+            // now listens, so a HELLO in flight goes again at once instead of at its next interval.
+            if var hello = inFlight, hello.type == .hello {
+                hello.deadline = now
+                hello.attempt -= 1  // an extra send: the handshake keeps its whole time-out
+                inFlight = hello
+                poll(now: now)
+            }
+            return
+        }
         stream = nil
         playMayRun = false
         pendingParameters = nil

@@ -1,5 +1,5 @@
-import HapticTransport
 import HapticProtocol
+import HapticTransport
 
 /// Why a device session could not do what was asked, in words a user can act on.
 public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -32,7 +32,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notResponding(let command, let attempts):
             return "the device did not answer \(command) after \(attempts) attempts; check the port, the baud rate and that the firmware runs"
         case .incompatibleVersion(let device, let host):
-            return "the device speaks protocol \(device), this host speaks \(host): major versions differ, so they cannot talk; update the firmware or the host"
+            return
+                "the device speaks protocol \(device), this host speaks \(host): major versions differ, so they cannot talk; update the firmware or the host"
         case .rejected(let command, let code, let value):
             return "the device refused \(command): \(code)" + (value != 0 ? " (value \(value))" : "")
         case .deviceReset:
@@ -40,7 +41,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .doesNotFit(let bytes, let reason):
             return "program of \(bytes) bytes does not fit the device: \(reason)"
         case .rateLimited(let retryAfter):
-            return "rate limited: the guidelines allow at most 10 haptics a second and 5 in 500 ms; next play possible in \(Int((retryAfter * 1000).rounded(.up))) ms"
+            return
+                "rate limited: the guidelines allow at most 10 haptics a second and 5 in 500 ms; next play possible in \(Int((retryAfter * 1000).rounded(.up))) ms"
         case .notConnected:
             return "not connected: call connect() first"
         case .compile(let reason):

@@ -144,7 +144,6 @@ package final class HandshakeOperation: SessionOperation {
 
     package func fail(_ error: SessionError) { completion(.failure(error)) }
 
-
     /// INFO, or why not: a major mismatch is refused by the device (NACK VERSION_INCOMPATIBLE,
     /// value = major * 256 + minor) or, from a device that answers anyway, detected here.
     package static func outcome(of reply: CommandReply) -> Result<Message.Info, SessionError> {

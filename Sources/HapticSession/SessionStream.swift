@@ -86,8 +86,10 @@ package final class StreamPlayOperation: SessionOperation {
     /// Priming that makes no progress for this long fails (the device stopped granting credit).
     package static let primingTimeout = 2.0
 
-    package init(program: Program, startTick: UInt32?, scale: UInt8, offset: Int8, prepareOnly: Bool = false,
-         completion: @escaping (Result<UInt32, SessionError>) -> Void) {
+    package init(
+        program: Program, startTick: UInt32?, scale: UInt8, offset: Int8, prepareOnly: Bool = false,
+        completion: @escaping (Result<UInt32, SessionError>) -> Void
+    ) {
         self.program = program
         self.prepareOnly = prepareOnly
         self.startTick = startTick

@@ -19,9 +19,11 @@ public struct SessionTiming: Sendable, Hashable {
     /// Whole-program restarts of an upload after its COMMIT found a checksum mismatch.
     public var uploadAttempts: Int
 
-    public init(commandTimeout: Double = 0.1, retransmissions: Int = 5, handshakeTimeout: Double = 3,
-                handshakeInterval: Double = 0.2, pingTimeout: Double = 0.1, keepAlive: Bool = true,
-                streamQueryInterval: Double = 0.05, uploadAttempts: Int = 3) {
+    public init(
+        commandTimeout: Double = 0.1, retransmissions: Int = 5, handshakeTimeout: Double = 3,
+        handshakeInterval: Double = 0.2, pingTimeout: Double = 0.1, keepAlive: Bool = true,
+        streamQueryInterval: Double = 0.05, uploadAttempts: Int = 3
+    ) {
         self.commandTimeout = commandTimeout
         self.retransmissions = retransmissions
         self.handshakeTimeout = handshakeTimeout

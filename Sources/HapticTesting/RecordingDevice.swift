@@ -23,8 +23,10 @@ public final class RecordingDevice: @unchecked Sendable {
     private var sessions: [HapticDevice] = []
 
     /// Starts a recording virtual device. `faults` and `seed` make its line flaky, reproducibly.
-    public init(profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
-                faults: FaultProfile = .none, seed: UInt64 = 0) throws {
+    public init(
+        profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
+        faults: FaultProfile = .none, seed: UInt64 = 0
+    ) throws {
         var options = VirtualDevice.Options(profile: profile, baudRate: baudRate)
         options.faults = faults
         options.faultSeed = seed
@@ -142,7 +144,9 @@ public final class RecordingDevice: @unchecked Sendable {
         for index in plays.indices {
             let seconds = Double(plays[index].startTick) / tickRate
             if let window, !window.contains(seconds) {
-                nearest = nearest ?? String(format: "play %d started at %.3f s, outside %.3f...%.3f s", index + 1, seconds, window.lowerBound, window.upperBound)
+                nearest =
+                    nearest
+                    ?? String(format: "play %d started at %.3f s, outside %.3f...%.3f s", index + 1, seconds, window.lowerBound, window.upperBound)
                 continue
             }
             let comparison = DeviceTrace.compare(file, program: program, playIndex: index)

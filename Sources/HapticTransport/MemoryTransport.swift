@@ -67,7 +67,7 @@ private final class MemoryLink: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var queues: [[Queued]] = [[], []]  // queues[s]: bytes written by side s
-    private var heads = [0, 0]                 // read position in each queue (amortised removal)
+    private var heads = [0, 0]  // read position in each queue (amortised removal)
     private var injectors: [FaultInjector]
     private let capacity: Int
     private var closed = [false, false]
@@ -113,7 +113,8 @@ private final class MemoryLink: @unchecked Sendable {
                     if isCut || closed[1 - side] { throw TransportError(.disconnected, name: name, detail: isCut ? "link cut" : "peer closed") }
                     if pending(side) < capacity { break }
                     guard wait(until: deadline) else {
-                        throw TransportError(.timedOut, name: name, detail: "\(index) of \(bytes.count) bytes written in \(timeout) s: peer not reading")
+                        throw TransportError(
+                            .timedOut, name: name, detail: "\(index) of \(bytes.count) bytes written in \(timeout) s: peer not reading")
                     }
                 }
                 let now = monotonicSeconds()

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which implementation serves a path.
@@ -22,7 +22,7 @@ public func openTransport(path: String, configuration: SerialConfiguration = Ser
     case .libserialport:
         do {
             return try SerialPort(path: path, configuration: configuration)
-        } catch where error.kind == .notASerialPort {
+        } catch  where error.kind == .notASerialPort {
             return try PosixTTY(path: path, configuration: configuration)
         }
     }
@@ -40,17 +40,17 @@ public func transportBackend(forPath path: String) throws(TransportError) -> Tra
 /// Slave or master side of a pseudo-terminal, by path and (on Linux) by device number.
 package func isPseudoTerminal(_ resolvedPath: String) -> Bool {
     #if os(Linux)
-    if resolvedPath.hasPrefix("/dev/pts/") || resolvedPath == "/dev/ptmx" { return true }
-    // Unix98 pty slaves have majors 136-143 wherever devpts is mounted.
-    var status = stat()
-    guard stat(resolvedPath, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else { return false }
-    let major = ((status.st_rdev >> 8) & 0xFFF) | ((status.st_rdev >> 32) & ~0xFFF)
-    return (136...143).contains(major)
+        if resolvedPath.hasPrefix("/dev/pts/") || resolvedPath == "/dev/ptmx" { return true }
+        // Unix98 pty slaves have majors 136-143 wherever devpts is mounted.
+        var status = stat()
+        guard stat(resolvedPath, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else { return false }
+        let major = ((status.st_rdev >> 8) & 0xFFF) | ((status.st_rdev >> 32) & ~0xFFF)
+        return (136...143).contains(major)
     #else
-    // macOS: /dev/ttysNNN slaves, /dev/ptmx; legacy BSD ptys /dev/ttyp0.. are not used any more.
-    if resolvedPath == "/dev/ptmx" { return true }
-    guard resolvedPath.hasPrefix("/dev/ttys") else { return false }
-    let suffix = resolvedPath.dropFirst("/dev/ttys".count)
-    return !suffix.isEmpty && suffix.allSatisfy(\.isNumber)
+        // macOS: /dev/ttysNNN slaves, /dev/ptmx; legacy BSD ptys /dev/ttyp0.. are not used any more.
+        if resolvedPath == "/dev/ptmx" { return true }
+        guard resolvedPath.hasPrefix("/dev/ttys") else { return false }
+        let suffix = resolvedPath.dropFirst("/dev/ttys".count)
+        return !suffix.isEmpty && suffix.allSatisfy(\.isNumber)
     #endif
 }

@@ -19,8 +19,10 @@ public struct SerialPortInfo: Equatable, Hashable, Sendable {
         public var bus: Int?
         public var address: Int?
 
-        public init(vendorID: UInt16, productID: UInt16, manufacturer: String? = nil, product: String? = nil,
-                    serialNumber: String? = nil, bus: Int? = nil, address: Int? = nil) {
+        public init(
+            vendorID: UInt16, productID: UInt16, manufacturer: String? = nil, product: String? = nil,
+            serialNumber: String? = nil, bus: Int? = nil, address: Int? = nil
+        ) {
             self.vendorID = vendorID
             self.productID = productID
             self.manufacturer = manufacturer

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A pseudo-terminal pair: a stand-in serial line inside one machine. The master end is a
@@ -60,34 +61,34 @@ extension TransportError {
 /// looked up by name once. Darwin declares them.
 private enum PTY {
     #if os(Linux)
-    private typealias IntFunction = @convention(c) (CInt) -> CInt
-    private typealias NameFunction = @convention(c) (CInt, UnsafeMutablePointer<CChar>?, Int) -> CInt
-    private static func symbol<F>(_ name: String, as type: F.Type) -> F {
-        guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else { preconditionFailure("libc has no \(name)") }
-        return unsafeBitCast(address, to: type)
-    }
+        private typealias IntFunction = @convention(c) (CInt) -> CInt
+        private typealias NameFunction = @convention(c) (CInt, UnsafeMutablePointer<CChar>?, Int) -> CInt
+        private static func symbol<F>(_ name: String, as type: F.Type) -> F {
+            guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else { preconditionFailure("libc has no \(name)") }
+            return unsafeBitCast(address, to: type)
+        }
 
-    private static let posixOpenpt = symbol("posix_openpt", as: IntFunction.self)
-    private static let grantpt = symbol("grantpt", as: IntFunction.self)
-    private static let unlockpt = symbol("unlockpt", as: IntFunction.self)
-    private static let ptsnameR = symbol("ptsname_r", as: NameFunction.self)
+        private static let posixOpenpt = symbol("posix_openpt", as: IntFunction.self)
+        private static let grantpt = symbol("grantpt", as: IntFunction.self)
+        private static let unlockpt = symbol("unlockpt", as: IntFunction.self)
+        private static let ptsnameR = symbol("ptsname_r", as: NameFunction.self)
 
-    package static func openMaster(_ flags: CInt) -> CInt { posixOpenpt(flags) }
-    package static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
-    package static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
-    package static func slaveName(_ fd: CInt) -> String? {
-        var buffer = [CChar](repeating: 0, count: 128)
-        guard ptsnameR(fd, &buffer, buffer.count) == 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+        package static func openMaster(_ flags: CInt) -> CInt { posixOpenpt(flags) }
+        package static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
+        package static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
+        package static func slaveName(_ fd: CInt) -> String? {
+            var buffer = [CChar](repeating: 0, count: 128)
+            guard ptsnameR(fd, &buffer, buffer.count) == 0 else { return nil }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     #else
-    package static func openMaster(_ flags: CInt) -> CInt { posix_openpt(flags) }
-    package static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
-    package static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
-    /// ptsname's static buffer is shared: serialise its use.
-    private static let nameLock = NSLock()
-    package static func slaveName(_ fd: CInt) -> String? {
-        nameLock.withLock { ptsname(fd).map { String(cString: $0) } }
-    }
+        package static func openMaster(_ flags: CInt) -> CInt { posix_openpt(flags) }
+        package static func grant(_ fd: CInt) -> CInt { grantpt(fd) }
+        package static func unlock(_ fd: CInt) -> CInt { unlockpt(fd) }
+        /// ptsname's static buffer is shared: serialise its use.
+        private static let nameLock = NSLock()
+        package static func slaveName(_ fd: CInt) -> String? {
+            nameLock.withLock { ptsname(fd).map { String(cString: $0) } }
+        }
     #endif
 }

@@ -1,9 +1,10 @@
 import CLibSerialPort
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A real serial port (USB CDC, FTDI/CH340/CP210x bridge, native UART) through libserialport,
@@ -37,7 +38,8 @@ public final class SerialPort: Transport, @unchecked Sendable {
         }
         let opened = sp_open(port, SP_MODE_READ_WRITE)
         guard opened == SP_OK else {
-            let error = opened == SP_ERR_FAIL
+            let error =
+                opened == SP_ERR_FAIL
                 ? Self.lastError(operation: "sp_open", name: path, opening: true)
                 : TransportError(.notASerialPort, name: path, detail: "sp_open: \(opened.rawValue)")
             sp_free_port(port)
@@ -81,11 +83,11 @@ public final class SerialPort: Transport, @unchecked Sendable {
         case .rtsCts: flow = SP_FLOWCONTROL_RTSCTS
         }
         guard configuration.baudRate > 0, configuration.baudRate <= Int(Int32.max),
-              sp_set_config_baudrate(config, Int32(configuration.baudRate)) == SP_OK,
-              sp_set_config_bits(config, 8) == SP_OK,
-              sp_set_config_parity(config, SP_PARITY_NONE) == SP_OK,
-              sp_set_config_stopbits(config, 1) == SP_OK,
-              sp_set_config_flowcontrol(config, flow) == SP_OK
+            sp_set_config_baudrate(config, Int32(configuration.baudRate)) == SP_OK,
+            sp_set_config_bits(config, 8) == SP_OK,
+            sp_set_config_parity(config, SP_PARITY_NONE) == SP_OK,
+            sp_set_config_stopbits(config, 1) == SP_OK,
+            sp_set_config_flowcontrol(config, flow) == SP_OK
         else {
             throw TransportError(.unsupportedConfiguration, name: name, detail: "\(configuration.baudRate) baud")
         }
@@ -93,7 +95,10 @@ public final class SerialPort: Transport, @unchecked Sendable {
         switch result {
         case SP_OK: return
         case SP_ERR_FAIL: throw lastError(operation: "set \(configuration.baudRate) baud 8N1", name: name, opening: true)
-        default: throw TransportError(.unsupportedConfiguration, name: name, detail: "sp_set_config: \(configuration.baudRate) baud, \(configuration.flowControl) flow control")
+        default:
+            throw TransportError(
+                .unsupportedConfiguration, name: name,
+                detail: "sp_set_config: \(configuration.baudRate) baud, \(configuration.flowControl) flow control")
         }
     }
 

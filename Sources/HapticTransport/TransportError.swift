@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A transport failure, typed by what the user can do about it, with a one-line hint.
@@ -66,9 +66,9 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
             "check the path with `haptic ports`; a USB adapter may come back under another name after replugging"
         case .permissionDenied:
             #if os(Linux)
-            "add yourself to the group that owns the port (usually `dialout`: sudo usermod -aG dialout $USER), then log in again"
+                "add yourself to the group that owns the port (usually `dialout`: sudo usermod -aG dialout $USER), then log in again"
             #else
-            "check the device's permissions (ls -l \(name))"
+                "check the device's permissions (ls -l \(name))"
             #endif
         case .busy:
             "another program holds the port (a serial monitor, ModemManager, another haptic); close it and retry"

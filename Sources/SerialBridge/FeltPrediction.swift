@@ -22,7 +22,8 @@ public struct FeltPrediction: Sendable, Hashable {
         let rate = Double(program.header.rate)
         let window = Int((FeltRise.peakWindow * rate).rounded()) + 1
         guard let (leadIn, drive) = firstOutput(of: program, count: window),
-              let rise = FeltRise.of(drive: drive, model: model) else { return nil }
+            let rise = FeltRise.of(drive: drive, model: model)
+        else { return nil }
         return FeltPrediction(leadInTicks: leadIn, rise: rise, rate: rate)
     }
 

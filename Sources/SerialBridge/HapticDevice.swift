@@ -1,9 +1,9 @@
-import HapticSession
-import HapticTransport
 import Foundation
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
+import HapticSession
+import HapticTransport
 import Logging
 
 /// A haptic device over any transport: a board on a serial port, the virtual device on a pty, an
@@ -30,9 +30,11 @@ public actor HapticDevice {
         public var rateLimiter: RateLimiter
         public var logger: Logger
 
-        public init(timing: SessionTiming = SessionTiming(), actuator: ActuatorProfile? = nil,
-                    compile: CompileOptions = CompileOptions(), rateLimiter: RateLimiter = RateLimiter(),
-                    logger: Logger = Logger(label: "haptic.session")) {
+        public init(
+            timing: SessionTiming = SessionTiming(), actuator: ActuatorProfile? = nil,
+            compile: CompileOptions = CompileOptions(), rateLimiter: RateLimiter = RateLimiter(),
+            logger: Logger = Logger(label: "haptic.session")
+        ) {
             self.timing = timing
             self.actuator = actuator
             self.compile = compile
@@ -91,7 +93,9 @@ public actor HapticDevice {
     }
 
     /// Opens the port at `path` (`openTransport`: libserialport, or termios for ptys) and connects.
-    public static func open(path: String, baudRate: Int = SerialConfiguration.referenceBaudRate, options: Options = Options()) async throws -> HapticDevice {
+    public static func open(path: String, baudRate: Int = SerialConfiguration.referenceBaudRate, options: Options = Options()) async throws
+        -> HapticDevice
+    {
         let transport: any Transport
         do {
             transport = try openTransport(path: path, configuration: SerialConfiguration(baudRate: baudRate))
@@ -132,7 +136,9 @@ public actor HapticDevice {
         _ = try await perform { CommandOperation(.stop(Message.Stop(brake: true)), completion: $0) }
         let profile = options.actuator ?? Self.profile(for: info)
         self.profile = profile
-        logger.debug("connected to \(name): protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots × \(info.slotCapacity) bytes, stream \(info.streamCapacity), rx \(info.rxBuffer); compiling for \(profile.name)")
+        logger.debug(
+            "connected to \(name): protocol \(info.version), \(info.rate) Hz, \(info.slotCount) slots × \(info.slotCapacity) bytes, stream \(info.streamCapacity), rx \(info.rxBuffer); compiling for \(profile.name)"
+        )
         return info
     }
 
@@ -277,8 +283,10 @@ public actor HapticDevice {
     /// intensity (so 0.5 on a square-law part is a quarter of the drive), `sharpness` the sharpness
     /// offset (round(255 × s), -0.5...0.5 representable). `loops` 0 repeats until `stop`.
     @discardableResult
-    public func play(_ prepared: PreparedPattern, at time: PlayTime = .now, intensity: Double = 1,
-                     sharpness: Double = 0, loops: UInt16 = 1) async throws -> PlayReceipt {
+    public func play(
+        _ prepared: PreparedPattern, at time: PlayTime = .now, intensity: Double = 1,
+        sharpness: Double = 0, loops: UInt16 = 1
+    ) async throws -> PlayReceipt {
         let called = monotonicSeconds()
         if let wait = rateLimiter.admit(at: called) { throw SessionError.rateLimited(retryAfter: wait) }
         let startTick: UInt32?
@@ -306,8 +314,9 @@ public actor HapticDevice {
                 StreamPlayOperation(program: program, startTick: startTick, scale: scale, offset: offset, completion: $0)
             }
         }
-        let receipt = PlayReceipt(slot: slot, startTick: tick, totalTicks: prepared.program.header.totalTicks,
-                                  loops: loops, rate: prepared.rate, calledAt: called)
+        let receipt = PlayReceipt(
+            slot: slot, startTick: tick, totalTicks: prepared.program.header.totalTicks,
+            loops: loops, rate: prepared.rate, calledAt: called)
         lastPlay = receipt
         return receipt
     }
@@ -338,8 +347,10 @@ public actor HapticDevice {
     /// Compiles (cached), uploads if the device does not hold the program yet, and plays: the
     /// upload-then-play path. `prepare` first makes the play itself one frame.
     @discardableResult
-    public func play(_ pattern: HapticPattern, at time: PlayTime = .now, intensity: Double = 1,
-                     sharpness: Double = 0, loops: UInt16 = 1) async throws -> PlayReceipt {
+    public func play(
+        _ pattern: HapticPattern, at time: PlayTime = .now, intensity: Double = 1,
+        sharpness: Double = 0, loops: UInt16 = 1
+    ) async throws -> PlayReceipt {
         let prepared = try await load(try compile(pattern).program)
         return try await play(prepared, at: time, intensity: intensity, sharpness: sharpness, loops: loops)
     }
@@ -393,13 +404,16 @@ public actor HapticDevice {
         }
     }
 
-    private func waitFor(_ receipt: PlayReceipt, timeout: Double, what: String,
-                         _ kind: @escaping @Sendable (DeviceEvent) -> Bool) async throws -> DeviceEvent {
+    private func waitFor(
+        _ receipt: PlayReceipt, timeout: Double, what: String,
+        _ kind: @escaping @Sendable (DeviceEvent) -> Bool
+    ) async throws -> DeviceEvent {
         let slot = receipt.slot, start = receipt.startTick
-        return try await monitor.first(matching: { event in
-            guard kind(event), let play = event.playEvent else { return false }
-            return play.slot == slot && tickAtOrAfter(play.tick, start)
-        }, timeout: timeout, what: what)
+        return try await monitor.first(
+            matching: { event in
+                guard kind(event), let play = event.playEvent else { return false }
+                return play.slot == slot && tickAtOrAfter(play.tick, start)
+            }, timeout: timeout, what: what)
     }
 
     // MARK: Helpers

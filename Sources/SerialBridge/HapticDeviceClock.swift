@@ -27,8 +27,11 @@ extension HapticDevice {
                 lastError = error
             }
         }
-        guard let estimate = ClockEstimate.best(of: collected, rate: Double(info.rate),
-                                                measuredSubtick: info.capabilities.contains(.subtick)) else {
+        guard
+            let estimate = ClockEstimate.best(
+                of: collected, rate: Double(info.rate),
+                measuredSubtick: info.capabilities.contains(.subtick))
+        else {
             throw lastError ?? SessionError.timedOut("PONG")
         }
         clock = estimate

@@ -1,10 +1,10 @@
-import HapticTransport
-import HapticSession
+import FirmwareModel
 import Foundation
+import HapticCompiler
 import HapticPattern
 import HapticProtocol
-import HapticCompiler
-import FirmwareModel
+import HapticSession
+import HapticTransport
 
 /// Measures play latency: from the host's `play` call to the device's first tick with non-zero
 /// output for that play.
@@ -43,8 +43,10 @@ public struct LatencyProfiler: Sendable {
         /// for the compiled program (`FeltPrediction`).
         public var recordedOutput: (@Sendable (_ from: UInt32, _ count: Int) -> [OutputSample])?
 
-        public init(iterations: Int = 100, baudRate: Int = SerialConfiguration.referenceBaudRate, pings: Int = 4, coldPlays: Bool = false,
-                    recordedOutput: (@Sendable (_ from: UInt32, _ count: Int) -> [OutputSample])? = nil) {
+        public init(
+            iterations: Int = 100, baudRate: Int = SerialConfiguration.referenceBaudRate, pings: Int = 4, coldPlays: Bool = false,
+            recordedOutput: (@Sendable (_ from: UInt32, _ count: Int) -> [OutputSample])? = nil
+        ) {
             self.iterations = iterations
             self.baudRate = baudRate
             self.pings = pings
@@ -136,15 +138,18 @@ public struct LatencyProfiler: Sendable {
             }
         }
         let playBytes = try Message.play(Message.Play(slot: 0)).encoded(sequence: 0).count
-        return LatencyReport(baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
-                             prepared: prepared, uploadThenPlay: uploaded, unpreparedCold: unprepared,
-                             silentPatterns: silent, actuatorProfile: profile.name, feltFromRecordedOutput: options.recordedOutput != nil)
+        return LatencyReport(
+            baudRate: options.baudRate, rate: info.rate, playFrameBytes: playBytes,
+            prepared: prepared, uploadThenPlay: uploaded, unpreparedCold: unprepared,
+            silentPatterns: silent, actuatorProfile: profile.name, feltFromRecordedOutput: options.recordedOutput != nil)
     }
 
     /// One play: clock estimate, the call, FIRST_OUTPUT, then a stop so long patterns do not hold
     /// the run up.
-    private func measure(subject: Subject, program: Program, leadIn: Double, rate: Double, physics: ActuatorSimulator.Model,
-                         play: () async throws -> PlayReceipt) async throws -> LatencyReport.Sample {
+    private func measure(
+        subject: Subject, program: Program, leadIn: Double, rate: Double, physics: ActuatorSimulator.Model,
+        play: () async throws -> PlayReceipt
+    ) async throws -> LatencyReport.Sample {
         let clock = try await device.synchronizeClock(samples: options.pings)
         let called = HapticDevice.hostTime()
         let receipt = try await play()
@@ -163,9 +168,10 @@ public struct LatencyProfiler: Sendable {
         // The start tick is the program's tick 0: what follows it before the first output, beyond
         // the program's own lead-in, is the output stage waking up.
         let wake = Double(Int32(bitPattern: tick &- receipt.startTick)) / rate - leadIn
-        return LatencyReport.Sample(pattern: subject.name, latency: output - called - leadIn,
-                                    programBytes: program.bytes.count, uncertainty: clock.uncertainty,
-                                    toStart: clock.hostTime(ofStep: receipt.startTick) - called, wakeUp: wake, rise: rise)
+        return LatencyReport.Sample(
+            pattern: subject.name, latency: output - called - leadIn,
+            programBytes: program.bytes.count, uncertainty: clock.uncertainty,
+            toStart: clock.hostTime(ofStep: receipt.startTick) - called, wakeUp: wake, rise: rise)
     }
 
     /// The rise from the first output tick `tick`: through the device's recorded output when it

@@ -93,9 +93,10 @@ public struct LatencyReport: Sendable {
     public func breakdown(_ samples: [Sample]) -> Breakdown {
         let tickWait = 0.5 / Double(max(1, rate))
         func med(_ f: (Sample) -> Double?) -> Double { Self.median(samples.compactMap(f)) }
-        return Breakdown(host: med { $0.toStart } - linkTime - tickWait, line: linkTime, tickWait: tickWait,
-                         wakeUp: med(\.wakeUp), firstOutput: med(\.latency), felt50: med(\.felt50), felt90: med(\.felt90),
-                         rise50: med { $0.rise?.rise50 }, rise90: med { $0.rise?.rise90 })
+        return Breakdown(
+            host: med { $0.toStart } - linkTime - tickWait, line: linkTime, tickWait: tickWait,
+            wakeUp: med(\.wakeUp), firstOutput: med(\.latency), felt50: med(\.felt50), felt90: med(\.felt90),
+            rise50: med { $0.rise?.rise50 }, rise90: med { $0.rise?.rise90 })
     }
 
     /// Felt onset (50 %) p99 of prepared plays over their first-output p99.
@@ -147,8 +148,9 @@ public struct LatencyReport: Sendable {
             _ = histogram.record(UInt64(max(0, (value * 1e6).rounded())))
         }
         func ms(_ value: UInt64) -> Double { Double(value) / 1000 }
-        return Summary(count: seconds.count, p50: ms(histogram.valueAtPercentile(50)),
-                       p90: ms(histogram.valueAtPercentile(90)), p99: ms(histogram.valueAtPercentile(99)),
-                       max: ms(histogram.max), mean: histogram.mean / 1000)
+        return Summary(
+            count: seconds.count, p50: ms(histogram.valueAtPercentile(50)),
+            p90: ms(histogram.valueAtPercentile(90)), p99: ms(histogram.valueAtPercentile(99)),
+            max: ms(histogram.max), mean: histogram.mean / 1000)
     }
 }

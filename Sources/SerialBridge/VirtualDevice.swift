@@ -1,9 +1,9 @@
-import HapticSession
-import HapticTransport
 import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticProtocol
+import HapticSession
+import HapticTransport
 
 /// The Swift device model (`FirmwareModel.DeviceModel`, bit-exact with the C firmware core) served
 /// on a real pseudo-terminal: any serial client opens `path` like a board's port.
@@ -40,9 +40,11 @@ public final class VirtualDevice: @unchecked Sendable {
         /// Keep a trace (`trace()`, `DeviceTrace`): every frame each way and every sample, per boot.
         public var trace = false
 
-        public init(profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
-                    configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000,
-                    speed: Double = 1) {
+        public init(
+            profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
+            configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000,
+            speed: Double = 1
+        ) {
             self.speed = max(0.001, speed)
             self.profile = profile ?? ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName } ?? ActuatorProfile.builtIns[0]
             self.baudRate = baudRate
@@ -304,13 +306,13 @@ public final class VirtualDevice: @unchecked Sendable {
 /// poll with a millisecond time-out instead.
 enum PrecisePoll {
     #if os(Linux)
-    typealias Function = @convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafeRawPointer?) -> CInt
-    static let function: Function? = dlsym(dlopen(nil, RTLD_NOW), "ppoll").map { unsafeBitCast($0, to: Function.self) }
+        typealias Function = @convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafeRawPointer?) -> CInt
+        static let function: Function? = dlsym(dlopen(nil, RTLD_NOW), "ppoll").map { unsafeBitCast($0, to: Function.self) }
     #endif
 
     static func ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: UnsafePointer<timespec>, _ mask: UnsafeRawPointer?) -> CInt {
         #if os(Linux)
-        if let function { return function(fds, count, timeout, mask) }
+            if let function { return function(fds, count, timeout, mask) }
         #endif
         let milliseconds = Int32((Double(timeout.pointee.tv_sec) * 1000 + Double(timeout.pointee.tv_nsec) / 1e6).rounded(.up))
         return poll(fds, count, milliseconds)

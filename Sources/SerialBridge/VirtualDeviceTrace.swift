@@ -30,8 +30,10 @@ public enum DeviceTrace {
         /// The link faults applied (`haptic emulate --faults`), as given.
         public var faults: String?
 
-        public init(source: String, profile: String, tickRate: Int, brakeTicks: Int, wakeTicks: Int? = nil,
-                    idleTicks: Int? = nil, outputs: Bool = true, faults: String? = nil) {
+        public init(
+            source: String, profile: String, tickRate: Int, brakeTicks: Int, wakeTicks: Int? = nil,
+            idleTicks: Int? = nil, outputs: Bool = true, faults: String? = nil
+        ) {
             schema = DeviceTrace.schema
             self.source = source
             self.profile = profile
@@ -45,10 +47,12 @@ public enum DeviceTrace {
 
         /// The header for a device with this configuration.
         public init(source: String, configuration: DeviceModel.Configuration, profile: String, outputs: Bool = true, faults: String? = nil) {
-            self.init(source: source, profile: profile, tickRate: Int(configuration.core.rate), brakeTicks: Int(configuration.core.brakeTicks),
-                      wakeTicks: Int(configuration.wakeTicks), idleTicks: Int(configuration.idleTicks), outputs: outputs, faults: faults)
+            self.init(
+                source: source, profile: profile, tickRate: Int(configuration.core.rate), brakeTicks: Int(configuration.core.brakeTicks),
+                wakeTicks: Int(configuration.wakeTicks), idleTicks: Int(configuration.idleTicks), outputs: outputs, faults: faults)
             if configuration.core.safetyThreshold != DeviceConfiguration.default.safetyThreshold
-                || configuration.core.safetyTicks != DeviceConfiguration.default.safetyTicks {
+                || configuration.core.safetyTicks != DeviceConfiguration.default.safetyTicks
+            {
                 safetyThreshold = Int(configuration.core.safetyThreshold)
                 safetyTicks = Int(configuration.core.safetyTicks)
             }
@@ -248,11 +252,15 @@ extension DeviceTrace {
                 case .success(let frame):
                     let message = try? Message(frame: frame)
                     let name = MessageType(rawValue: frame.messageType)?.description ?? String(format: "TYPE_0x%02X", frame.messageType)
-                    records.append(FrameRecord(tick: tick, frame: direction, type: name, seq: frame.sequence,
-                                               hex: DeviceTrace.hex(pending), detail: message.flatMap(DeviceTrace.detail)))
+                    records.append(
+                        FrameRecord(
+                            tick: tick, frame: direction, type: name, seq: frame.sequence,
+                            hex: DeviceTrace.hex(pending), detail: message.flatMap(DeviceTrace.detail)))
                 case .failure(let error):
-                    records.append(FrameRecord(tick: tick, frame: direction, type: "INVALID", seq: nil,
-                                               hex: DeviceTrace.hex(pending), detail: "\(error)"))
+                    records.append(
+                        FrameRecord(
+                            tick: tick, frame: direction, type: "INVALID", seq: nil,
+                            hex: DeviceTrace.hex(pending), detail: "\(error)"))
                 }
             }
             return records
@@ -268,7 +276,8 @@ extension DeviceTrace {
     static func detail(_ message: Message) -> String? {
         switch message {
         case .telemetry(let t): "\(t.event) slot \(t.slot) tick \(t.tick)" + (t.code != 0 ? " code \(t.code)" : "")
-        case .play(let p): "slot \(p.slot) scale \(p.scale) offset \(p.offset) loops \(p.loops)" + (p.flags & Message.Play.atFlag != 0 ? " at \(p.at)" : "")
+        case .play(let p):
+            "slot \(p.slot) scale \(p.scale) offset \(p.offset) loops \(p.loops)" + (p.flags & Message.Play.atFlag != 0 ? " at \(p.at)" : "")
         case .nack(let n): "code \(n.code)"
         case .ack(let a): "value \(a.value)"
         case .reset(let r): "reason \(r.reasonCode) boot \(r.bootCount)"
@@ -290,8 +299,10 @@ extension DeviceTrace {
         /// First tick not recorded (nil: `firstTick + samples.count`).
         public var endTick: UInt32?
 
-        public init(bootReason: String? = nil, firstTick: UInt32 = 0, samples: [OutputSample] = [], frames: [FrameRecord] = [],
-                    events: [Event] = [], endTick: UInt32? = nil) {
+        public init(
+            bootReason: String? = nil, firstTick: UInt32 = 0, samples: [OutputSample] = [], frames: [FrameRecord] = [],
+            events: [Event] = [], endTick: UInt32? = nil
+        ) {
             self.events = events
             self.bootReason = bootReason
             self.firstTick = firstTick
@@ -355,7 +366,11 @@ extension DeviceTrace {
     /// and an end telemetry (FINISHED, STOPPED, FAULT) ends it, each at the tick it names;
     /// PREPARE and PLAY wake a cold output stage from the tick they were received.
     struct StateTracker {
-        private enum Change { case wake, pendingPlay, refused, start(UInt8), end }
+        private enum Change {
+            case wake, pendingPlay, refused
+            case start(UInt8)
+            case end
+        }
         private var stage: DeviceOutputStage?
         private var changes: [(tick: UInt32, change: Change)] = []
         private var next = 0

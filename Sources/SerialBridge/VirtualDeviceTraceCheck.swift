@@ -130,8 +130,9 @@ extension DeviceTrace {
         var core = core
         core.maxBody = max(core.maxBody, UInt32(program.body.count))
         let capacity = UInt32(program.bytes.count)
-        let configuration = DeviceModel.Configuration(core: core, slotCount: 1, slotCapacity: max(capacity, 16), streamCapacity: 0,
-                                                      rxBuffer: 1024, wakeTicks: 0, idleTicks: 0, watchdog: 0)
+        let configuration = DeviceModel.Configuration(
+            core: core, slotCount: 1, slotCapacity: max(capacity, 16), streamCapacity: 0,
+            rxBuffer: 1024, wakeTicks: 0, idleTicks: 0, watchdog: 0)
         var device = DeviceModel(configuration: configuration)
         var sequence: UInt8 = 0
         func send(_ message: Message) {
@@ -225,7 +226,9 @@ extension DeviceTrace {
             }
         }
         guard playIndex < found.count else {
-            let what = found.isEmpty ? "the trace has no play (no STARTED telemetry, no playing record)"
+            let what =
+                found.isEmpty
+                ? "the trace has no play (no STARTED telemetry, no playing record)"
                 : "the trace has \(found.count) play\(found.count == 1 ? "" : "s"), not \(playIndex + 1)"
             return Comparison(play: PlayInTrace(startTick: 0), ticks: 0, context: [], summary: what, problem: what)
         }

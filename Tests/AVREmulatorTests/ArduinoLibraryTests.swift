@@ -30,11 +30,13 @@ import Testing
     static let minimumStackMargin = 128
 
     static let elf: Result<String, Error> = Result {
-        let output = try runProcess(executable: Repository.url("tools/arduino-build").path,
-                                    arguments: ["--elf", "DRV2605L", "uno"])
+        let output = try runProcess(
+            executable: Repository.url("tools/arduino-build").path,
+            arguments: ["--elf", "DRV2605L", "uno"])
         let text = String(decoding: output.stdout, as: UTF8.self)
         guard output.status == 0, let path = text.split(separator: "\n").last.map(String.init),
-              FileManager.default.fileExists(atPath: path) else {
+            FileManager.default.fileExists(atPath: path)
+        else {
             throw BuildFailure(log: text + String(decoding: output.stderr, as: UTF8.self))
         }
         return path
@@ -136,12 +138,18 @@ import Testing
                 guard case .drv2605lWrite(let register) = event.kind, register == 0x02, event.cycle >= t0 else { continue }
                 let k = tick(at: event.cycle)
                 guard k < ticks else { break }
-                while next < k { values[next] = current; next += 1 }
+                while next < k {
+                    values[next] = current
+                    next += 1
+                }
                 current = event.value
                 latest = max(latest, event.cycle - (t0 + UInt64(k) * T))
                 if event.cycle < t0 + UInt64(k) * T { early += 1 }
             }
-            while next < ticks { values[next] = current; next += 1 }
+            while next < ticks {
+                values[next] = current
+                next += 1
+            }
             return (values, latest, early)
         }
 
@@ -171,17 +179,17 @@ import Testing
             Issue.record("first frame is not RESET: \(session.link.received.first.map { "\($0.message)" } ?? "none")")
             return
         }
-        #expect(reset.reason == .unknown) // the Arduino API has no reset cause
+        #expect(reset.reason == .unknown)  // the Arduino API has no reset cause
         let reply = try #require(try session.command(.hello(.init())))
         guard case .info(let info) = reply.message else {
             Issue.record("HELLO answered with \(reply.message)")
             return
         }
         #expect(info.slotCount == 2)
-        #expect(info.slotCapacity == 192) // hb_port.h: smaller than the bare-metal's 256, for RAM
+        #expect(info.slotCapacity == 192)  // hb_port.h: smaller than the bare-metal's 256, for RAM
         #expect(info.maxBody == 176)
         #expect(info.streamCapacity == 128)
-        #expect(info.rxBuffer == 63) // the HardwareSerial ring
+        #expect(info.rxBuffer == 63)  // the HardwareSerial ring
         #expect(info.rate == 1000)
         #expect(info.actuator == .lra)
         #expect(info.capabilities == [.stream, .activeBrake, .subtick])
@@ -189,14 +197,16 @@ import Testing
         #expect([info.firmwareMajor, info.firmwareMinor, info.firmwarePatch] == [0, 1, 0])
         // The DRV2605L stage's init, as the bare-metal one's (SelfTestFirmwareTests).
         let board = session.board
-        #expect(board.drv2605lRegister(0x01) == 0x05)        // RTP mode, out of standby
-        #expect(board.drv2605lRegister(0x1A) & 0x80 == 0x80) // LRA
-        #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08) // unsigned RTP data
-        #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)    // unidirectional input
-        #expect(board.drv2605lRegister(0x03) == 6)           // LRA library
-        #expect(board.drv2605lRegister(0x16) == 0x54)        // the profile's rated voltage
-        #expect(board.drv2605lRegister(0x17) == 0x7E)        // and overdrive clamp
-        print("REPORT Arduino library on the simulated Uno: RESET \(session.link.received.first!.cycle) cycles after power-on, t0 at cycle \(session.t0)")
+        #expect(board.drv2605lRegister(0x01) == 0x05)  // RTP mode, out of standby
+        #expect(board.drv2605lRegister(0x1A) & 0x80 == 0x80)  // LRA
+        #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08)  // unsigned RTP data
+        #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)  // unidirectional input
+        #expect(board.drv2605lRegister(0x03) == 6)  // LRA library
+        #expect(board.drv2605lRegister(0x16) == 0x54)  // the profile's rated voltage
+        #expect(board.drv2605lRegister(0x17) == 0x7E)  // and overdrive clamp
+        print(
+            "REPORT Arduino library on the simulated Uno: RESET \(session.link.received.first!.cycle) cycles after power-on, t0 at cycle \(session.t0)"
+        )
     }
 
     /// DeviceModelDifferentialTests' session (HELLO, uploads, commits, PREPARE, a timed looped PLAY
@@ -245,7 +255,9 @@ import Testing
         let margin = try #require(session.stackMargin())
         #expect(margin >= Self.minimumStackMargin, "the stack came within \(margin) bytes of the static data")
         print("REPORT Arduino library session: the deepest stack left \(margin) bytes of RAM free")
-        print("REPORT Arduino library session of \(replay.samples.count) ticks: \(session.link.allBytes.count) bytes from the board, \(mismatches) ticks whose DRV2605L amplitude differs from the model's; latest RTP write \(board.latest) cycles (\(board.latest / 16) us) after its tick's due time")
+        print(
+            "REPORT Arduino library session of \(replay.samples.count) ticks: \(session.link.allBytes.count) bytes from the board, \(mismatches) ticks whose DRV2605L amplitude differs from the model's; latest RTP write \(board.latest) cycles (\(board.latest / 16) us) after its tick's due time"
+        )
     }
 
     /// Largest UPLOAD data and STREAM_DATA body for the example's 63-byte receive buffer
@@ -285,7 +297,7 @@ import Testing
         let start = Int(try #require(try session.link.response(to: play.sequence)?.ackValue, "\(name): PLAY"))
         // To the end of the play and its brake, feeding the stream as credits come, with a PING
         // every 250 ticks for the host-silence watchdog (1,000 ticks).
-        let totalTicks = (10..<14).reversed().reduce(0) { $0 << 8 | Int(program[$1]) } // header bytes 10-13, LE
+        let totalTicks = (10..<14).reversed().reduce(0) { $0 << 8 | Int(program[$1]) }  // header bytes 10-13, LE
         let total = totalTicks + Int(DeviceConfiguration().brakeTicks)
         let end = session.t0 + UInt64(start + total + 30) * session.T
         var ticks = 0
@@ -342,9 +354,9 @@ import Testing
             if outcome.latest > latest.cycles { latest = (outcome.latest, file) }
             margin = min(margin, outcome.stackMargin)
         }
-        print("REPORT Arduino library, corpus on the simulated Uno: \(files.count) files (\(streamed) streamed), \(ticks) ticks compared with the model; latest RTP write \(latest.cycles) cycles (\(latest.cycles / 16) us) after its tick's due time (\(latest.file)); the deepest stack left \(margin) bytes of RAM free")
+        print(
+            "REPORT Arduino library, corpus on the simulated Uno: \(files.count) files (\(streamed) streamed), \(ticks) ticks compared with the model; latest RTP write \(latest.cycles) cycles (\(latest.cycles / 16) us) after its tick's due time (\(latest.file)); the deepest stack left \(margin) bytes of RAM free"
+        )
         #expect(streamed > 0)
     }
 }
-
-

@@ -1,6 +1,6 @@
-import HapticTransport
 import AVREmulator
 import Foundation
+import HapticTransport
 import SerialBridge
 import Synchronization
 import TestSupport
@@ -23,7 +23,10 @@ import Testing
             var sent = false
             while Date() < deadline {
                 let bytes = (try? client.read(maxCount: 256, timeout: 0.05)) ?? []
-                let total = received.withLock { $0 += bytes; return $0.count }
+                let total = received.withLock {
+                    $0 += bytes
+                    return $0.count
+                }
                 if !sent && total >= 11 {
                     try? client.write(Array("ping".utf8), timeout: 1)
                     sent = true
@@ -41,5 +44,46 @@ import Testing
         // Real time: the simulated clock kept pace with the wall clock (within a few ticks).
         let simulated = Double(board.cycle) / Double(board.frequency)
         #expect(abs(simulated - Date().timeIntervalSince(started)) < 0.1)
+    }
+
+    /// An Arduino resets when a host opens its port (DTR) and waits in its bootloader before the
+    /// firmware runs: the server reproduces it, and the host's handshake survives it, its first
+    /// HELLO lost in the bootloader and the next sent as soon as the board's RESET notice arrives.
+    @Test func openingThePortResetsTheBoardAndTheHandshakeWaitsForItsBoot() async throws {
+        let path = try AVRFirmwareBuild().build(repositoryRoot: Repository.root.path)
+        let board = try AVRBoard(firmware: path)
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let bootloader = AVRBoardServer.unoBootloaderSeconds / 2
+        nonisolated(unsafe) let server = AVRBoardServer(
+            board: board, pty: pty, realTime: true,
+            bootloaderCycles: UInt64(bootloader * Double(board.frequency)))
+        let done = Atomic<Bool>(false)
+        let thread = Thread {
+            try? server.serve { !done.load(ordering: .relaxed) }
+            done.store(true, ordering: .relaxed)
+        }
+        thread.start()
+        try await Task.sleep(nanoseconds: 200_000_000)  // the board has booted, no client yet
+        let opened = Date()
+        let device = try await HapticDevice.open(path: pty.slavePath)
+        let handshake = Date().timeIntervalSince(opened)
+        let info = await device.info
+        let ping = try await device.ping()
+        await device.close()
+        done.store(true, ordering: .relaxed)
+        while !thread.isFinished { try await Task.sleep(nanoseconds: 10_000_000) }
+
+        #expect(info?.profileNameString == "lra-170hz-10mm")
+        #expect(ping.roundTrip < 0.1)
+        #expect(server.opens == 1)
+        #expect(board.resets == 1, "the open reset the board")
+        #expect(board.uartStatistics.dropped > 0, "the first HELLO went to the bootloader")
+        // The handshake took at least the bootloader's wait (and, on an idle machine, little more
+        // than the board's boot: about 20 ms; a loaded one slows the real-time server down).
+        #expect(handshake >= bootloader, "\(handshake) s")
+        print(
+            "REPORT DTR reset: the board reset when the port opened, \(board.uartStatistics.dropped) bytes lost in its \(bootloader) s bootloader, handshake done after \(String(format: "%.3f", handshake)) s"
+        )
     }
 }

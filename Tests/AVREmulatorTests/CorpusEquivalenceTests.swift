@@ -51,7 +51,7 @@ import Testing
             return Outcome()
         }
         #expect(info.profileNameString == "lra-170hz-10mm")
-        let totalTicks = (10..<14).reversed().reduce(0) { $0 << 8 | Int(program[$1]) } // header bytes 10-13, LE
+        let totalTicks = (10..<14).reversed().reduce(0) { $0 << 8 | Int(program[$1]) }  // header bytes 10-13, LE
         var outcome = Outcome()
         outcome.streamed = program.count > Self.slotCapacity
         var sent = 0
@@ -93,7 +93,8 @@ import Testing
         }
         let profile = board.profile()
         outcome.interpreterWorst = profile[.interpreterTick].maxCyclesPerTick
-        outcome.receiveWorst = profile[.uartReceiveInterrupt].maxCyclesPerTick
+        outcome.receiveWorst =
+            profile[.uartReceiveInterrupt].maxCyclesPerTick
             + profile[.uartPolledReceive].maxCyclesPerTick
         outcome.budgetWorst = profile.tickBudgetWorstCycles
         outcome.handlerLongest = profile[.protocolHandler].maxCyclesPerCall
@@ -108,7 +109,9 @@ import Testing
         }
         #expect(steps.count == total && !steps.contains(where: \.late), "\(name): late steps \(steps.filter(\.late).prefix(3))")
         if board.readGlobal("hb_output_late_ticks", size: 2) != 0 {
-            print("REPORT late in \(name): interpreter longest \(profile[.interpreterTick].maxCyclesPerCall), handler longest \(outcome.handlerLongest)")
+            print(
+                "REPORT late in \(name): interpreter longest \(profile[.interpreterTick].maxCyclesPerCall), handler longest \(outcome.handlerLongest)"
+            )
             for (function, cycles) in try board.cyclesByFunction().prefix(10) { print("REPORT   \(name) cycles in \(function): \(cycles)") }
         }
         let telemetry = link.received.compactMap { r -> Message.Telemetry? in
@@ -122,7 +125,7 @@ import Testing
 
         let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
         let trace = try PWMComparison.trace(of: board)
-        let mismatches = PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + expected) {
+        let mismatches = try PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + expected) {
             "\(name): play tick \($0 - Int(start))"
         }
         #expect(mismatches == 0, "\(name)")
@@ -144,9 +147,15 @@ import Testing
             ticks += outcome.ticks
             streamed += outcome.streamed ? 1 : 0
             played += 1
-            if outcome.interpreterWorst > worst.interpreter { worst.interpreter = outcome.interpreterWorst; worst.file = file }
+            if outcome.interpreterWorst > worst.interpreter {
+                worst.interpreter = outcome.interpreterWorst
+                worst.file = file
+            }
             worst.receive = max(worst.receive, outcome.receiveWorst)
-            if outcome.budgetWorst > worst.budget { worst.budget = outcome.budgetWorst; worst.budgetFile = file }
+            if outcome.budgetWorst > worst.budget {
+                worst.budget = outcome.budgetWorst
+                worst.budgetFile = file
+            }
             worst.handler = max(worst.handler, outcome.handlerLongest)
             if outcome.streamed {
                 firstStep.stream = max(firstStep.stream, outcome.firstStep)
@@ -158,11 +167,18 @@ import Testing
             }
         }
         print("REPORT corpus on the simulated ATmega328P: \(played) files, \(ticks) ticks equal to the model (brake included), \(streamed) streamed")
-        print("REPORT corpus worst tick: interpreter \(worst.interpreter) cycles (\(Double(worst.interpreter) / 160) %, \(worst.file)), UART receive (interrupt + polled, each at its worst) \(worst.receive) cycles (\(Double(worst.receive) / 160) %), longest protocol handler piece \(worst.handler) cycles")
-        print("REPORT corpus worst tick of interpreter + UART together: \(worst.budget) cycles (\(Double(worst.budget) / 160) %, \(worst.budgetFile))")
+        print(
+            "REPORT corpus worst tick: interpreter \(worst.interpreter) cycles (\(Double(worst.interpreter) / 160) %, \(worst.file)), UART receive (interrupt + polled, each at its worst) \(worst.receive) cycles (\(Double(worst.receive) / 160) %), longest protocol handler piece \(worst.handler) cycles"
+        )
+        print(
+            "REPORT corpus worst tick of interpreter + UART together: \(worst.budget) cycles (\(Double(worst.budget) / 160) %, \(worst.budgetFile))")
         let lead = Int(DeviceFirmwareTests.stepLead)
-        print("REPORT corpus slowest step, trigger to hand-off: \(slowest.step) cycles (waited \(slowest.wait) for the main loop; play tick \(slowest.tick) of \(slowest.file)); step lead \(lead) cycles")
-        print("REPORT corpus first step of a play, trigger to hand-off, worst: from a slot \(firstStep.slot) cycles, streamed \(firstStep.stream) cycles")
+        print(
+            "REPORT corpus slowest step, trigger to hand-off: \(slowest.step) cycles (waited \(slowest.wait) for the main loop; play tick \(slowest.tick) of \(slowest.file)); step lead \(lead) cycles"
+        )
+        print(
+            "REPORT corpus first step of a play, trigger to hand-off, worst: from a slot \(firstStep.slot) cycles, streamed \(firstStep.stream) cycles"
+        )
         #expect(slowest.step < lead)
         #expect(played == files.count)
         // The shipped corpus has programs larger than a 256-byte slot, so the stream is exercised;

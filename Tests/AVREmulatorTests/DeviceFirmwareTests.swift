@@ -14,7 +14,8 @@ import Testing
     /// The default image's step lead (tick.h), read once the firmware has started.
     static var stepLead: UInt64 {
         guard let board = try? AVRBoard(firmware: AVRFirmwareBuild().build(repositoryRoot: root)),
-              (try? board.run(ticks: 1)) != nil else { return 0 }
+            (try? board.run(ticks: 1)) != nil
+        else { return 0 }
         return board.stepLeadCycles ?? 0
     }
 
@@ -78,7 +79,7 @@ import Testing
         #expect(info.rxBuffer == 128)
         #expect(info.rate == 1000)
         #expect(info.actuator == .lra)
-        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick])
+        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick, .diag])
         #expect(info.profileNameString == "lra-170hz-10mm")
     }
 
@@ -93,11 +94,11 @@ import Testing
         }
         #expect(telemetry.tick == start)
         let board = link.board
-        let length = 320 + 20 + 10 // program, brake, idle
+        let length = 320 + 20 + 10  // program, brake, idle
         try board.run(until: board.cycle + UInt64(Int(start) + length + 10) * board.cyclesPerTick)
         let trace = try PWMComparison.trace(of: board)
         let program = try #require(ReferenceInterpreter.play(Self.program, ticks: length))
-        #expect(PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + program) { "device tick \($0)" } == 0)
+        #expect(try PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + program) { "device tick \($0)" } == 0)
         #expect(trace.missingWrites == 0)
     }
 }

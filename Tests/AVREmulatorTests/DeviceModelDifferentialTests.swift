@@ -16,7 +16,7 @@ import Testing
     static let configuration = DeviceModel.Configuration(
         core: DeviceConfiguration(maxBody: 240), slotCount: 2, slotCapacity: 256, streamCapacity: 128,
         rxBuffer: 128, firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, actuator: .lra,
-        profileName: "lra-170hz-10mm", capabilities: [.sharpness, .activeBrake, .subtick],
+        profileName: "lra-170hz-10mm", capabilities: [.sharpness, .activeBrake, .subtick, .diag],
         resetReason: .powerOn)
 
     /// Sends `message` so that its last byte completes at the middle of a tick.
@@ -73,11 +73,13 @@ import Testing
 
         // Outputs: every PWM update.
         let trace = try PWMComparison.trace(of: board)
-        #expect(PWMComparison.mismatches(trace, samples) { "device tick \($0)" } == 0)
+        #expect(try PWMComparison.mismatches(trace, samples) { "device tick \($0)" } == 0)
         #expect(samples.filter { $0.amplitude > 0 }.count > 300)
         // COMMIT's validation yields to due ticks: no sample is ever late.
         let late = board.readGlobal("hb_output_late_ticks", size: 2) ?? 0
         #expect(late == 0)
-        print("REPORT session of \(samples.count) ticks: \(boardBytes.count) bytes from the board equal to the model's, \(samples.count * 8) PWM updates equal, \(late) late tick(s)")
+        print(
+            "REPORT session of \(samples.count) ticks: \(boardBytes.count) bytes from the board equal to the model's, \(samples.count * 8) PWM updates equal, \(late) late tick(s)"
+        )
     }
 }

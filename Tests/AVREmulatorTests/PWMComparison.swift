@@ -3,7 +3,7 @@ import FirmwareModel
 import Testing
 
 /// The board's PWM output against the model's: the updates the firmware wrote in each device tick
-/// and what `PWMSynthesis` makes of the model's samples (the LRA build, 160...180 Hz).
+/// and what `PWMSynthesis` makes of the model's samples (the default LRA build's stage settings).
 enum PWMComparison {
     /// The PWM updates of everything the board has run so far.
     static func trace(of board: AVRBoard) throws -> PWMTrace {
@@ -15,8 +15,8 @@ enum PWMComparison {
 
     /// How many device ticks differ, `samples[k]` being the model's output of device tick k; the
     /// first three are recorded as issues, named by `tick` (e.g. "device tick 12").
-    static func mismatches(_ trace: PWMTrace, _ samples: [OutputSample], tick: (Int) -> String) -> Int {
-        var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
+    static func mismatches(_ trace: PWMTrace, _ samples: [OutputSample], tick: (Int) -> String) throws -> Int {
+        var synthesis = PWMSynthesis(settings: try AVRFirmwareBuild().pwmSettings())
         var mismatches = 0
         for (k, sample) in samples.enumerated() {
             let expected = synthesis.tick(sample)

@@ -57,7 +57,7 @@ import Testing
             #expect(Self.messages(link.allBytes) == Self.messages(modelBytes))
             #expect(link.allBytes.count == modelBytes.count)
             let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: 8, cyclesPerTick: T, until: board.cycle))
-            var synthesis = PWMSynthesis.lra(minimumHz: 160, maximumHz: 180)
+            var synthesis = PWMSynthesis(settings: try AVRFirmwareBuild().pwmSettings())
             var mismatches = 0
             for (k, sample) in samples.enumerated() {
                 let expected = synthesis.tick(sample)
@@ -142,6 +142,8 @@ import Testing
             if case .telemetry(let t) = $0.message { return t.event == .fault } else { return false }
         }
         #expect(fault)
-        print("REPORT watchdog \(watchdog) ticks: last frame at device tick \(last), first brake sample at \(firstBrake), \(samples.count) ticks equal to the model")
+        print(
+            "REPORT watchdog \(watchdog) ticks: last frame at device tick \(last), first brake sample at \(firstBrake), \(samples.count) ticks equal to the model"
+        )
     }
 }

@@ -28,7 +28,8 @@ enum ReferenceInterpreter {
     /// The Swift model's samples, after checking that the host-built C core agrees.
     static func play(_ program: [UInt8], ticks: Int) -> [OutputSample]? {
         guard let model = swiftModel(program, ticks: ticks), let core = hostCore(program, ticks: ticks),
-              model == core else { return nil }
+            model == core
+        else { return nil }
         return model
     }
 }

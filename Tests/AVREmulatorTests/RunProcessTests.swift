@@ -1,6 +1,6 @@
+import AVREmulator
 import Foundation
 import Testing
-import AVREmulator
 
 struct RunProcessTests {
     /// A child that fills stderr before it writes stdout (make printing a long error log) must not

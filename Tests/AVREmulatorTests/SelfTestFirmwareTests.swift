@@ -52,14 +52,17 @@ import Testing
         #expect(board.readGlobal("hb_uart_rx_errors", size: 2) == 0)
     }
 
-    func expectPWM(_ build: AVRFirmwareBuild, model: PWMSynthesis) throws {
+    func expectPWM(_ build: AVRFirmwareBuild) throws {
+        let model = PWMSynthesis(settings: try build.pwmSettings())
         let board = try Self.board(build)
-        let ticks = 360 // 320 program ticks, 20 brake ticks, idle
+        let ticks = 360  // 320 program ticks, 20 brake ticks, idle
         try board.run(ticks: ticks + 4)
         #expect(board.readGlobal("hb_selftest_load_result", size: 1) == 0)
         let samples = try Self.hostSamples(Self.program(on: board), ticks: ticks)
-        let trace = try #require(PWMTrace(events: board.events(), updatesPerTick: model.updatesPerTick,
-                                          cyclesPerTick: board.cyclesPerTick, until: board.cycle))
+        let trace = try #require(
+            PWMTrace(
+                events: board.events(), updatesPerTick: model.updatesPerTick,
+                cyclesPerTick: board.cyclesPerTick, until: board.cycle))
         #expect(trace.missingWrites == 0)
         var synthesis = model
         var mismatches = 0
@@ -77,29 +80,33 @@ import Testing
 
     /// The default LRA build: lra-170hz-10mm's sharpness band, 160..180 Hz.
     @Test func lraCarrierMatchesTheSwiftModelUpdateByUpdate() throws {
-        try expectPWM(AVRFirmwareBuild(application: .selftest), model: .lra(minimumHz: 160, maximumHz: 180))
+        try expectPWM(AVRFirmwareBuild(application: .selftest))
     }
 
+    /// A profile that renders edges: the carrier at the resonance, 170 Hz, edge strength 1.
     @Test func narrowBandLRAAtResonance() throws {
-        let build = AVRFirmwareBuild(application: .selftest, variables: ["LRA_HZ": "170", "LRA_MAX_HZ": "170"])
-        try expectPWM(build, model: .lra(minimumHz: 170))
+        try expectPWM(AVRFirmwareBuild(application: .selftest, variables: ["PROFILE": "lra-drv2605l-170hz-10mm"]))
     }
 
-    /// lra-235hz-8mm's band.
+    /// lra-235hz-8mm's band, from a 3.3 V bridge supply.
     @Test func otherBandMapsSharpnessToItsFrequencies() throws {
-        let build = AVRFirmwareBuild(application: .selftest, variables: ["LRA_HZ": "225", "LRA_MAX_HZ": "245"])
-        try expectPWM(build, model: .lra(minimumHz: 225, maximumHz: 245))
+        try expectPWM(AVRFirmwareBuild(application: .selftest, variables: ["PROFILE": "lra-235hz-8mm", "SUPPLY_MV": "3300"]))
     }
 
     @Test func ermDutyFollowsAmplitudeAndBrakesInReverse() throws {
-        try expectPWM(AVRFirmwareBuild(actuator: .erm, application: .selftest), model: .erm)
+        try expectPWM(AVRFirmwareBuild(actuator: .erm, application: .selftest))
+        try expectPWM(AVRFirmwareBuild(actuator: .erm, application: .selftest, variables: ["PROFILE": "erm-cylinder-7mm"]))
     }
 
     @Test func phaseIncrementsFollowTheDocumentedFormula() {
         #expect(PWMSynthesis.phaseIncrement(hz: 170, updatesPerSecond: 8_000) == 1_393)
         #expect(PWMSynthesis.phaseIncrement(hz: 150, updatesPerSecond: 8_000) == 1_229)
         #expect(PWMSynthesis.phaseIncrement(hz: 250, updatesPerSecond: 8_000) == 2_048)
-        let wide = PWMSynthesis.lra(minimumHz: 150, maximumHz: 250)
+        let wide = PWMSynthesis(
+            settings: PWMStageSettings(
+                kind: .lra, ratedMillivolts: 2_000, overdriveMillivolts: 2_500, kickMs: 0, brakeMs: 0, brakeRatioQ8: 0,
+                minimumEdgeQ8: 256, minimumHz: 150, maximumHz: 250, resonanceHz: 200, tauMicroseconds: 20_000,
+                coastTauMicroseconds: 20_000, bidirectional: true))
         #expect(wide.increment(sharpness: 0) == 1_229)
         #expect(wide.increment(sharpness: 255) == 1_229 + ((819 * 255 + 128) >> 8))
         #expect(wide.increment(sharpness: 128) == 1_229 + 410)
@@ -113,12 +120,14 @@ import Testing
         // Datasheet: no I2C within 250 us of power-up (4,000 cycles at 16 MHz).
         let first = try #require(board.drv2605lFirstAccess)
         #expect(first >= 4_000)
-        #expect(board.drv2605lRegister(0x01) == 0x05)       // RTP mode, out of standby
-        #expect(board.drv2605lRegister(0x1A) & 0x80 == 0x80) // LRA
-        #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08) // unsigned RTP data
-        #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)    // unidirectional input
-        #expect(board.drv2605lRegister(0x03) == 6)           // LRA library
-        #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0101) // present, calibrated
+        #expect(board.drv2605lRegister(0x01) == 0x05)  // RTP mode, out of standby
+        #expect(board.drv2605lRegister(0x1A) & 0x80 == 0x80)  // LRA
+        #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08)  // unsigned RTP data
+        #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)  // unidirectional input
+        #expect(board.drv2605lRegister(0x03) == 6)  // LRA library
+        #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0003)  // present, calibrated; no fault
+        #expect(board.drv2605lRegister(0x16) == 0x53 && board.drv2605lRegister(0x17) == 0x88)  // the profile's
+        #expect(board.drv2605lRegister(0x1B) & 0x1F == 24)  // DRIVE_TIME: half of 170 Hz
 
         let events = board.events()
         let writes = events.compactMap { e -> (UInt64, UInt8, UInt8)? in
@@ -127,7 +136,7 @@ import Testing
         }
         // Auto-calibration: mode 7, then GO.
         let modeWrites = writes.filter { $0.1 == 0x01 }.map(\.2)
-        #expect(modeWrites == [0x00, 0x07, 0x05])
+        #expect(modeWrites == [0x80, 0x00, 0x07, 0x05])  // DEV_RESET first: nothing of an earlier sketch survives
         #expect(writes.contains { $0.1 == 0x0C && $0.2 == 1 })
 
         // RTP writes after entering RTP mode: one per change of the program's amplitude
@@ -139,13 +148,23 @@ import Testing
         for j in 0..<ticks {
             let s = samples[j]
             let v = s.isBraking ? 0 : s.amplitude
-            if v != last { expected.append((j + Self.playbackOffset, v)); last = v }
+            if v != last {
+                expected.append((j + Self.playbackOffset, v))
+                last = v
+            }
         }
         #expect(rtp.map(\.2) == expected.map(\.value))
+        // What the chip drives (the simulator's datasheet equations, closed loop): code / 255 of the
+        // rated 1.98 Vrms, never more, and nothing once the program is over.
+        let volts = events.compactMap { e -> Int? in
+            if case .drv2605lOutput(let mv) = e.kind { return Int(mv) }
+            return nil
+        }
+        #expect(volts.max().map { (1_975...1_985).contains($0) } == true, "\(volts.max() ?? 0) mV at code 255")
+        #expect(volts.min() == 0 && volts.last == 0)
         for (write, want) in zip(rtp, expected) {
             let tickStart = timerStart + UInt64(want.tick) * board.cyclesPerTick
             #expect(write.0 >= tickStart && write.0 < tickStart + board.cyclesPerTick / 4)
         }
     }
 }
-

@@ -50,7 +50,8 @@ struct DeviceDifferentialTests {
         var outputs: [UInt8] = []
         func differs(_ what: String, _ tick: Int, _ swift: [UInt8], _ cBytes: [UInt8]) -> String? {
             guard swift != cBytes else { return nil }
-            let index = zip(swift, cBytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let index =
+                zip(swift, cBytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(swift.count, cBytes.count)
             return "seed \(seed): tick \(tick), \(what): first difference at byte \(index) (Swift \(swift.count) bytes "
                 + "\(hex(swift)), C \(cBytes.count) bytes \(hex(cBytes)))"
@@ -124,7 +125,7 @@ struct DeviceSessionHost {
     private(set) var loopedPlays = 0
     private var sequence: UInt8 = 0
     private var lastCommand: [UInt8] = []
-    private var queue: [[UInt8]] = []              // frames waiting for later ticks, one per tick
+    private var queue: [[UInt8]] = []  // frames waiting for later ticks, one per tick
     private var silentUntil = 0
     private var stream: (body: [UInt8], sent: UInt32, limit: UInt32, stallUntil: Int)?
     private var creditDecoder = FrameDecoder()
@@ -168,7 +169,7 @@ struct DeviceSessionHost {
     mutating func program() -> [UInt8] {
         var instructions: [Instruction] = []
         let loud = chance(15)
-        for _ in 0..<(1 + random(chance(10) ? 60 : 8)) {                   // sometimes past a slot
+        for _ in 0..<(1 + random(chance(10) ? 60 : 8)) {  // sometimes past a slot
             let delay = UInt32(chance(10) ? 31 + random(60) : random(8))
             switch random(7) {
             case 0: instructions.append(.setA(loud ? 255 : byte(), delay: delay))
@@ -186,9 +187,9 @@ struct DeviceSessionHost {
         instructions.append(.end(delay: UInt32(1 + random(40))))
         let program = Program(instructions: instructions, sharpness: !chance(10))
         var bytes = program.bytes
-        if chance(5) { bytes[4] ^= 1 }                 // rate 1001: BAD_RATE
-        if chance(4) { bytes[Int(16 + random(bytes.count - 16))] ^= 0x20 } // body damage: CRC or worse
-        if chance(3) { bytes = Array(bytes.prefix(1 + random(15))) }     // a header cut short
+        if chance(5) { bytes[4] ^= 1 }  // rate 1001: BAD_RATE
+        if chance(4) { bytes[Int(16 + random(bytes.count - 16))] ^= 0x20 }  // body damage: CRC or worse
+        if chance(3) { bytes = Array(bytes.prefix(1 + random(15))) }  // a header cut short
         return bytes
     }
 
@@ -200,7 +201,7 @@ struct DeviceSessionHost {
         for case .success(let f) in creditDecoder.push(deviceOutput) {
             if case .credit(let credit)? = try? Message(frame: f), stream != nil {
                 stream!.limit = credit.limit
-                if credit.next < stream!.sent { stream!.sent = credit.next } // go back after a loss
+                if credit.next < stream!.sent { stream!.sent = credit.next }  // go back after a loss
             }
         }
         if tick < silentUntil { return [] }
@@ -215,9 +216,9 @@ struct DeviceSessionHost {
         case 30..<35: out += command(.prepare(.init()))
         case 35..<43: out += frame(.setParam(.init(scale: byte(), offset: Int8(bitPattern: byte()))))
         case 43..<50: out += openStream()
-        case 50..<56: out += lastCommand                                  // a retransmission
+        case 50..<56: out += lastCommand  // a retransmission
         case 56..<62: out += garbage()
-        case 62..<66: silentUntil = tick + [50, 300, 1100][random(3)]     // past the watchdog, maybe
+        case 62..<66: silentUntil = tick + [50, 300, 1100][random(3)]  // past the watchdog, maybe
         case 66..<72: out += frame(.ping(.init(echo: UInt32(tick))), sequence: byte())
         case 72..<75:
             let values: [UInt32] = [0, 40, 120, 70_000]
@@ -225,11 +226,11 @@ struct DeviceSessionHost {
         case 75..<80:
             let major: UInt8 = chance(85) ? 1 : 2
             out += command(.hello(.init(version: .init(major: major, minor: byte()))))
-        case 80..<86:                                                     // a random frame
+        case 80..<86:  // a random frame
             sequence &+= 1
             let payload = (0..<random(14)).map { _ in byte() }
             out += try! Frame(messageType: byte() & (chance(80) ? 0x0F : 0xFF), sequence: sequence, payload: payload).encoded()
-        case 86..<92:                                                     // a command with a short payload
+        case 86..<92:  // a command with a short payload
             let type: MessageType = [.upload, .commit, .play, .stop, .streamOpen, .setConfig][random(6)]
             sequence &+= 1
             let payload = (0..<random(type.fixedPayloadCount)).map { _ in byte() }
@@ -249,10 +250,11 @@ struct DeviceSessionHost {
         while offset < program.count {
             let n = min(1 + random(maxChunk), program.count - offset)
             var at = UInt32(offset)
-            if chance(3) { at &+= UInt32(1 + random(5)) }                  // a wrong offset
+            if chance(3) { at &+= UInt32(1 + random(5)) }  // a wrong offset
             sequence &+= 1
-            frames.append(try! Message.upload(.init(slot: slot, offset: at, data: Array(program[offset..<(offset + n)])))
-                .encoded(sequence: sequence))
+            frames.append(
+                try! Message.upload(.init(slot: slot, offset: at, data: Array(program[offset..<(offset + n)])))
+                    .encoded(sequence: sequence))
             offset += n
         }
         if chance(85) {
@@ -264,8 +266,8 @@ struct DeviceSessionHost {
         }
         lastCommand = frames.last ?? lastCommand
         let first = frames.removeFirst()
-        if chance(50) { return frames.reduce(first, +) }                  // all at once
-        queue += frames                                                   // one per tick
+        if chance(50) { return frames.reduce(first, +) }  // all at once
+        queue += frames  // one per tick
         return first
     }
 
@@ -276,8 +278,9 @@ struct DeviceSessionHost {
         var loops: UInt16 = streamSlot ? 1 : [1, 1, 2, 3, 0][random(5)]
         if chance(4) { loops = UInt16(random(3)) }
         if loops != 1 { loopedPlays += 1 }
-        var play = Message.Play(slot: slot, startTick: startTick, scale: chance(70) ? 255 : byte(),
-                                offset: chance(70) ? 0 : Int8(bitPattern: byte()), loops: loops)
+        var play = Message.Play(
+            slot: slot, startTick: startTick, scale: chance(70) ? 255 : byte(),
+            offset: chance(70) ? 0 : Int8(bitPattern: byte()), loops: loops)
         if chance(3) { play.flags |= 0x40 }
         return command(.play(play))
     }
@@ -286,8 +289,10 @@ struct DeviceSessionHost {
         guard configuration.streamCapacity != 0 || chance(30) else { return [] }
         var instructions: [Instruction] = []
         for _ in 0..<(10 + random(80)) {
-            instructions.append(chance(20) ? .pulse(amplitude: byte(), sharpness: byte(), delay: UInt32(random(6)))
-                                           : .setA(byte(), delay: UInt32(random(5))))
+            instructions.append(
+                chance(20)
+                    ? .pulse(amplitude: byte(), sharpness: byte(), delay: UInt32(random(6)))
+                    : .setA(byte(), delay: UInt32(random(5))))
         }
         instructions.append(.end(delay: UInt32(random(5))))
         let program = Program(instructions: instructions)
@@ -301,15 +306,15 @@ struct DeviceSessionHost {
         guard var s = stream else { return [] }
         var out: [UInt8] = []
         if tick >= s.stallUntil {
-            if chance(2) { s.stallUntil = tick + random(120) }             // starve the stream
+            if chance(2) { s.stallUntil = tick + random(120) }  // starve the stream
             while s.sent < s.limit && s.sent < UInt32(s.body.count) && out.count < 200 {
                 let n = min(1 + random(Message.StreamData.maxDataCount), Int(s.limit - s.sent), s.body.count - Int(s.sent))
                 let chunk = Message.streamData(.init(offset: s.sent, data: Array(s.body[Int(s.sent)..<(Int(s.sent) + n)])))
-                if !chance(2) { out += frame(chunk) }                      // or lost on the line
+                if !chance(2) { out += frame(chunk) }  // or lost on the line
                 s.sent += UInt32(n)
             }
-            if chance(3) { out += frame(.streamData(.init(offset: s.sent, data: [1, 2, 3]))) } // past the credit
-            if chance(3) { out += frame(.streamData(.init(offset: s.sent, data: []))) }         // a credit query
+            if chance(3) { out += frame(.streamData(.init(offset: s.sent, data: [1, 2, 3]))) }  // past the credit
+            if chance(3) { out += frame(.streamData(.init(offset: s.sent, data: []))) }  // a credit query
         }
         stream = s
         if chance(2) && stream!.sent >= UInt32(stream!.body.count) { out += command(.play(.init(slot: Message.streamSlot))) }
@@ -319,12 +324,12 @@ struct DeviceSessionHost {
     private mutating func garbage() -> [UInt8] {
         switch random(4) {
         case 0: return (0..<random(40)).map { _ in byte() }
-        case 1:                                                           // a damaged frame
+        case 1:  // a damaged frame
             var f = frame(.ping(.init(echo: 7)), sequence: 3)
             f[random(f.count - 1)] ^= UInt8(1 << random(8))
             return f
         case 2: return Array(frame(.setParam(.init(scale: 1))).prefix(4)) + [0]  // cut short
-        default: return [0] + Array(repeating: 0x41, count: 150 + random(60)) + [0] // too long
+        default: return [0] + Array(repeating: 0x41, count: 150 + random(60)) + [0]  // too long
         }
     }
 }

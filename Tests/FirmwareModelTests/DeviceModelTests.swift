@@ -31,9 +31,11 @@ struct DeviceModelTests {
     }
 
     @Test func helloAnswersInfoFromTheConfiguration() {
-        var device = DeviceModel(configuration: .init(slotCount: 3, slotCapacity: 200, streamCapacity: 0,
-                                                     actuator: .erm, profileName: "erm-10mm",
-                                                     capabilities: [.stream, .activeBrake]))
+        var device = DeviceModel(
+            configuration: .init(
+                slotCount: 3, slotCapacity: 200, streamCapacity: 0,
+                actuator: .erm, profileName: "erm-10mm",
+                capabilities: [.stream, .activeBrake]))
         _ = device.takeOutput()
         let reply = send(.hello(.init()), 4, to: &device)
         guard case .info(let info)? = reply.first else {
@@ -41,7 +43,7 @@ struct DeviceModelTests {
             return
         }
         #expect(info.slotCount == 3 && info.slotCapacity == 200 && info.programMemory == 600)
-        #expect(info.capabilities == [.activeBrake])    // STREAM follows the ring, which is absent
+        #expect(info.capabilities == [.activeBrake])  // STREAM follows the ring, which is absent
         #expect(info.actuator == .erm && info.profileNameString == "erm-10mm")
         #expect(info.wakeTicks == 20 && info.idleTicks == 2000 && info.watchdog == 1000 && info.rate == 1000)
     }

@@ -23,8 +23,9 @@ final class CDevice {
         memory = .allocate(capacity: max(Int(c.slotCount) * Int(c.slotCapacity), 1))
         ring = .allocate(capacity: max(Int(c.streamCapacity), 1))
         hb_device_config_default(config)
-        config.pointee.core = hb_config(max_body: c.core.maxBody, safety_ticks: c.core.safetyTicks, rate: c.core.rate,
-                                        brake_ticks: c.core.brakeTicks, safety_threshold: c.core.safetyThreshold)
+        config.pointee.core = hb_config(
+            max_body: c.core.maxBody, safety_ticks: c.core.safetyTicks, rate: c.core.rate,
+            brake_ticks: c.core.brakeTicks, safety_threshold: c.core.safetyThreshold)
         config.pointee.slot_count = c.slotCount
         config.pointee.slot_capacity = c.slotCapacity
         config.pointee.stream_capacity = c.streamCapacity
@@ -42,10 +43,12 @@ final class CDevice {
         config.pointee.capabilities = c.capabilities.rawValue
         config.pointee.reset_reason = c.resetReason.rawValue
         config.pointee.boot_count = c.bootCount
-        let ok = hb_device_init(device, config, memory, ring, { ctx, bytes, length in
-            let me = Unmanaged<CDevice>.fromOpaque(ctx!).takeUnretainedValue()
-            me.sent.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
-        }, Unmanaged.passUnretained(self).toOpaque())
+        let ok = hb_device_init(
+            device, config, memory, ring,
+            { ctx, bytes, length in
+                let me = Unmanaged<CDevice>.fromOpaque(ctx!).takeUnretainedValue()
+                me.sent.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
+            }, Unmanaged.passUnretained(self).toOpaque())
         precondition(ok == 1, "hb_device_init refused the configuration")
     }
 
@@ -64,7 +67,7 @@ final class CDevice {
 
     func receive(_ bytes: [UInt8]) -> [UInt8] {
         var start = 0
-        while start < bytes.count { // the C API takes at most 65535 bytes per call
+        while start < bytes.count {  // the C API takes at most 65535 bytes per call
             let end = min(bytes.count, start + 0xFFFF)
             bytes[start..<end].withUnsafeBufferPointer { hb_device_receive(device, $0.baseAddress, UInt16($0.count)) }
             start = end
@@ -78,13 +81,16 @@ final class CDevice {
     }
 
     var now: UInt32 { device.pointee.now }
+
+    func setStageFault(_ code: UInt8) { hb_device_set_stage_fault(device, code) }
 }
 
 /// One file of firmware-protocol/vectors/device (format in its README.md).
 struct DeviceVector: Sendable, CustomTestStringConvertible {
     var name: String
     var configuration: DeviceModel.Configuration
-    var inputs: [(tick: UInt32, bytes: [UInt8])]
+    /// Bytes received, or a stage fault the board reports (`fault` lines), before the tick's step.
+    var inputs: [(tick: UInt32, bytes: [UInt8], fault: UInt8?)]
     var ticks: Int
     /// Every byte sent, with its tick.
     var output: [(tick: UInt32, byte: UInt8)]
@@ -122,7 +128,8 @@ struct DeviceVector: Sendable, CustomTestStringConvertible {
                 }
                 guard let c = Self.configuration(values) else { return nil }
                 configuration = c
-            case "in": inputs.append((UInt32(fields[1])!, Self.bytes(hex: fields[2])))
+            case "in": inputs.append((UInt32(fields[1])!, Self.bytes(hex: fields[2]), nil))
+            case "fault": inputs.append((UInt32(fields[1])!, [], UInt8(fields[2])!))
             case "out": output += Self.bytes(hex: fields[2]).map { (UInt32(fields[1])!, $0) }
             case "ticks:": ticks = Int(fields[1])!
             default:
@@ -149,17 +156,18 @@ struct DeviceVector: Sendable, CustomTestStringConvertible {
     static func configuration(_ v: [String: String]) -> DeviceModel.Configuration? {
         func n<T: FixedWidthInteger>(_ key: String) -> T? { v[key].flatMap { T($0) } }
         guard let slots: UInt8 = n("slots"), let slotCapacity: UInt32 = n("slot_capacity"),
-              let stream: UInt32 = n("stream"), let rx: UInt16 = n("rx_buffer"), let wake: UInt16 = n("wake"),
-              let idle: UInt16 = n("idle"), let watchdog: UInt16 = n("watchdog"), let rate: UInt16 = n("rate"),
-              let maxBody: UInt32 = n("max_body"), let brake: UInt16 = n("brake"), let threshold: UInt8 = n("threshold"),
-              let safety: UInt32 = n("safety"), let actuator: UInt8 = n("actuator"), let profileID: UInt16 = n("profile_id"),
-              let deviceID: UInt32 = n("device_id"), let caps: UInt16 = n("caps"), let reason: UInt8 = n("reset_reason"),
-              let boots: UInt32 = n("boot_count"), let fw = v["fw"]?.split(separator: ".").compactMap({ UInt8($0) }),
-              fw.count == 3, let name = v["profile_name"]
+            let stream: UInt32 = n("stream"), let rx: UInt16 = n("rx_buffer"), let wake: UInt16 = n("wake"),
+            let idle: UInt16 = n("idle"), let watchdog: UInt16 = n("watchdog"), let rate: UInt16 = n("rate"),
+            let maxBody: UInt32 = n("max_body"), let brake: UInt16 = n("brake"), let threshold: UInt8 = n("threshold"),
+            let safety: UInt32 = n("safety"), let actuator: UInt8 = n("actuator"), let profileID: UInt16 = n("profile_id"),
+            let deviceID: UInt32 = n("device_id"), let caps: UInt16 = n("caps"), let reason: UInt8 = n("reset_reason"),
+            let boots: UInt32 = n("boot_count"), let fw = v["fw"]?.split(separator: ".").compactMap({ UInt8($0) }),
+            fw.count == 3, let name = v["profile_name"]
         else { return nil }
         return DeviceModel.Configuration(
-            core: DeviceConfiguration(rate: rate, maxBody: maxBody, brakeTicks: brake, safetyThreshold: threshold,
-                                      safetyTicks: safety),
+            core: DeviceConfiguration(
+                rate: rate, maxBody: maxBody, brakeTicks: brake, safetyThreshold: threshold,
+                safetyTicks: safety),
             slotCount: slots, slotCapacity: slotCapacity, streamCapacity: stream, rxBuffer: rx, wakeTicks: wake,
             idleTicks: idle, watchdog: watchdog, firmwareMajor: fw[0], firmwareMinor: fw[1], firmwarePatch: fw[2],
             actuator: Message.Info.Actuator(rawValue: actuator) ?? .unknown, profileID: profileID,
@@ -169,13 +177,19 @@ struct DeviceVector: Sendable, CustomTestStringConvertible {
     }
 
     /// Replays the session through `receive` and `step`; returns the first difference, if any.
-    func replay(receive: ([UInt8]) -> [UInt8], step: () -> DeviceModel.Step) -> String? {
+    func replay(receive: ([UInt8]) -> [UInt8], fault: (UInt8) -> Void, step: () -> DeviceModel.Step) -> String? {
         var sent: [(tick: UInt32, byte: UInt8)] = []
         var next = 0
         for tick in 0..<ticks {
             var bytes: [UInt8] = []
             while next < inputs.count && inputs[next].tick == UInt32(tick) {
-                bytes += inputs[next].bytes
+                if let code = inputs[next].fault {
+                    sent += receive(bytes).map { (UInt32(tick), $0) }
+                    bytes = []
+                    fault(code)
+                } else {
+                    bytes += inputs[next].bytes
+                }
                 next += 1
             }
             sent += receive(bytes).map { (UInt32(tick), $0) }
@@ -203,14 +217,14 @@ struct DeviceVectorTests {
     @Test(arguments: DeviceVector.all)
     func swiftModel(_ vector: DeviceVector) {
         var device = DeviceModel(configuration: vector.configuration)
-        let difference = vector.replay(receive: { device.receive($0) }, step: { device.step() })
+        let difference = vector.replay(receive: { device.receive($0) }, fault: { device.setStageFault($0) }, step: { device.step() })
         #expect(difference == nil, "\(vector.name): \(difference ?? "")")
     }
 
     @Test(arguments: DeviceVector.all)
     func cCore(_ vector: DeviceVector) {
         let device = CDevice(vector.configuration)
-        let difference = vector.replay(receive: { device.receive($0) }, step: { device.step() })
+        let difference = vector.replay(receive: { device.receive($0) }, fault: { device.setStageFault($0) }, step: { device.step() })
         #expect(difference == nil, "\(vector.name): \(difference ?? "")")
     }
 }

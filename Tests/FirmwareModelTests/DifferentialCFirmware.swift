@@ -17,14 +17,15 @@ final class CFirmware {
     }
 
     deinit {
-        buffers.forEach { $0.deallocate() }
+        for buffer in buffers { buffer.deallocate() }
         interpreter.deallocate()
         source.deallocate()
     }
 
     static func config(_ c: DeviceConfiguration) -> hb_config {
-        hb_config(max_body: c.maxBody, safety_ticks: c.safetyTicks, rate: c.rate, brake_ticks: c.brakeTicks,
-                  safety_threshold: c.safetyThreshold)
+        hb_config(
+            max_body: c.maxBody, safety_ticks: c.safetyTicks, rate: c.rate, brake_ticks: c.brakeTicks,
+            safety_threshold: c.safetyThreshold)
     }
 
     /// A buffer the C side may point into until this object goes away.

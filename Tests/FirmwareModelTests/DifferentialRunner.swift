@@ -20,8 +20,9 @@ struct Observation: Equatable, CustomStringConvertible {
 extension Observation {
     /// The Swift model's tick (the memberwise initialiser builds the C core's).
     init(_ model: Interpreter, _ sample: OutputSample) {
-        self.init(sample: sample, mode: model.mode.rawValue, error: model.error?.rawValue ?? 0, tick: model.tick,
-                  executed: model.executedLastStep)
+        self.init(
+            sample: sample, mode: model.mode.rawValue, error: model.error?.rawValue ?? 0, tick: model.tick,
+            executed: model.executedLastStep)
     }
 }
 
@@ -51,7 +52,10 @@ func firstDifference(_ scenario: Scenario, outcome: inout Outcome) -> String? {
     var fed = 0
 
     func code(_ body: () throws(ProgramError) -> Void) -> UInt8 {
-        do { try body(); return 0 } catch { return error.rawValue }
+        do {
+            try body()
+            return 0
+        } catch { return error.rawValue }
     }
 
     if let stream = scenario.stream {
@@ -70,7 +74,8 @@ func firstDifference(_ scenario: Scenario, outcome: inout Outcome) -> String? {
         let (cCode, cHeader) = CFirmware.validate(scenario.program, configuration)
         switch swiftVerdict {
         case .success(let header):
-            let same = cCode == 0 && header.bodyLength == cHeader.body_length && header.totalTicks == cHeader.total_ticks
+            let same =
+                cCode == 0 && header.bodyLength == cHeader.body_length && header.totalTicks == cHeader.total_ticks
                 && header.crc == cHeader.crc && header.flags == cHeader.flags && header.rate == cHeader.rate
             if !same { return "validation: Swift valid \(header), C error \(cCode) header \(cHeader)" }
         case .failure(let error):
@@ -124,18 +129,23 @@ func firstDifference(_ scenario: Scenario, outcome: inout Outcome) -> String? {
 /// (replay: `HB_DIFF_REPLAY=<kind>:<seed> swift test --filter replayDifferentialCase`), the first
 /// differing tick with both samples, and the whole scenario.
 @discardableResult
-func expectSameBehaviour(_ scenario: Scenario, label: String, seed: UInt64?, outcome: inout Outcome,
-                         sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+func expectSameBehaviour(
+    _ scenario: Scenario, label: String, seed: UInt64?, outcome: inout Outcome,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
     guard let difference = firstDifference(scenario, outcome: &outcome) else { return true }
     let replay = seed.map { "seed 0x\(String($0, radix: 16)) (replay: HB_DIFF_REPLAY=\(label):0x\(String($0, radix: 16)))" } ?? ""
-    Issue.record("Swift model and C core differ: \(label) \(replay)\n\(difference)\n\(scenario.summary)",
-                 sourceLocation: sourceLocation)
+    Issue.record(
+        "Swift model and C core differ: \(label) \(replay)\n\(difference)\n\(scenario.summary)",
+        sourceLocation: sourceLocation)
     return false
 }
 
 @discardableResult
-func expectSameBehaviour(_ scenario: Scenario, label: String, seed: UInt64?,
-                         sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+func expectSameBehaviour(
+    _ scenario: Scenario, label: String, seed: UInt64?,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
     var outcome = Outcome()
     return expectSameBehaviour(scenario, label: label, seed: seed, outcome: &outcome, sourceLocation: sourceLocation)
 }

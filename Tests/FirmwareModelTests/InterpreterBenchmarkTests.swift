@@ -29,7 +29,7 @@ struct InterpreterBenchmarkTests {
     /// ticks per second of the Swift model, and of the C core on the same program for scale.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HB_BENCH"] != nil))
     func interpreterSpeed() {
-        _ = InterpreterBenchmark.run(ticks: 1_000_000) // warm up
+        _ = InterpreterBenchmark.run(ticks: 1_000_000)  // warm up
         let runs = (0..<5).map { _ in InterpreterBenchmark.measure(ticks: 20_000_000) }
         let rates = runs.map(\.ticksPerSecond).sorted()
         print("Swift model: best \(Int(rates[4])) ticks/s, median \(Int(rates[2])) ticks/s over 5 runs of 20,000,000 ticks")

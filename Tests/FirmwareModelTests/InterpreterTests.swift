@@ -4,8 +4,10 @@ import Testing
 
 /// The interpreter's arithmetic against the formulas of PROTOCOL.md, and its API.
 struct InterpreterTests {
-    static func play(_ program: Program, ticks: Int, configuration: DeviceConfiguration = .default,
-                     before: (Int, inout Interpreter) -> Void = { _, _ in }) throws -> [OutputSample] {
+    static func play(
+        _ program: Program, ticks: Int, configuration: DeviceConfiguration = .default,
+        before: (Int, inout Interpreter) -> Void = { _, _ in }
+    ) throws -> [OutputSample] {
         var model = Interpreter(configuration: configuration)
         try model.load(program)
         return (0..<ticks).map { tick in
@@ -20,12 +22,16 @@ struct InterpreterTests {
         for v0 in levels {
             for v1 in levels {
                 for duration in [0, 1, 2, 3, 7, 10, 64, 254, 255, 256, 257, 1000] as [UInt32] {
-                    let program = Program(instructions: [.setA(v0, delay: 1), .rampA(to: v1, duration: duration),
-                                                         .end(delay: duration + 3)])
+                    let program = Program(instructions: [
+                        .setA(v0, delay: 1), .rampA(to: v1, duration: duration),
+                        .end(delay: duration + 3),
+                    ])
                     let samples = try Self.play(program, ticks: Int(duration) + 4)
                     let dv = Int(v1) - Int(v0)
                     for k in 0...Int(duration) + 2 {
-                        let exact = k >= Int(duration) ? Int(v1)
+                        let exact =
+                            k >= Int(duration)
+                            ? Int(v1)
                             : Int(v0) + dv.signum() * ((abs(dv) * k + Int(duration) / 2) / Int(duration))
                         guard Int(samples[k + 1].amplitude) == exact else {
                             Issue.record("ramp \(v0) -> \(v1) over \(duration): k \(k) gives \(samples[k + 1].amplitude), expected \(exact)")
@@ -56,7 +62,7 @@ struct InterpreterTests {
     /// 1.10: a 5th overlapping pulse replaces the oldest, not the shortest.
     @Test func fifthPulseEvictsTheOldest() throws {
         let program = Program(instructions: [
-            .pulse(amplitude: 250, sharpness: 255), // 10 ticks, oldest
+            .pulse(amplitude: 250, sharpness: 255),  // 10 ticks, oldest
             .pulse(amplitude: 10, sharpness: 0, delay: 1), .pulse(amplitude: 20, sharpness: 0),
             .pulse(amplitude: 30, sharpness: 0), .pulse(amplitude: 40, sharpness: 128, delay: 1), .end(delay: 30),
         ])
@@ -66,7 +72,7 @@ struct InterpreterTests {
         // Tick 2: the 250 pulse is gone; the loudest is the new 40 (sharpness 128, 15 ticks: 2...16).
         #expect(samples[2] == OutputSample(amplitude: 40, sharpness: 128))
         #expect(samples[16] == OutputSample(amplitude: 40, sharpness: 128))
-        #expect(samples[17] == OutputSample(amplitude: 30, sharpness: 0))   // 20-tick pulses from tick 1: 1...20
+        #expect(samples[17] == OutputSample(amplitude: 30, sharpness: 0))  // 20-tick pulses from tick 1: 1...20
         #expect(samples[20] == OutputSample(amplitude: 30, sharpness: 0))
         #expect(samples[21] == .silent)
     }
@@ -79,7 +85,8 @@ struct InterpreterTests {
             if tick == 5 { model.stop(brake: true) }
         }
         let brake = OutputSample(amplitude: 0, sharpness: 0, flags: OutputSample.brakeFlag)
-        #expect(braked == [.silent, .silent] + Array(repeating: OutputSample(amplitude: 200, sharpness: 0), count: 3)
+        #expect(
+            braked == [.silent, .silent] + Array(repeating: OutputSample(amplitude: 200, sharpness: 0), count: 3)
                 + [brake, brake, brake] + [.silent, .silent])
         var model = Interpreter(configuration: configuration)
         try model.load(program)
@@ -108,9 +115,9 @@ struct InterpreterTests {
         var model = Interpreter(configuration: DeviceConfiguration(brakeTicks: 2))
         try model.loadStream(header: program.header.bytes, ring: try #require(ByteSource.ring(capacity: 4)))
         #expect(model.feedSpace == 4)
-        #expect(model.feed(program.body) == 4)      // SET_A 100, SET_A 50
+        #expect(model.feed(program.body) == 4)  // SET_A 100, SET_A 50
         #expect(model.step() == OutputSample(amplitude: 100, sharpness: 0))
-        #expect(model.feedSpace == 4)               // both instructions fetched, so released
+        #expect(model.feedSpace == 4)  // both instructions fetched, so released
         #expect(model.step() == OutputSample(amplitude: 100, sharpness: 0))
         // Tick 2 executes SET_A 50 and fetches SET_A 0, which is not written: underrun.
         #expect(model.step().isBraking)

@@ -1,18 +1,22 @@
 import Foundation
 import Testing
+
 @testable import FirmwareModel
 
 /// The ERM model against its closed forms. Its speed is integrated exactly (exponential per
 /// sub-step with the input held), so the tolerances are rounding-level, not model-level.
 struct PhysicsERMTests {
-    static let tau = 0.040          // s
-    static let coast = 0.080        // s
-    static let ratedHz = 200.0      // 12,000 rpm
+    static let tau = 0.040  // s
+    static let coast = 0.080  // s
+    static let ratedHz = 200.0  // 12,000 rpm
 
-    static func parameters(start: Double = 0, running: Double = 0, bidirectional: Bool = false,
-                           edges: EdgeParameters = .none) -> ERMParameters {
-        ERMParameters(timeConstant: tau, coastTimeConstant: coast, ratedSpeedHz: ratedHz,
-                      startLevel: start, minimumRunningLevel: running, bidirectional: bidirectional, edges: edges)
+    static func parameters(
+        start: Double = 0, running: Double = 0, bidirectional: Bool = false,
+        edges: EdgeParameters = .none
+    ) -> ERMParameters {
+        ERMParameters(
+            timeConstant: tau, coastTimeConstant: coast, ratedSpeedHz: ratedHz,
+            startLevel: start, minimumRunningLevel: running, bidirectional: bidirectional, edges: edges)
     }
     static func level(_ a: UInt8, _ n: Int) -> [OutputSample] {
         Array(repeating: OutputSample(amplitude: a, sharpness: 0), count: n)
@@ -72,7 +76,7 @@ struct PhysicsERMTests {
     @Test func bidirectionalBrakeStopsInTauLnOnePlusBOverB() throws {
         // Reverse at B times the last level: s = (1 + B) exp(-t/tau) - B, zero at tau ln((1+B)/B).
         let b = 1.2
-        let brakeTicks = Int((Self.tau * 1000 * log((1 + b) / b)).rounded())   // 24.2 -> 24
+        let brakeTicks = Int((Self.tau * 1000 * log((1 + b) / b)).rounded())  // 24.2 -> 24
         let edges = EdgeParameters(overdriveRatio: 1.2, kickTicks: 0, brakeTicks: brakeTicks, brakeRatio: b)
         var sim = ActuatorSimulator(model: .erm(Self.parameters(bidirectional: true, edges: edges)))
         _ = sim.run(Self.level(255, 1000))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FirmwareModel
 
 /// The resonator against closed forms (docs/semantics.md, "Actuators", physics).
@@ -51,7 +52,7 @@ struct PhysicsResonatorTests {
         let model = ActuatorSimulator.Model.resonator(ResonatorParameters(resonanceHz: Self.f0, qualityFactor: Self.q))
         let r = try #require(ResponseAnalysis.analyze(drive: Self.full(400), model: model).first)
         #expect(r.target == 1)
-        #expect(abs(try #require(r.rise50) - Self.tauMs * log(2)) <= Self.crossingTolerance)   // 16.18 ms
+        #expect(abs(try #require(r.rise50) - Self.tauMs * log(2)) <= Self.crossingTolerance)  // 16.18 ms
         #expect(abs(try #require(r.rise90) - Self.tauMs * log(10)) <= Self.crossingTolerance)  // 53.75 ms
     }
 
@@ -73,8 +74,9 @@ struct PhysicsResonatorTests {
 
     @Test(arguments: [0.8, 0.95, 1.05, 1.25])
     func steadyStateFollowsTheResonanceCurve(ratio: Double) {
-        let p = ResonatorParameters(resonanceHz: Self.f0, qualityFactor: Self.q,
-                                    driveFrequencies: Array(repeating: Self.f0 * ratio, count: 256))
+        let p = ResonatorParameters(
+            resonanceHz: Self.f0, qualityFactor: Self.q,
+            driveFrequencies: Array(repeating: Self.f0 * ratio, count: 256))
         var sim = ActuatorSimulator(model: .resonator(p))
         // 1000 ticks = 43 tau: the start transient is down to exp(-43).
         let tail = sim.run(Self.full(1000)).suffix(100)
@@ -102,7 +104,7 @@ struct PhysicsResonatorTests {
         let stop = try #require(braked.stop10)
         let felt = (0.01 - 1 / (Self.q * Self.q)).squareRoot()
         #expect(abs(stop - Self.tauMs * log(2 / (1 + felt))) <= Self.brakeCrossingTolerance)
-        #expect(stop < 0.3 * Self.tauMs * log(10))                                       // free decay: 53.7 ms
+        #expect(stop < 0.3 * Self.tauMs * log(10))  // free decay: 53.7 ms
 
         // After the burst only the motion's residue 2 exp(-16/23.3) - 1 = 0.008 is left (plus the
         // brake's one-sub-step overshoot through zero), and it only decays from there.
@@ -134,8 +136,9 @@ struct PhysicsResonatorTests {
         // that ringing and scales with its amplitude, so tau ln((1 + B) / B) still stops it.
         let brakeTicks = Int((Self.tauMs * log(2)).rounded())
         let edges = EdgeParameters(overdriveRatio: 1, kickTicks: 0, brakeTicks: brakeTicks, brakeRatio: 1)
-        let p = ResonatorParameters(resonanceHz: Self.f0, qualityFactor: Self.q,
-                                    driveFrequencies: Array(repeating: Self.f0 * ratio, count: 256), edges: edges)
+        let p = ResonatorParameters(
+            resonanceHz: Self.f0, qualityFactor: Self.q,
+            driveFrequencies: Array(repeating: Self.f0 * ratio, count: 256), edges: edges)
         var braked = ActuatorSimulator(model: .resonator(p))
         let steady = braked.run(Self.full(1000)).last!.envelope
         let out = braked.run(Self.silence(100))
@@ -186,8 +189,9 @@ struct PhysicsResonatorTests {
         let k = 1.5
         let edges = EdgeParameters(overdriveRatio: k, kickTicks: 60, brakeTicks: 60, brakeRatio: k)
         // Closed loop ignores the sharpness code's frequency: it drives at f0.
-        let p = ResonatorParameters(resonanceHz: Self.f0, qualityFactor: Self.q, closedLoop: true,
-                                    driveFrequencies: Array(repeating: 200, count: 256), edges: edges)
+        let p = ResonatorParameters(
+            resonanceHz: Self.f0, qualityFactor: Self.q, closedLoop: true,
+            driveFrequencies: Array(repeating: 200, count: 256), edges: edges)
         var sim = ActuatorSimulator(model: .resonator(p))
         let drive = Self.full(300, sharpness: 200) + Self.silence(200)
         let out = sim.run(drive)
@@ -227,8 +231,9 @@ struct PhysicsResonatorTests {
 
     @Test func deterministicAndResettable() {
         let edges = EdgeParameters(overdriveRatio: 1.4, kickTicks: 26, brakeTicks: 11, brakeRatio: 1.4)
-        let p = ResonatorParameters(resonanceHz: 235, qualityFactor: 15,
-                                    driveFrequencies: (0..<256).map { 225 + 20 * Double($0) / 255 }, edges: edges)
+        let p = ResonatorParameters(
+            resonanceHz: 235, qualityFactor: 15,
+            driveFrequencies: (0..<256).map { 225 + 20 * Double($0) / 255 }, edges: edges)
         let drive = (0..<5000).map { (i: Int) -> OutputSample in
             let amplitude: UInt8 = (i / 37) % 2 == 0 ? UInt8(i % 256) : 0
             let flags: UInt8 = i % 997 == 0 ? OutputSample.brakeFlag : 0

@@ -1,6 +1,6 @@
-import TestSupport
 import FirmwareModel
 import HapticProtocol
+import TestSupport
 
 /// How `randomInstructions` shapes a body.
 struct BodyShape {
@@ -68,12 +68,13 @@ func randomInstructions(_ rng: inout SeededGenerator, _ shape: BodyShape) -> [In
             let sharp = shape.sharpnessOps && rng.percent(35)
             let ramp = rng.percent(55)
             let duration = ramp ? randomDuration(&rng, longRamp: shape.longRamp) : 0
-            let instruction: Instruction = switch (sharp, ramp) {
-            case (false, false): .setA(value, delay: delay)
-            case (false, true): .rampA(to: value, duration: duration, delay: delay)
-            case (true, false): .setS(value, delay: delay)
-            case (true, true): .rampS(to: value, duration: duration, delay: delay)
-            }
+            let instruction: Instruction =
+                switch (sharp, ramp) {
+                case (false, false): .setA(value, delay: delay)
+                case (false, true): .rampA(to: value, duration: duration, delay: delay)
+                case (true, false): .setS(value, delay: delay)
+                case (true, true): .rampS(to: value, duration: duration, delay: delay)
+                }
             list.append(instruction)
         }
     }
@@ -96,11 +97,12 @@ func randomConfiguration(_ rng: inout SeededGenerator) -> DeviceConfiguration {
 func randomLiveEvents(_ rng: inout SeededGenerator, ticks: Int, count: Int, stops: Bool) -> [TimedEvent] {
     (0..<count).map { _ in
         let tick = rng.below(max(ticks, 1))
-        let event: LiveEvent = switch rng.below(stops ? 10 : 8) {
-        case 0...3: .scale(rng.percent(40) ? rng.pick([0, 1, 127, 128, 129, 254, 255]) : rng.byte())
-        case 4...7: .offset(rng.percent(30) ? rng.pick([-128, -1, 1, 127, 0]) : Int8(truncatingIfNeeded: rng.byte()))
-        default: .stop(brake: rng.percent(50))
-        }
+        let event: LiveEvent =
+            switch rng.below(stops ? 10 : 8) {
+            case 0...3: .scale(rng.percent(40) ? rng.pick([0, 1, 127, 128, 129, 254, 255]) : rng.byte())
+            case 4...7: .offset(rng.percent(30) ? rng.pick([-128, -1, 1, 127, 0]) : Int8(truncatingIfNeeded: rng.byte()))
+            default: .stop(brake: rng.percent(50))
+            }
         return TimedEvent(tick: tick, event: event)
     }.sorted { $0.tick < $1.tick }
 }

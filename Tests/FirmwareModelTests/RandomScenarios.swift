@@ -1,6 +1,6 @@
-import TestSupport
 import FirmwareModel
 import HapticProtocol
+import TestSupport
 
 /// The random case generators of the differential tests. Each makes one `Scenario` from a seed
 /// alone, so a failure replays from "kind:seed".
@@ -55,7 +55,7 @@ enum RandomKind: String, CaseIterable, Sendable {
         case .short: [0, 5, 8, 19, 25, 29, 49]
         case .edges: [0, 21, 26]
         case .live: [0]
-        case .stops: [0, 1] // 1: a reload with a truncated header
+        case .stops: [0, 1]  // 1: a reload with a truncated header
         case .pulses: [0]
         case .safety: [0, 49]
         case .nested: [0, 21, 25]
@@ -107,8 +107,10 @@ private func encode(_ instructions: [Instruction], sharpness: Bool, _ rng: inout
 
 /// The common ending of a scenario: `program` played to its end (at most `cap` ticks), with live
 /// events `livePercent` % of the time (how many drawn from `count` only then), with or without stops.
-private func playedToEnd(_ program: Program, _ configuration: DeviceConfiguration, cap: Int, _ rng: inout SeededGenerator,
-                         livePercent: Int, count: ClosedRange<Int>, stops: Bool) -> Scenario {
+private func playedToEnd(
+    _ program: Program, _ configuration: DeviceConfiguration, cap: Int, _ rng: inout SeededGenerator,
+    livePercent: Int, count: ClosedRange<Int>, stops: Bool
+) -> Scenario {
     let ticks = playLength(program, configuration, cap: cap)
     let events = rng.percent(livePercent) ? randomLiveEvents(&rng, ticks: ticks, count: rng.within(count), stops: stops) : []
     return Scenario(configuration: configuration, program: program.bytes, events: events, ticks: ticks)
@@ -127,48 +129,54 @@ private func edgeScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var list: [Instruction] = []
     switch rng.below(7) {
-    case 6: // 31 executions at one tick (1.15): 16 up to a jumping ENDLOOP, then 15 body instructions
+    case 6:  // 31 executions at one tick (1.15): 16 up to a jumping ENDLOOP, then 15 body instructions
         list.append(.loop(count: UInt8(rng.within(2...4)), delay: UInt32(rng.below(3))))
         for _ in 0..<15 { list.append(.setA(randomLevel(&rng))) }
         list.append(.pulse(amplitude: randomLevel(&rng), sharpness: randomLevel(&rng), delay: UInt32(rng.within(1...3))))
         for _ in 0..<14 { list.append(.rampS(to: randomLevel(&rng), duration: UInt32(rng.below(4)))) }
         list.append(.endLoop())
         list.append(.end(delay: UInt32(rng.within(0...20))))
-    case 0: // runs at one tick around the limit of 16 (1.6 (d)), maybe after a delay
+    case 0:  // runs at one tick around the limit of 16 (1.6 (d)), maybe after a delay
         let run = rng.within(14...18)
         for index in 0..<run {
             let delay: UInt32 = index == 0 ? UInt32(rng.below(3)) : 0
-            list.append(rng.percent(50) ? .setA(randomLevel(&rng), delay: delay)
-                        : .rampA(to: randomLevel(&rng), duration: randomDuration(&rng, longRamp: 0), delay: delay))
+            list.append(
+                rng.percent(50)
+                    ? .setA(randomLevel(&rng), delay: delay)
+                    : .rampA(to: randomLevel(&rng), duration: randomDuration(&rng, longRamp: 0), delay: delay))
         }
         list.append(.end(delay: UInt32(rng.within(0...20))))
-    case 1: // zero-length and one-tick ramps between extremes, interrupted at once or later
+    case 1:  // zero-length and one-tick ramps between extremes, interrupted at once or later
         for _ in 0..<rng.within(2...10) {
             let target: UInt8 = rng.pick([0, 255, 1, 254, randomLevel(&rng)])
             let duration = UInt32(rng.pick([0, 0, 1, 2, 255, 256, rng.within(3...30)]))
             let delay = UInt32(rng.pick([0, 0, 1, rng.within(1...40)]))
-            list.append(rng.percent(60) ? .rampA(to: target, duration: duration, delay: delay)
-                        : .rampS(to: target, duration: duration, delay: delay))
+            list.append(
+                rng.percent(60)
+                    ? .rampA(to: target, duration: duration, delay: delay)
+                    : .rampS(to: target, duration: duration, delay: delay))
         }
         list.append(.end(delay: UInt32(rng.within(0...60))))
-    case 2: // loops at depth 4 or 5 with tiny bodies
+    case 2:  // loops at depth 4 or 5 with tiny bodies
         let depth = rng.within(4...5)
         for _ in 0..<depth { list.append(.loop(count: UInt8(rng.within(1...3)), delay: UInt32(rng.below(2)))) }
         list.append(.pulse(amplitude: randomLevel(&rng), sharpness: randomLevel(&rng)))
         for _ in 0..<depth { list.append(.endLoop(delay: UInt32(rng.within(1...3)))) }
         list.append(.end(delay: UInt32(rng.below(3))))
-    case 3: // T = 0: END first, maybe with company at tick 0
+    case 3:  // T = 0: END first, maybe with company at tick 0
         for _ in 0..<rng.below(3) { list.append(.setA(randomLevel(&rng))) }
         list.append(.end())
-    case 4: // count 255 with a one-tick body
+    case 4:  // count 255 with a one-tick body
         list.append(.loop(count: 255, delay: UInt32(rng.below(3))))
         list.append(.rampA(to: randomLevel(&rng), duration: randomDuration(&rng, longRamp: 0), delay: 0))
         list.append(.endLoop(delay: 1))
         list.append(.end(delay: UInt32(rng.below(5))))
-    default: // maximum values everywhere
-        list = [.setA(255), .setS(255), .pulse(amplitude: 255, sharpness: 255, delay: 1),
-                .rampA(to: 0, duration: Varint.maxValue, delay: 2), .rampS(to: 0, duration: 255, delay: 30),
-                .end(delay: UInt32(rng.within(31...200)))]
+    default:  // maximum values everywhere
+        list = [
+            .setA(255), .setS(255), .pulse(amplitude: 255, sharpness: 255, delay: 1),
+            .rampA(to: 0, duration: Varint.maxValue, delay: 2), .rampS(to: 0, duration: 255, delay: 30),
+            .end(delay: UInt32(rng.within(31...200))),
+        ]
     }
     let program = encode(list, sharpness: rng.percent(95), &rng, spoil: 3)
     return playedToEnd(program, configuration, cap: 400, &rng, livePercent: 20, count: 1...3, stops: false)
@@ -249,7 +257,7 @@ private func safetyScenario(_ rng: inout SeededGenerator) -> Scenario {
         case 0: builder.setA(rng.percent(70) ? UInt8(rng.within(200...255)) : rng.byte(), at: time)
         case 1: builder.rampA(to: rng.percent(70) ? 255 : rng.byte(), duration: UInt32(rng.within(0...50)), at: time)
         case 2: builder.pulse(amplitude: UInt8(rng.within(180...255)), sharpness: rng.byte(), at: time)
-        default: builder.setA(rng.byte(), at: time) // a dip, maybe
+        default: builder.setA(rng.byte(), at: time)  // a dip, maybe
         }
         time += UInt32(rng.within(0...30))
     }
@@ -273,12 +281,12 @@ private func streamScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var shape = BodyShape()
     shape.instructions = 1...25
-    shape.loop = rng.percent(5) ? 5 : 0 // LOOP in a stream: error 23
+    shape.loop = rng.percent(5) ? 5 : 0  // LOOP in a stream: error 23
     shape.longRamp = 1
     var program = encode(randomInstructions(&rng, shape), sharpness: rng.percent(90), &rng, spoil: 8)
     switch rng.below(20) {
-    case 0: program.body.removeLast(rng.within(1...min(3, program.body.count))) // END missing or cut: 30 / 16
-    case 1: program.body.append(rng.byte())                                      // bytes after END: 28
+    case 0: program.body.removeLast(rng.within(1...min(3, program.body.count)))  // END missing or cut: 30 / 16
+    case 1: program.body.append(rng.byte())  // bytes after END: 28
     default: break
     }
     program.header.bodyLength = UInt32(program.body.count)
@@ -329,27 +337,28 @@ private func mutationScenario(_ rng: inout SeededGenerator) -> Scenario {
 private func noiseScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     let body = (0..<rng.within(0...24)).map { _ in rng.percent(30) ? rng.pick([0x00, 0x1F, 0x80, 0xFF, 0xE0, 0xC1, 0xA2]) : rng.byte() }
-    let header = ProgramHeader(hasSharpness: rng.percent(80), bodyLength: UInt32(body.count),
-                               totalTicks: UInt32(rng.percent(80) ? rng.below(60) : rng.within(0...1 << 30)), crc: CRC16.checksum(body))
+    let header = ProgramHeader(
+        hasSharpness: rng.percent(80), bodyLength: UInt32(body.count),
+        totalTicks: UInt32(rng.percent(80) ? rng.below(60) : rng.within(0...1 << 30)), crc: CRC16.checksum(body))
     return Scenario(configuration: configuration, program: header.bytes + body, ticks: rng.within(10...80))
 }
 
 private func hugeScenario(_ rng: inout SeededGenerator) -> Scenario {
     var list: [Instruction] = []
     switch rng.below(3) {
-    case 0: // long delays, up to 16 of them: totals around 2^32
+    case 0:  // long delays, up to 16 of them: totals around 2^32
         for _ in 0..<rng.within(1...16) {
             let delay = rng.percent(50) ? Instruction.maxDelay - UInt32(rng.below(1000)) : UInt32(rng.within(1...Int(Instruction.maxDelay)))
             list.append(.setA(rng.byte(), delay: delay))
         }
-    case 1: // nested count-255 loops whose product lands near 2^32 - 1
+    case 1:  // nested count-255 loops whose product lands near 2^32 - 1
         let depth = rng.within(2...4)
         let iteration = UInt64(UInt32.max) / UInt64(pow255(depth))
         for _ in 0..<depth { list.append(.loop(count: 255)) }
         list.append(.pulse(amplitude: rng.byte(), sharpness: rng.byte()))
         list.append(.endLoop(delay: UInt32(max(Int(iteration) + rng.within(-2...2), 0))))
         for _ in 1..<depth { list.append(.endLoop(delay: UInt32(rng.below(2)))) }
-    default: // long ramps and delays around the varint limits
+    default:  // long ramps and delays around the varint limits
         list.append(.rampA(to: rng.byte(), duration: Varint.maxValue - UInt32(rng.below(2)), delay: UInt32(rng.below(31))))
         list.append(.rampS(to: rng.byte(), duration: UInt32(rng.within(0...Int(Varint.maxValue))), delay: Instruction.maxDelay))
         list.append(.loop(count: UInt8(rng.within(1...255)), delay: UInt32(rng.within(0...Int(Instruction.maxDelay)))))

@@ -5,8 +5,10 @@ import Testing
 /// Validation (PROTOCOL.md 1.6) on small hand-made programs: one case per rule, and the order.
 struct ValidatorTests {
     /// A program from instructions with header fields overridden.
-    static func bytes(_ instructions: [Instruction], sharpness: Bool = true, total: UInt32? = nil,
-                      rate: UInt16 = 1000, edit: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
+    static func bytes(
+        _ instructions: [Instruction], sharpness: Bool = true, total: UInt32? = nil,
+        rate: UInt16 = 1000, edit: (inout [UInt8]) -> Void = { _ in }
+    ) -> [UInt8] {
         var program = Program(instructions: instructions, sharpness: sharpness, rate: rate)
         if let total { program.header.totalTicks = total }
         var bytes = program.bytes
@@ -15,15 +17,28 @@ struct ValidatorTests {
     }
 
     static func verdict(_ bytes: [UInt8], _ configuration: DeviceConfiguration = .default) -> ProgramError? {
-        do { try Validator(configuration: configuration).validate(bytes); return nil } catch { return error }
+        do {
+            try Validator(configuration: configuration).validate(bytes)
+            return nil
+        } catch { return error }
     }
 
     @Test func headerRulesInOrder() {
         let good = Self.bytes([.setA(1, delay: 1), .end(delay: 2)])
         #expect(Self.verdict(good) == nil)
         #expect(Self.verdict(Array(good.prefix(15))) == .headerTruncated)
-        #expect(Self.verdict(Self.bytes([.end()]) { $0[0] = 0x49; $0[2] = 9 }) == .badMagic)
-        #expect(Self.verdict(Self.bytes([.end()]) { $0[2] = 2; $0[3] = 0x80 }) == .badVersion)
+        #expect(
+            Self.verdict(
+                Self.bytes([.end()]) {
+                    $0[0] = 0x49
+                    $0[2] = 9
+                }) == .badMagic)
+        #expect(
+            Self.verdict(
+                Self.bytes([.end()]) {
+                    $0[2] = 2
+                    $0[3] = 0x80
+                }) == .badVersion)
         #expect(Self.verdict(Self.bytes([.end()], rate: 500) { $0[3] = 0x03 }) == .badFlags)
         #expect(Self.verdict(Self.bytes([.end()], rate: 500)) == .badRate)
         #expect(Self.verdict(good, DeviceConfiguration(maxBody: 2)) == .tooLarge)
@@ -34,7 +49,14 @@ struct ValidatorTests {
 
     @Test func bodyRules() throws {
         let cases: [(ProgramError, [UInt8])] = [
-            (.truncated, Self.bytes([.setA(1)]) { $0.removeLast(); $0[6] = 1; Self.fixCRC(&$0) }),
+            (
+                .truncated,
+                Self.bytes([.setA(1)]) {
+                    $0.removeLast()
+                    $0[6] = 1
+                    Self.fixCRC(&$0)
+                }
+            ),
             (.varintTooLong, Self.bodyBytes([0xFF, 0x80, 0x80, 0x80, 0x80])),
             (.varintNoncanonical, Self.bodyBytes([0xFF, 0x81, 0x00])),
             (.noSharpChannel, Self.bytes([.setA(9), .setS(9), .end()], sharpness: false)),
@@ -56,9 +78,12 @@ struct ValidatorTests {
         }
         // The valid neighbours: 16 in a row, depth 4, a loop of exactly 2^32 - 1 ticks.
         #expect(Self.verdict(Self.bytes(Array(repeating: .setA(1), count: 16) + [.end(delay: 1)])) == nil)
-        #expect(Self.verdict(Self.bytes(Array(repeating: .loop(count: 2), count: 4) + Array(repeating: .endLoop(delay: 1), count: 4) + [.end()])) == nil)
-        let maximal = Self.bytes([.loop(count: 255), .loop(count: 255), .loop(count: 255), .loop(count: 255),
-                                  .endLoop(delay: 1), .endLoop(), .endLoop(), .endLoop(), .end(delay: 66_716_670)])
+        #expect(
+            Self.verdict(Self.bytes(Array(repeating: .loop(count: 2), count: 4) + Array(repeating: .endLoop(delay: 1), count: 4) + [.end()])) == nil)
+        let maximal = Self.bytes([
+            .loop(count: 255), .loop(count: 255), .loop(count: 255), .loop(count: 255),
+            .endLoop(delay: 1), .endLoop(), .endLoop(), .endLoop(), .end(delay: 66_716_670),
+        ])
         #expect(Self.verdict(maximal) == nil)
         #expect(try Validator().validate(maximal).totalTicks == UInt32.max)
     }

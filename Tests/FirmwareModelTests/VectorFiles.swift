@@ -29,8 +29,9 @@ enum VectorFiles {
     static func all() throws -> [ProgramVector] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".txt") }.sorted()
         return try names.map { name in
-            try parse(String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8),
-                      name: String(name.dropLast(4)))
+            try parse(
+                String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8),
+                name: String(name.dropLast(4)))
         }
     }
 
@@ -49,10 +50,11 @@ enum VectorFiles {
         var final: (mode: String, error: UInt8, tick: UInt32)?
 
         func keyValues(_ fields: ArraySlice<Substring>) -> [String: String] {
-            Dictionary(uniqueKeysWithValues: fields.map {
-                let pair = $0.split(separator: "=", maxSplits: 1)
-                return (String(pair[0]), String(pair[1]))
-            })
+            Dictionary(
+                uniqueKeysWithValues: fields.map {
+                    let pair = $0.split(separator: "=", maxSplits: 1)
+                    return (String(pair[0]), String(pair[1]))
+                })
         }
 
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -60,9 +62,10 @@ enum VectorFiles {
             switch fields[0] {
             case "config:":
                 let kv = keyValues(fields.dropFirst())
-                configuration = DeviceConfiguration(rate: UInt16(kv["rate"]!)!, maxBody: UInt32(kv["max_body"]!)!,
-                                                    brakeTicks: UInt16(kv["brake"]!)!, safetyThreshold: UInt8(kv["threshold"]!)!,
-                                                    safetyTicks: UInt32(kv["safety"]!)!)
+                configuration = DeviceConfiguration(
+                    rate: UInt16(kv["rate"]!)!, maxBody: UInt32(kv["max_body"]!)!,
+                    brakeTicks: UInt16(kv["brake"]!)!, safetyThreshold: UInt8(kv["threshold"]!)!,
+                    safetyTicks: UInt32(kv["safety"]!)!)
             case "program:":
                 program = fields.count > 1 ? bytes(fromHex: fields[1]) : []
             case "stream:":
@@ -72,13 +75,14 @@ enum VectorFiles {
                 expectedLoad = fields[1] == "ok" ? 0 : UInt8(fields[2])!
             case "event:":
                 let tick = Int(fields[1])!, arg = String(fields[3])
-                let event: LiveEvent = switch fields[2] {
-                case "scale": .scale(UInt8(arg)!)
-                case "offset": .offset(Int8(arg)!)
-                case "stop": .stop(brake: arg == "brake")
-                case "feed": .feed(Int(arg)!)
-                default: throw FormatError(description: "\(name): unknown event \(line)")
-                }
+                let event: LiveEvent =
+                    switch fields[2] {
+                    case "scale": .scale(UInt8(arg)!)
+                    case "offset": .offset(Int8(arg)!)
+                    case "stop": .stop(brake: arg == "brake")
+                    case "feed": .feed(Int(arg)!)
+                    default: throw FormatError(description: "\(name): unknown event \(line)")
+                    }
                 events.append(TimedEvent(tick: tick, event: event))
             case "ticks:":
                 ticks = Int(fields[1])!
@@ -94,8 +98,9 @@ enum VectorFiles {
             }
         }
         guard let final, samples.count == ticks else { throw FormatError(description: "\(name): incomplete vector") }
-        return ProgramVector(name: name,
-                             scenario: Scenario(configuration: configuration, program: program, stream: stream, events: events, ticks: ticks),
-                             expectedLoad: expectedLoad, expectedSamples: samples, expectedFinal: final)
+        return ProgramVector(
+            name: name,
+            scenario: Scenario(configuration: configuration, program: program, stream: stream, events: events, ticks: ticks),
+            expectedLoad: expectedLoad, expectedSamples: samples, expectedFinal: final)
     }
 }

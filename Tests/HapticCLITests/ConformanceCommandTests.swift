@@ -37,13 +37,16 @@ import Testing
         }
         #expect(status == 0)
         #expect(root["passed"] as? Bool == true)
-        let notPassed = checks.filter { $0["status"] as? String != "passed" }
+        // Vectors of output-stage faults need the board to raise them: skipped over a port.
+        let notPassed = checks.filter { $0["status"] as? String != "passed" && $0["name"] as? String != "stage_faults" }
         #expect(notPassed.isEmpty, "\(notPassed)")
 
         // The table, for a subset.
         let child = try HapticProcess(["conformance", "--port", port, "--check", "slot_errors", "--check", "live:duplicates"])
         let tableStatus = child.waitForExit(timeout: 60)
-        let table = (output: child.waitForOutput(timeout: 5) { $0.hasSuffix("conforms\n") ? $0 : nil } ?? child.standardOutput, errors: child.standardError)
+        let table = (
+            output: child.waitForOutput(timeout: 5) { $0.hasSuffix("conforms\n") ? $0 : nil } ?? child.standardOutput, errors: child.standardError
+        )
         #expect(tableStatus == 0, "\(table.errors)")
         #expect(table.output.contains("vector slot_errors"), "\(table.output)")
         #expect(table.output.contains("live duplicates"), "\(table.output)")

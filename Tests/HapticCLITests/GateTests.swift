@@ -35,17 +35,20 @@ import Testing
         #expect(met.status == 0, "\(met.errors)")
         #expect(Self.gateLines(met.errors).isEmpty)
         let metGates = try Self.gates(met.output)
-        #expect(metGates["max-error"]?["met"] as? Bool == true && metGates["max-error"]?["value"] as? Int == error
+        #expect(
+            metGates["max-error"]?["met"] as? Bool == true && metGates["max-error"]?["value"] as? Int == error
                 && metGates["max-error"]?["limit"] as? Int == error)
         #expect(metGates["max-bytes"]?["met"] as? Bool == true && metGates["max-bytes"]?["value"] as? Int == bytes)
 
-        let missed = try HapticProcess.run(["bench", Self.file, "-n", "1", "--max-error", "\(error - 1)", "--max-bytes", "\(bytes - 1)"], timeout: 60)
+        let missed = try HapticProcess.run(
+            ["bench", Self.file, "-n", "1", "--max-error", "\(error - 1)", "--max-bytes", "\(bytes - 1)"], timeout: 60)
         #expect(missed.status == 1)
         #expect(missed.output.contains("within tolerance: 1 of 1"), "the table still comes first: \(missed.output)")
-        #expect(Self.gateLines(missed.errors) == [
-            "gate missed: max amplitude error \(error) LSB > --max-error \(error - 1) LSB",
-            "gate missed: program bytes \(bytes) > --max-bytes \(bytes - 1)",
-        ], "\(missed.errors)")
+        #expect(
+            Self.gateLines(missed.errors) == [
+                "gate missed: max amplitude error \(error) LSB > --max-error \(error - 1) LSB",
+                "gate missed: program bytes \(bytes) > --max-bytes \(bytes - 1)",
+            ], "\(missed.errors)")
 
         let bad = try HapticProcess.run(["bench", Self.file, "--max-error", "256"], timeout: 30)
         #expect(bad.status == 64)
@@ -63,8 +66,9 @@ import Testing
     @Test func profileGates() throws {
         let corpus = try Self.smallCorpus()
         defer { try? FileManager.default.removeItem(atPath: corpus) }
-        let met = try HapticProcess.run(["profile", "--corpus", corpus, "-n", "3", "--json", "--max-p99", "10000", "--min-speedup", "0.001"],
-                                        timeout: 120)
+        let met = try HapticProcess.run(
+            ["profile", "--corpus", corpus, "-n", "3", "--json", "--max-p99", "10000", "--min-speedup", "0.001"],
+            timeout: 120)
         #expect(met.status == 0, "\(met.errors)")
         #expect(Self.gateLines(met.errors).isEmpty)
         let gates = try Self.gates(met.output)
@@ -73,21 +77,24 @@ import Testing
         #expect(gates["max-p99"]?["value"] as? Double == prepared["p99_ms"] as? Double)
         #expect(gates["min-speedup"]?["value"] as? Double == (try Self.json(met.output)["speedup_at_corpus_median"] as? Double))
 
-        let missed = try HapticProcess.run(["profile", "--corpus", corpus, "-n", "3", "--max-p99", "0.001", "--min-speedup", "1000000"],
-                                           timeout: 120)
+        let missed = try HapticProcess.run(
+            ["profile", "--corpus", corpus, "-n", "3", "--max-p99", "0.001", "--min-speedup", "1000000"],
+            timeout: 120)
         #expect(missed.status == 1, "\(missed.errors)")
         #expect(missed.output.contains("prepared p99"), "the text report still comes first: \(missed.output) \(missed.errors)")
         let lines = Self.gateLines(missed.errors)
         #expect(lines.count == 2, "\(missed.errors)")
         #expect(lines.first?.hasPrefix("gate missed: prepared p99 ") == true && lines.first?.hasSuffix(" ms > --max-p99 0.001 ms") == true)
-        #expect(lines.last?.hasPrefix("gate missed: prepared vs upload-then-play at the corpus median ") == true
+        #expect(
+            lines.last?.hasPrefix("gate missed: prepared vs upload-then-play at the corpus median ") == true
                 && lines.last?.hasSuffix("x < --min-speedup 1000000.0x") == true, "\(lines)")
 
         // With --cold the speedup gate judges the cold plays.
         let cold = try HapticProcess.run(["profile", "--corpus", corpus, "-n", "1", "--cold", "--min-speedup", "1000000"], timeout: 120)
         #expect(cold.status == 1)
-        #expect(Self.gateLines(cold.errors).first?.hasPrefix("gate missed: prepared vs unprepared (cold) at the corpus median ") == true,
-                "\(cold.errors)")
+        #expect(
+            Self.gateLines(cold.errors).first?.hasPrefix("gate missed: prepared vs unprepared (cold) at the corpus median ") == true,
+            "\(cold.errors)")
 
         let bad = try HapticProcess.run(["profile", "--max-p99", "0"], timeout: 30)
         #expect(bad.status == 64)

@@ -75,7 +75,9 @@ final class HapticProcess: @unchecked Sendable {
     }
 
     /// Runs `haptic ARGUMENTS` to its end (at most `timeout` seconds).
-    static func run(_ arguments: [String], timeout: Double, directory: URL = Repository.root) throws -> (status: Int32?, output: String, errors: String) {
+    static func run(_ arguments: [String], timeout: Double, directory: URL = Repository.root) throws -> (
+        status: Int32?, output: String, errors: String
+    ) {
         let child = try HapticProcess(arguments, directory: directory)
         let status = child.waitForExit(timeout: timeout)
         return (status, child.standardOutput, child.standardError)

@@ -1,6 +1,7 @@
 import ArgumentParser
-@testable import HapticCLI
 import Testing
+
+@testable import HapticCLI
 
 /// `haptic inspect` takes `preset:NAME` like render, compile and play (the README's demo does).
 @Test func inspectAcceptsPresetsAndFailsOnUnknownNames() throws {

@@ -44,7 +44,8 @@ import Testing
     func aPlayAfterAnInterruptedOrKilledClientSucceedsAtOnce(server: Server) throws {
         let emulator = try HapticProcess(server.arguments)
         defer { if emulator.process.isRunning { emulator.send(SIGKILL) } }
-        let port = try #require(emulator.waitForPTY(timeout: 120), "no pty from haptic \(server.arguments.joined(separator: " ")): \(emulator.standardError)")
+        let port = try #require(
+            emulator.waitForPTY(timeout: 120), "no pty from haptic \(server.arguments.joined(separator: " ")): \(emulator.standardError)")
         try interruptThenPlay(port: port, signal: SIGINT)
         try interruptThenPlay(port: port, signal: SIGKILL)
         // The emulator itself stops cleanly on SIGINT, with its summary.

@@ -68,9 +68,12 @@ import Testing
         #expect(verify.output.contains("equal: "))
         // The host's view of the same play: no outputs, so its end is what is checked.
         if !lostEnd {
-            let host = try HapticProcess.run(["verify", "preset:impact.medium", "--trace", directory.appendingPathComponent("host.jsonl").path], timeout: 30)
+            let host = try HapticProcess.run(
+                ["verify", "preset:impact.medium", "--trace", directory.appendingPathComponent("host.jsonl").path], timeout: 30)
             #expect(host.status == 0, "\(host.output)\(host.errors)")
-            #expect(host.output.contains("compared the end of the play: trace FINISHED at play tick 15, model FINISHED at play tick 15"), "\(host.output)")
+            #expect(
+                host.output.contains("compared the end of the play: trace FINISHED at play tick 15, model FINISHED at play tick 15"), "\(host.output)"
+            )
         }
         // Another pattern is a difference: exit 1, the first differing tick.
         let wrong = try HapticProcess.run(["verify", "preset:impact.heavy", "--trace", result.trace], timeout: 30)
@@ -110,7 +113,8 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let trace = directory.appendingPathComponent("t.jsonl").path
-        let run = try HapticProcess.run(["emulate", "--trace", trace, "--reboot-after", "0.3", "--unplug-after", "0.6", "--seconds", "1"], timeout: 30)
+        let run = try HapticProcess.run(
+            ["emulate", "--trace", trace, "--reboot-after", "0.3", "--unplug-after", "0.6", "--seconds", "1"], timeout: 30)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("rebooted after 0.3 s") && run.output.contains("unplugged after 0.6 s"), "\(run.output)")
         let file = try DeviceTrace.read(contentsOf: trace)

@@ -1,48 +1,50 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import Testing
 import AVREmulator
-@testable import HapticCLI
+import Foundation
 import HapticPattern
+import Testing
+
+@testable import HapticCLI
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 // MARK: - PNG files, read back by an independent decoder (Python's zlib)
 
 /// Reads a PNG (8-bit RGB) with Python's zlib and struct: checks the signature and every chunk's CRC,
 /// inflates the IDAT data, undoes each row's filter, writes the pixels to argv[2] and prints the header.
 private let pythonPNGDecoder = #"""
-import json, struct, sys, zlib
-data = open(sys.argv[1], 'rb').read()
-assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG signature'
-pos, chunks, idat = 8, [], b''
-while pos < len(data):
-    length, kind = struct.unpack('>I4s', data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + length]
-    assert struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])[0] == zlib.crc32(kind + body), 'CRC'
-    chunks.append(kind.decode())
-    if kind == b'IHDR':
-        width, height, depth, colour, method, filtering, interlace = struct.unpack('>IIBBBBB', body)
-    if kind == b'IDAT':
-        idat += body
-    pos += 12 + length
-assert (depth, colour, method, filtering, interlace) == (8, 2, 0, 0, 0), 'not 8-bit RGB'
-raw, stride = zlib.decompress(idat), width * 3
-assert len(raw) == height * (stride + 1), 'inflated size'
-rows, previous = [], bytearray(stride)
-for y in range(height):
-    kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    assert kind <= 4, 'filter type'
-    for x in range(stride if kind else 0):
-        a, b, c = line[x - 3] if x >= 3 else 0, previous[x], previous[x - 3] if x >= 3 else 0
-        p = a + b - c
-        paeth = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
-        line[x] = (line[x] + [0, a, b, (a + b) // 2, paeth][kind]) & 255
-    rows.append(bytes(line))
-    previous = line
-open(sys.argv[2], 'wb').write(b''.join(rows))
-print(json.dumps({'chunks': chunks, 'width': width, 'height': height}))
-"""#
+    import json, struct, sys, zlib
+    data = open(sys.argv[1], 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG signature'
+    pos, chunks, idat = 8, [], b''
+    while pos < len(data):
+        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        assert struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])[0] == zlib.crc32(kind + body), 'CRC'
+        chunks.append(kind.decode())
+        if kind == b'IHDR':
+            width, height, depth, colour, method, filtering, interlace = struct.unpack('>IIBBBBB', body)
+        if kind == b'IDAT':
+            idat += body
+        pos += 12 + length
+    assert (depth, colour, method, filtering, interlace) == (8, 2, 0, 0, 0), 'not 8-bit RGB'
+    raw, stride = zlib.decompress(idat), width * 3
+    assert len(raw) == height * (stride + 1), 'inflated size'
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        assert kind <= 4, 'filter type'
+        for x in range(stride if kind else 0):
+            a, b, c = line[x - 3] if x >= 3 else 0, previous[x], previous[x - 3] if x >= 3 else 0
+            p = a + b - c
+            paeth = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+            line[x] = (line[x] + [0, a, b, (a + b) // 2, paeth][kind]) & 255
+        rows.append(bytes(line))
+        previous = line
+    open(sys.argv[2], 'wb').write(b''.join(rows))
+    print(json.dumps({'chunks': chunks, 'width': width, 'height': height}))
+    """#
 
 private struct DecodedPNG: Decodable, Equatable {
     var chunks: [String]
@@ -125,17 +127,17 @@ private func temporaryPath(_ name: String) -> String {
 }
 
 #if canImport(FoundationXML) || os(macOS)
-@Test func renderPlotIsWellFormedSVGWithLanesAndLegend() throws {
-    let preset = try #require(Preset.named("tutorial.splash"))
-    let input = PatternInput(pattern: preset.pattern, label: preset.name, preset: preset, warnings: [])
-    let renderer = ReferenceRenderer(pattern: preset.pattern)
-    let plot = Render.plot(input, renderer, renderer.render(rate: 1000), rate: 1000, width: 960)
-    #expect(plot.lanes.map(\.name) == ["continuous", "transients", "audio (ignored)"])
-    let svg = plot.svg()
-    let parser = XMLParser(data: Data(svg.utf8))
-    #expect(parser.parse(), "SVG is not well-formed XML")
-    for text in [">Intensity<", ">Sharpness<", ">intensity<", ">sharpness<", ">time (ms)<", ">tutorial.splash<", ">#2<"] {
-        #expect(svg.contains(text), "missing \(text)")
+    @Test func renderPlotIsWellFormedSVGWithLanesAndLegend() throws {
+        let preset = try #require(Preset.named("tutorial.splash"))
+        let input = PatternInput(pattern: preset.pattern, label: preset.name, preset: preset, warnings: [])
+        let renderer = ReferenceRenderer(pattern: preset.pattern)
+        let plot = Render.plot(input, renderer, renderer.render(rate: 1000), rate: 1000, width: 960)
+        #expect(plot.lanes.map(\.name) == ["continuous", "transients", "audio (ignored)"])
+        let svg = plot.svg()
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "SVG is not well-formed XML")
+        for text in [">Intensity<", ">Sharpness<", ">intensity<", ">sharpness<", ">time (ms)<", ">tutorial.splash<", ">#2<"] {
+            #expect(svg.contains(text), "missing \(text)")
+        }
     }
-}
 #endif

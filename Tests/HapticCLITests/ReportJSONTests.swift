@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-@testable import HapticCLI
 import HapticPattern
 import HapticTransport
 import Testing
+
+@testable import HapticCLI
 
 // Every `--json` schema (docs/cli.md, "JSON output"): the command runs in-process as `haptic ARGS`
 // would run it, its output captured (ReportOutput), the document parsed with JSONSerialization,
@@ -29,7 +30,8 @@ private func haptic(_ arguments: String...) async throws -> (status: Int32, outp
     let parsed = try Haptic.parseAsRoot(arguments)
     let captured = Captured()
     var status: Int32 = 0
-    try await ReportOutput.$capture.withValue({ captured.append($0) }) {
+    let capture: @Sendable (String) -> Void = { captured.append($0) }
+    try await ReportOutput.$capture.withValue(capture) {
         do {
             if var command = parsed as? AsyncParsableCommand {
                 try await command.run()
@@ -130,8 +132,9 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
 
 @Test func inspectTimingKeys() async throws {
     let splash = checkout("Examples/splash.ahap")
-    let root = try document(try await haptic("inspect", "--json", "--timing", "--repeat", "2", splash).output,
-                            schema: "haptic-inspect/2")
+    let root = try document(
+        try await haptic("inspect", "--json", "--timing", "--repeat", "2", splash).output,
+        schema: "haptic-inspect/2")
     let timing = try #require(member((root["files"] as? [Any])?.first, "timing") as? [String: Any])
     #expect(Set(timing.keys) == ["bytes", "decode_cpu_seconds_best", "decode_seconds_best", "decode_seconds_median", "read_seconds", "runs"])
     let size = try FileManager.default.attributesOfItem(atPath: splash)[.size] as? Int
@@ -180,7 +183,8 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
     #expect(member(root, "totals", "program_bytes") as? Int == programBytes.reduce(0, +))
     #expect(member(root, "totals", "files") as? Int == 2 && member(root, "totals", "outside_tolerance") as? Int == 0)
     #expect(member(root, "speed", "interpreter_busy_ticks") as? Int == Bench.modelBenchmarkTicks)
-    #expect(member(root, "totals", "instructions", "total") as? Int
+    #expect(
+        member(root, "totals", "instructions", "total") as? Int
             == files.compactMap { member($0, "report", "instructions", "total") as? Int }.reduce(0, +))
 
     let text = try await haptic("bench", "--repeat", "1", inputs[0], inputs[1]).output
@@ -213,32 +217,35 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
 
 /// A USB port's document, exactly (docs/cli.md shows the same).
 @Test func portsDocumentIsStable() throws {
-    let port = SerialPortInfo(path: "/dev/ttyACM0", description: "Arduino Uno", connection: .usb,
-                              usb: .init(vendorID: 0x2341, productID: 0x0043, manufacturer: "Arduino (www.arduino.cc)",
-                                         product: "Arduino Uno", serialNumber: "85736323838351F0E1A1", bus: 1, address: 7))
+    let port = SerialPortInfo(
+        path: "/dev/ttyACM0", description: "Arduino Uno", connection: .usb,
+        usb: .init(
+            vendorID: 0x2341, productID: 0x0043, manufacturer: "Arduino (www.arduino.cc)",
+            product: "Arduino Uno", serialNumber: "85736323838351F0E1A1", bus: 1, address: 7))
     let json = try reportJSON(Ports.Report(ports: [port]))
-    #expect(json == """
-        {
-          "ports" : [
+    #expect(
+        json == """
             {
-              "bluetooth_address" : null,
-              "description" : "Arduino Uno",
-              "path" : "/dev/ttyACM0",
-              "transport" : "usb",
-              "usb" : {
-                "address" : 7,
-                "bus" : 1,
-                "manufacturer" : "Arduino (www.arduino.cc)",
-                "product" : "Arduino Uno",
-                "product_id" : "0043",
-                "serial_number" : "85736323838351F0E1A1",
-                "vendor_id" : "2341"
-              }
+              "ports" : [
+                {
+                  "bluetooth_address" : null,
+                  "description" : "Arduino Uno",
+                  "path" : "/dev/ttyACM0",
+                  "transport" : "usb",
+                  "usb" : {
+                    "address" : 7,
+                    "bus" : 1,
+                    "manufacturer" : "Arduino (www.arduino.cc)",
+                    "product" : "Arduino Uno",
+                    "product_id" : "0043",
+                    "serial_number" : "85736323838351F0E1A1",
+                    "vendor_id" : "2341"
+                  }
+                }
+              ],
+              "schema" : "haptic-ports/2"
             }
-          ],
-          "schema" : "haptic-ports/2"
-        }
-        """)
+            """)
     _ = try document(json, schema: "haptic-ports/2")
 }
 
@@ -267,8 +274,13 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
     #expect(felt50 > (member(root, "prepared", "p50_ms") as? Double ?? .infinity) && felt90 > felt50)
     #expect(member(root, "felt_onset", "unprepared_cold") is NSNull)
     let breakdown = try #require(member(root, "felt_onset", "prepared", "breakdown") as? [String: Double])
-    #expect(Set(breakdown.keys) == ["host_ms", "line_ms", "tick_wait_ms", "wake_up_ms", "first_output_ms", "rise50_ms", "felt50_ms", "rise90_ms", "felt90_ms"])
-    #expect(abs(breakdown["host_ms"]! + breakdown["line_ms"]! + breakdown["tick_wait_ms"]! + breakdown["wake_up_ms"]! - breakdown["first_output_ms"]!) < 0.5)
+    #expect(
+        Set(breakdown.keys) == [
+            "host_ms", "line_ms", "tick_wait_ms", "wake_up_ms", "first_output_ms", "rise50_ms", "felt50_ms", "rise90_ms", "felt90_ms",
+        ])
+    #expect(
+        abs(breakdown["host_ms"]! + breakdown["line_ms"]! + breakdown["tick_wait_ms"]! + breakdown["wake_up_ms"]! - breakdown["first_output_ms"]!)
+            < 0.5)
     #expect(root["felt_to_first_output_ratio"] is Double)
     #expect(member((member(root, "samples", "prepared") as? [Any])?.first, "rise50_ms") is Double)
     let svg = FileManager.default.temporaryDirectory.appendingPathComponent("felt-\(UUID().uuidString).svg").path
@@ -279,30 +291,30 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
 }
 
 #if Emulator
-/// Builds the board firmware (once; make keeps it) and measures it in simavr, twice.
-@Test func profileMCUJSONAndText() async throws {
-    let root = try document(try await haptic("profile", "--mcu", "atmega328p", "--json").output, schema: "haptic-profile-mcu/1")
-    #expect(root["mcu"] as? String == "atmega328p" && root["frequency_hz"] as? Int == 16_000_000)
-    #expect(root["cycles_per_tick"] as? Int == 16_000)
-    let latency = try #require(root["play_latency"] as? [String: Any])
-    let warm = try #require(latency["warm_cycles"] as? Int)
-    #expect((latency["warm_phases"] as? [[String: Int]])?.map { $0["cycles"] ?? 0 }.max() == warm)
-    #expect(latency["meets_bound"] as? Bool == (warm < latency["bound_cycles"] as? Int ?? 0))
-    for load in ["interpreter", "tick_interrupt", "notices", "uart_rx_interrupt", "uart_rx_polled", "uart_tx_interrupt", "protocol_handler"] {
-        #expect(member(root, load, "worst_cycles") is Int, "\(load)")
+    /// Builds the board firmware (once; make keeps it) and measures it in simavr, twice.
+    @Test func profileMCUJSONAndText() async throws {
+        let root = try document(try await haptic("profile", "--mcu", "atmega328p", "--json").output, schema: "haptic-profile-mcu/1")
+        #expect(root["mcu"] as? String == "atmega328p" && root["frequency_hz"] as? Int == 16_000_000)
+        #expect(root["cycles_per_tick"] as? Int == 16_000)
+        let latency = try #require(root["play_latency"] as? [String: Any])
+        let warm = try #require(latency["warm_cycles"] as? Int)
+        #expect((latency["warm_phases"] as? [[String: Int]])?.map { $0["cycles"] ?? 0 }.max() == warm)
+        #expect(latency["meets_bound"] as? Bool == (warm < latency["bound_cycles"] as? Int ?? 0))
+        for load in ["interpreter", "tick_interrupt", "notices", "uart_rx_interrupt", "uart_rx_polled", "uart_tx_interrupt", "protocol_handler"] {
+            #expect(member(root, load, "worst_cycles") is Int, "\(load)")
+        }
+        // The simulation is deterministic: the text run prints the same figures.
+        let text = try await haptic("profile", "--mcu", "atmega328p").output
+        #expect(text.contains("last byte -> first output change: \(warm) cycles"))
+        #expect(text.contains("slots held at once: \(root["slot_count"] as? Int ?? -1)"))
+        // Felt onset on the board: the presets played on it, through the physics of the profile it reports.
+        #expect(member(root, "felt_onset", "actuator_profile") as? String == "lra-170hz-10mm")
+        let felt50 = try #require(member(root, "felt_onset", "felt50", "p50_ms") as? Double)
+        let first = try #require(member(root, "felt_onset", "first_output_ms") as? Double)
+        #expect(felt50 > first && (member(root, "felt_onset", "felt90", "p50_ms") as? Double ?? 0) > felt50)
+        #expect((member(root, "felt_onset", "felt50", "count") as? Int ?? 0) > 40)
+        #expect(text.contains("felt onset on lra-170hz-10mm"))
     }
-    // The simulation is deterministic: the text run prints the same figures.
-    let text = try await haptic("profile", "--mcu", "atmega328p").output
-    #expect(text.contains("last byte -> first output change: \(warm) cycles"))
-    #expect(text.contains("slots held at once: \(root["slot_count"] as? Int ?? -1)"))
-    // Felt onset on the board: the presets played on it, through the physics of the profile it reports.
-    #expect(member(root, "felt_onset", "actuator_profile") as? String == "lra-170hz-10mm")
-    let felt50 = try #require(member(root, "felt_onset", "felt50", "p50_ms") as? Double)
-    let first = try #require(member(root, "felt_onset", "first_output_ms") as? Double)
-    #expect(felt50 > first && (member(root, "felt_onset", "felt90", "p50_ms") as? Double ?? 0) > felt50)
-    #expect((member(root, "felt_onset", "felt50", "count") as? Int ?? 0) > 40)
-    #expect(text.contains("felt onset on lra-170hz-10mm"))
-}
 #endif
 
 @Test func playJSON() async throws {

@@ -4,6 +4,7 @@ import HapticPattern
 import HapticProtocol
 import TestSupport
 import Testing
+
 @testable import HapticCompiler
 
 // MARK: - Support shared by the compiler's test files
@@ -29,9 +30,16 @@ enum CompilerFixtures {
         ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName }!
     }
 
-    /// The default profile with a linear transfer: intensity ramps are ramps in codes.
+    /// A profile whose output stage renders sharpness (the open-loop LRA's 160..180 Hz band), with
+    /// the default's transfer: for tests of the sharpness channel. (The default, a closed-loop
+    /// DRV2605L, renders none: its automatic edges do not depend on sharpness.)
+    static var sharpnessProfile: ActuatorProfile {
+        ActuatorProfile.builtIns.first { $0.name == "lra-170hz-10mm" }!
+    }
+
+    /// The sharpness-rendering profile with a linear transfer: intensity ramps are ramps in codes.
     static var linearProfile: ActuatorProfile {
-        var profile = defaultProfile
+        var profile = sharpnessProfile
         profile.transfer = IntensityTransfer(curve: .linear)
         return profile
     }
@@ -58,10 +66,12 @@ enum CompilerFixtures {
         func maybe(_ v: Double) -> Double? { Bool.random(using: &g) ? v : nil }
         var events: [HapticEvent] = []
         for _ in 0..<Int.random(in: 0...4, using: &g) {
-            events.append(.continuous(at: time(), duration: Double.random(in: 0...0.8, using: &g),
-                                      intensity: unit(), sharpness: unit(),
-                                      attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
-                                      sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
+            events.append(
+                .continuous(
+                    at: time(), duration: Double.random(in: 0...0.8, using: &g),
+                    intensity: unit(), sharpness: unit(),
+                    attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
+                    sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
         }
         for _ in 0..<Int.random(in: 0...10, using: &g) {
             events.append(.transient(at: time(), intensity: unit(), sharpness: unit()))
@@ -93,15 +103,16 @@ private func rise(over seconds: Double) -> ParameterCurve {
 
 @Test func linearRampInCodesIsOneRamp() throws {
     // Linear transfer: the control's 0 -> 1 over 100 ms is a ramp 0 -> 255 in codes.
-    let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.3, intensity: 1, sharpness: 0.5)],
-                                curves: [rise(over: 0.1)])
+    let pattern = HapticPattern(
+        events: [.continuous(at: 0, duration: 0.3, intensity: 1, sharpness: 0.5)],
+        curves: [rise(over: 0.1)])
     let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.linearProfile)
     let counts = compiled.report.instructions
     #expect(counts.rampA == 1)
-    #expect(counts.setA == 0)          // tick 0 is silent: the channel's initial 0 is right
-    #expect(counts.setS == 1)          // 0.5 -> 128 from the first sounding tick
+    #expect(counts.setA == 0)  // tick 0 is silent: the channel's initial 0 is right
+    #expect(counts.setS == 1)  // 0.5 -> 128 from the first sounding tick
     #expect(counts.rampS == 0)
-    #expect(counts.total == 3)         // RAMP_A, SET_S, END
+    #expect(counts.total == 3)  // RAMP_A, SET_S, END
     #expect(compiled.report.fidelity.amplitudeMaxError <= 1)
     #expect(compiled.report.fidelity.sharpnessMaxError == 0)
     #expect(compiled.report.totalTicks == 300)
@@ -115,7 +126,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
     #expect(instructions == [.setA(204), .end(delay: 200)])
     #expect(compiled.report.sharpnessChannel == false)
     #expect(compiled.report.fidelity.amplitudeMaxError == 0)
-    #expect(compiled.bytes.count == 16 + 2 + 3)    // END's delay 200 needs a varint byte
+    #expect(compiled.bytes.count == 16 + 2 + 3)  // END's delay 200 needs a varint byte
 }
 
 @Test func rectanglesAreSetsAtTheirExactEdges() throws {
@@ -134,7 +145,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
 
 @Test func transientIsOnePulseAtItsTick() throws {
     let pattern = HapticPattern(events: [.transient(at: 0.0304, intensity: 1, sharpness: 1)])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessProfile)
     let instructions = try compiled.program.decodedInstructions().map(\.instruction)
     // t0 = 30.4 ms -> tick 30; sharpness 1 -> code 255 -> a 10-tick pulse (ticks 30...39). The
     // pattern lasts until 40.4 ms, so the grid has 41 ticks and END comes 11 ticks after the PULSE.
@@ -152,7 +163,7 @@ private func rise(over seconds: Double) -> ParameterCurve {
         .continuous(at: 0, duration: 0.1, intensity: 0.5, sharpness: 0.2),
         .transient(at: 0.05, intensity: 1, sharpness: 0.8),
     ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessProfile)
     let counts = compiled.report.instructions
     #expect(counts.setA == 1 && counts.rampA == 0)
     #expect(counts.setS == 1 && counts.rampS == 0)
@@ -177,24 +188,28 @@ private func rise(over seconds: Double) -> ParameterCurve {
     // Six taps 2 ms apart: a 5th voice would cut the first one short, so the channel plays the
     // ones the kernel cannot.
     let events = (0..<6).map { HapticEvent.transient(at: Double($0) * 0.002, intensity: 1 - Double($0) * 0.1, sharpness: 0) }
-    let compiled = try PatternCompiler.compile(HapticPattern(events: events), profile: CompilerFixtures.defaultProfile,
-                                               options: CompileOptions(tolerance: 0))
+    let compiled = try PatternCompiler.compile(
+        HapticPattern(events: events), profile: CompilerFixtures.sharpnessProfile,
+        options: CompileOptions(tolerance: 0))
     #expect(compiled.report.pulses <= 4)
     #expect(compiled.report.fidelity.amplitudeMaxError == 0)
     #expect(compiled.report.fidelity.sharpnessMaxError == 0)
 }
 
 @Test func sharpnessChannelOffWhenTheProfileIgnoresIt() throws {
-    let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0.9),
-                                         .transient(at: 0.2, intensity: 1, sharpness: 0.7)])
+    let pattern = HapticPattern(events: [
+        .continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0.9),
+        .transient(at: 0.2, intensity: 1, sharpness: 0.7),
+    ])
     let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessBlindProfile)
     #expect(compiled.program.header.hasSharpness == false)
     #expect(compiled.report.instructions.setS + compiled.report.instructions.rampS == 0)
     #expect(compiled.report.fidelity.sharpnessMaxError == nil)
     #expect(compiled.report.fidelity.amplitudeMaxError == 0)
     #expect(!CompilerFixtures.sharpnessBlindProfile.rendersSharpness)
-    let allRender = ActuatorProfile.builtIns.allSatisfy { $0.rendersSharpness }
-    #expect(allRender)
+    // Every shipped profile renders sharpness but the DRV2605L's, whose edges are the chip's own.
+    let blind = ActuatorProfile.builtIns.filter { !$0.rendersSharpness }.map(\.name)
+    #expect(blind == [ActuatorProfile.defaultName])
 }
 
 @Test func repeatedBeatsFoldIntoALoop() throws {
@@ -237,8 +252,10 @@ private func rise(over seconds: Double) -> ParameterCurve {
 @Test func reportFiguresAddUp() throws {
     let pattern = try CompilerFixtures.shippedPattern("apple__unityplugins__Heartbeats.ahap")
     // Without loops, every pulse is one PULSE instruction (a loop plays some of them again).
-    let report = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile,
-                                             options: CompileOptions(loops: false)).report
+    let report = try PatternCompiler.compile(
+        pattern, profile: CompilerFixtures.defaultProfile,
+        options: CompileOptions(loops: false)
+    ).report
     #expect(report.programBytes == report.bodyBytes + 16)
     #expect(report.rawSampleBytes == 2 * report.totalTicks)
     #expect(report.ahapMinifiedBytes == AHAPEncoder(minified: true).encode(pattern).count)
@@ -258,8 +275,10 @@ private func rise(over seconds: Double) -> ParameterCurve {
 
 @Test func otherTickRatesPlayTransientsThroughTheChannel() throws {
     // At 500 Hz a 20 ms tap is 10 ticks but the kernel's pulse is 20: the channel plays it.
-    let pattern = HapticPattern(events: [.transient(at: 0.1, intensity: 1, sharpness: 0),
-                                         .continuous(at: 0.2, duration: 0.3, intensity: 0.7, sharpness: 0.4, attack: 0.5)])
+    let pattern = HapticPattern(events: [
+        .transient(at: 0.1, intensity: 1, sharpness: 0),
+        .continuous(at: 0.2, duration: 0.3, intensity: 0.7, sharpness: 0.4, attack: 0.5),
+    ])
     let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile, options: CompileOptions(tickRate: 500))
     #expect(compiled.program.header.rate == 500)
     #expect(compiled.report.pulses == 0)

@@ -4,6 +4,7 @@ import HapticPattern
 import HapticProtocol
 import TestSupport
 import Testing
+
 @testable import HapticCompiler
 
 /// Every corpus file compiles for every shipped profile, within the tolerance, to a program the
@@ -46,11 +47,13 @@ func corpusCompilesWithinToleranceFor(profileName: String) throws {
     #expect(bench.totalAHAPMinifiedBytes > 10 * bench.totalProgramBytes)
 }
 
-/// Tolerance 0 is reachable too: every corpus file compiles exactly (at more bytes).
+/// Tolerance 0 is reachable too: every corpus file compiles exactly (at more bytes), sharpness
+/// included on a profile that renders it.
 @Test func corpusCompilesExactlyWithToleranceZero() throws {
     for file in CompilerFixtures.corpusFiles {
-        let compiled = try PatternCompiler.compile(try CompilerFixtures.corpusPattern(file), profile: CompilerFixtures.defaultProfile,
-                                                   options: CompileOptions(tolerance: 0))
+        let compiled = try PatternCompiler.compile(
+            try CompilerFixtures.corpusPattern(file), profile: CompilerFixtures.sharpnessProfile,
+            options: CompileOptions(tolerance: 0))
         #expect(compiled.report.fidelity.amplitudeMaxError == 0, "\(file)")
         #expect(compiled.report.fidelity.sharpnessMaxError == 0, "\(file)")
     }

@@ -2,6 +2,7 @@ import HapticPattern
 import HapticProtocol
 import TestSupport
 import Testing
+
 @testable import HapticCompiler
 
 /// Same input, same bytes: twice in a row, in another order, and against bytes pinned here.
@@ -32,7 +33,7 @@ import Testing
         .continuous(at: 0, duration: 0.2, intensity: 0.8, sharpness: 0.3, attack: 0.3, release: 0.2),
         .transient(at: 0.05, intensity: 1, sharpness: 0.9),
     ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessProfile)
     let hex = compiled.bytes.map { String(format: "%02x", $0) }.joined()
     #expect(hex == pinnedSmallProgram, "got \(hex)")
 }

@@ -3,6 +3,7 @@ import HapticPattern
 import HapticProtocol
 import TestSupport
 import Testing
+
 @testable import HapticCompiler
 
 /// Seeded random patterns, every profile, several tolerances: the program always stays within
@@ -28,7 +29,7 @@ func randomPatternsStayWithinTolerance(tolerance: Int) throws {
             for (sample, ref) in zip(output, reference) {
                 let a = Int(profile.amplitudeCode(forIntensity: ref.intensity))
                 worst = max(worst, abs(Int(sample.amplitude) - a))
-                if a == 0 { #expect(sample.amplitude == 0) }       // silence is exact
+                if a == 0 { #expect(sample.amplitude == 0) }  // silence is exact
                 if a > 0 && profile.rendersSharpness {
                     let s = Int(SharpnessRendering.code(forSharpness: ref.sharpness))
                     #expect(abs(Int(sample.sharpness) - s) <= tolerance)
@@ -56,16 +57,17 @@ func randomPatternsStayWithinTolerance(tolerance: Int) throws {
 
     let short = Program(instructions: [.setA(255), .end(delay: 50)], sharpness: false)
     let (early, _) = Fidelity.check(short, target: target, tolerance: 1)
-    #expect(early.problem != nil)                 // it ends (and brakes) at tick 50 of 100
+    #expect(early.problem != nil)  // it ends (and brakes) at tick 50 of 100
     #expect(early.amplitudeMaxError == 255)
 }
 
 /// A program that does not validate is a problem, not an error count.
 @Test func fidelityCheckReportsAnInvalidProgram() throws {
     let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0)])
-    let target = CompileTarget(renderer: ReferenceRenderer(pattern: pattern), profile: CompilerFixtures.defaultProfile,
-                               rate: 1000, sharpnessTolerance: 1)
-    let invalid = Program(instructions: [.setS(10), .end(delay: 100)], sharpness: false)   // SET_S without SHARP
+    let target = CompileTarget(
+        renderer: ReferenceRenderer(pattern: pattern), profile: CompilerFixtures.defaultProfile,
+        rate: 1000, sharpnessTolerance: 1)
+    let invalid = Program(instructions: [.setS(10), .end(delay: 100)], sharpness: false)  // SET_S without SHARP
     let (report, _) = Fidelity.check(invalid, target: target, tolerance: 1)
     #expect(report.problem != nil)
     #expect(!report.withinTolerance)

@@ -3,13 +3,15 @@ import Foundation
 import HapticProtocol
 import TestSupport
 import Testing
+
 @testable import HapticCompiler
 
 /// A band of width `tolerance` around `target`, with `free` ticks left open.
 private func band(_ target: [Int], tolerance: Int = 1, free: Set<Int> = []) -> ChannelBand {
-    ChannelBand(lower: target.enumerated().map { free.contains($0.offset) ? 0 : UInt8(max(0, $0.element - tolerance)) },
-                upper: target.enumerated().map { free.contains($0.offset) ? 255 : UInt8(min(255, $0.element + tolerance)) },
-                target: target.map { UInt8($0) })
+    ChannelBand(
+        lower: target.enumerated().map { free.contains($0.offset) ? 0 : UInt8(max(0, $0.element - tolerance)) },
+        upper: target.enumerated().map { free.contains($0.offset) ? 255 : UInt8(min(255, $0.element + tolerance)) },
+        target: target.map { UInt8($0) })
 }
 
 /// The exact values of one ramp, then holding its end.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import HapticPattern
+import Testing
+
 @testable import HapticCompiler
 
 struct ProfileBuiltinsTests {
@@ -90,7 +91,10 @@ struct ProfileBuiltinsTests {
 
     @Test func defaultIsTheClosedLoopDRV2605L() throws {
         let profile = try #require(ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName })
-        guard case .lra(let lra) = profile.mechanics else { Issue.record("default is not an LRA"); return }
+        guard case .lra(let lra) = profile.mechanics else {
+            Issue.record("default is not an LRA")
+            return
+        }
         #expect(lra.closedLoop)
         #expect(profile.brakeTicks() == 14)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HapticCompiler
 
 struct ProfileLoadingTests {
@@ -20,7 +21,10 @@ struct ProfileLoadingTests {
 
     @Test func unknownKeyNamesFileKeyAndSuggestion() throws {
         let result = try ProfileFiles.decodeEdited("lra-235hz-8mm", "\"qualityFactor\": 15", "\"qualityFacor\": 15")
-        guard case .failure(let error) = result else { Issue.record("typo accepted"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("typo accepted")
+            return
+        }
         #expect(error.file == "lra-235hz-8mm.json")
         #expect(error.keyPath == "lra.qualityFacor")
         #expect(error.description.hasPrefix("lra-235hz-8mm.json: lra.qualityFacor: unknown key (did you mean 'qualityFactor'?)"))
@@ -28,30 +32,43 @@ struct ProfileLoadingTests {
 
     @Test func unknownTopLevelKey() throws {
         let result = try ProfileFiles.decodeEdited("erm-coin-10mm", "\"kind\": \"erm\",", "\"kind\": \"erm\", \"colour\": \"red\",")
-        guard case .failure(let error) = result else { Issue.record("unknown key accepted"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("unknown key accepted")
+            return
+        }
         #expect(error.keyPath == "colour")
         #expect(error.message.hasPrefix("unknown key; allowed here: name, kind"))
     }
 
     @Test func missingRequiredField() throws {
         let result = try ProfileFiles.decodeEdited("lra-235hz-8mm", "\"resonanceHz\": 235,", "")
-        guard case .failure(let error) = result else { Issue.record("missing field accepted"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("missing field accepted")
+            return
+        }
         #expect(error.description == "lra-235hz-8mm.json: lra.resonanceHz: missing required number")
     }
 
     @Test func wrongTypesAndChoices() throws {
         let cases: [(String, String, String, String, String)] = [
             ("lra-235hz-8mm", "\"closedLoop\": false", "\"closedLoop\": \"no\"", "lra.closedLoop", "expected true or false"),
-            ("lra-235hz-8mm", "\"curve\": \"power\"", "\"curve\": \"pow\"", "transfer.curve",
-             "expected one of power, linear, table; found 'pow' (did you mean 'power'?)"),
+            (
+                "lra-235hz-8mm", "\"curve\": \"power\"", "\"curve\": \"pow\"", "transfer.curve",
+                "expected one of power, linear, table; found 'pow' (did you mean 'power'?)"
+            ),
             ("lra-235hz-8mm", "\"kickMs\": 26", "\"kickMs\": 25.5", "edges.kickMs", "expected a whole number, found 25.5"),
             ("lra-235hz-8mm", "\"bandHz\": [225, 245]", "\"bandHz\": [245, 225]", "lra.bandHz", "low (245.0) must be below high (225.0)"),
-            ("lra-235hz-8mm", "\"kind\": \"lra\"", "\"kind\": \"LRA\"", "kind",
-             "expected one of lra, erm, voice-coil; found 'LRA' (did you mean 'lra'?)"),
+            (
+                "lra-235hz-8mm", "\"kind\": \"lra\"", "\"kind\": \"LRA\"", "kind",
+                "expected one of lra, erm, voice-coil; found 'LRA' (did you mean 'lra'?)"
+            ),
         ]
         for (name, old, new, keyPath, message) in cases {
             let result = try ProfileFiles.decodeEdited(name, old, new)
-            guard case .failure(let error) = result else { Issue.record("accepted: \(new)"); continue }
+            guard case .failure(let error) = result else {
+                Issue.record("accepted: \(new)")
+                continue
+            }
             #expect(error.keyPath == keyPath)
             #expect(error.message == message)
         }
@@ -62,8 +79,10 @@ struct ProfileLoadingTests {
             // A single-switch ERM driver cannot brake.
             ("erm-coin-10mm", "\"brakeMs\": 0,\n    \"brakeRatio\": 0", "\"brakeMs\": 20,\n    \"brakeRatio\": 1.2", "edges.brakeMs"),
             // A closed-loop LRA drives at f0: sharpness cannot be a frequency.
-            ("lra-drv2605l-170hz-10mm", "\"render\": \"edges\",\n    \"minimumEdge\": 0",
-             "\"render\": \"frequency\", \"minHz\": 160, \"maxHz\": 180, \"scale\": \"linear\"", "sharpness.render"),
+            (
+                "lra-drv2605l-170hz-10mm", "\"render\": \"edges\",\n    \"minimumEdge\": 1",
+                "\"render\": \"frequency\", \"minHz\": 160, \"maxHz\": 180, \"scale\": \"linear\"", "sharpness.render"
+            ),
             // An ERM floor under the minimum running level would stall.
             ("erm-coin-10mm", "\"floor\": 0.65", "\"floor\": 0.3", "transfer.floor"),
             // Floor above running level but no kick to reach the start level.
@@ -77,8 +96,10 @@ struct ProfileLoadingTests {
             // Sharpness frequencies must lie in the band.
             ("lra-235hz-8mm", "\"maxHz\": 245", "\"maxHz\": 260", "sharpness.minHz"),
             // A non-monotone table.
-            ("lra-235hz-8mm", "\"curve\": \"power\",\n    \"exponent\": 2,",
-             "\"curve\": \"table\", \"points\": [[0, 0], [0.5, 0.6], [0.7, 0.4], [1, 1]],", "transfer.points"),
+            (
+                "lra-235hz-8mm", "\"curve\": \"power\",\n    \"exponent\": 2,",
+                "\"curve\": \"table\", \"points\": [[0, 0], [0.5, 0.6], [0.7, 0.4], [1, 1]],", "transfer.points"
+            ),
             // A section for another kind.
             ("lra-235hz-8mm", "\"edges\": {", "\"erm\": {}, \"edges\": {", "erm"),
             // Name must be usable on a command line.
@@ -88,7 +109,10 @@ struct ProfileLoadingTests {
         ]
         for (name, old, new, keyPath) in cases {
             let result = try ProfileFiles.decodeEdited(name, old, new)
-            guard case .failure(let error) = result else { Issue.record("accepted \(name): \(new)"); continue }
+            guard case .failure(let error) = result else {
+                Issue.record("accepted \(name): \(new)")
+                continue
+            }
             #expect(error.keyPath == keyPath, "\(error)")
         }
     }
@@ -108,8 +132,11 @@ struct ProfileLoadingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("my-lra.json").path
         try ProfileFiles.text("lra-235hz-8mm").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ProfileError(file: path, keyPath: "name",
-                                     message: "'lra-235hz-8mm' does not match the file name 'my-lra': rename one of them")) {
+        #expect(
+            throws: ProfileError(
+                file: path, keyPath: "name",
+                message: "'lra-235hz-8mm' does not match the file name 'my-lra': rename one of them")
+        ) {
             try ProfileLoader.load(contentsOfFile: path)
         }
     }
@@ -121,7 +148,10 @@ struct ProfileLoadingTests {
         let edited = try ProfileFiles.text("lra-235hz-8mm").replacingOccurrences(of: "\"qualityFactor\": 15", with: "\"qualityFactor\": 18")
         try edited.write(toFile: directory.appendingPathComponent("lra-235hz-8mm.json").path, atomically: true, encoding: .utf8)
         let profile = try ProfileLoader(searchDirectories: [directory.path]).load("lra-235hz-8mm")
-        guard case .lra(let lra) = profile.mechanics else { Issue.record("kind"); return }
+        guard case .lra(let lra) = profile.mechanics else {
+            Issue.record("kind")
+            return
+        }
         #expect(lra.qualityFactor == 18)
         // Without search directories, names resolve to the built-ins.
         #expect(try ProfileLoader(searchDirectories: []).load("lra-235hz-8mm") == ActuatorProfile.builtIns.first { $0.name == "lra-235hz-8mm" })
@@ -138,11 +168,13 @@ struct ProfileLoadingTests {
 
     @Test func defaultSearchFindsTheRepositoryFromASubdirectory() {
         let subdirectory = ProfileFiles.directory + "/../../Sources/HapticCompiler"
-        let directories = ProfileLoader.defaultSearchDirectories(environment: ["HAPTIC_ACTUATORS_PATH": "/a:/b"],
-                                                                 currentDirectory: subdirectory)
+        let directories = ProfileLoader.defaultSearchDirectories(
+            environment: ["HAPTIC_ACTUATORS_PATH": "/a:/b"],
+            currentDirectory: subdirectory)
         #expect(directories.count == 3)
         #expect(Array(directories.prefix(2)) == ["/a", "/b"])
-        #expect(URL(fileURLWithPath: directories[2]).resolvingSymlinksInPath()
+        #expect(
+            URL(fileURLWithPath: directories[2]).resolvingSymlinksInPath()
                 == URL(fileURLWithPath: ProfileFiles.directory).resolvingSymlinksInPath())
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import HapticCompiler
 import TestSupport
+
+@testable import HapticCompiler
 
 /// Where the shipped profile files are: <repository>/hardware/actuators.
 enum ProfileFiles {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HapticCompiler
 
 struct TransferTests {
@@ -12,8 +13,8 @@ struct TransferTests {
             #expect(Int(Self.square.amplitudeCode(forIntensity: i)) == Int((255 * i * i).rounded()))
         }
         // Ties round away from zero: 255 I^2 = 127.5 at I = sqrt(0.5); the nearest doubles fall either side.
-        #expect(Self.square.amplitudeCode(forIntensity: 0.5) == 64)   // 63.75
-        #expect(Self.square.amplitudeCode(forIntensity: 0.1) == 3)    // 2.55
+        #expect(Self.square.amplitudeCode(forIntensity: 0.5) == 64)  // 63.75
+        #expect(Self.square.amplitudeCode(forIntensity: 0.1) == 3)  // 2.55
         // Code 0 covers [0, sqrt(0.5 / 255)): below it 255 I^2 rounds to 0.
         let zero = Self.square.intensityInterval(forAmplitudeCode: 0)!
         #expect(zero.lowerBound == 0)
@@ -26,7 +27,7 @@ struct TransferTests {
             #expect(profile.amplitudeCode(forIntensity: 1) == 255, "\(profile.name)")
             #expect(profile.amplitudeCode(forIntensity: -0.5) == 0)
             #expect(profile.amplitudeCode(forIntensity: .nan) == 0)
-            #expect(profile.amplitudeCode(forIntensity: 1.02) == 255)      // real files carry 1.02
+            #expect(profile.amplitudeCode(forIntensity: 1.02) == 255)  // real files carry 1.02
             #expect(profile.amplitudeCode(forIntensity: .infinity) == 255)
             #expect(profile.amplitudeCode(forIntensity: .leastNonzeroMagnitude) == profile.transfer.floorCode)
         }
@@ -45,9 +46,9 @@ struct TransferTests {
 
     @Test func floorLiftsNonZeroIntensitiesOntoTheRunningRange() {
         let ramp = IntensityTransfer(curve: .linear, floor: 0.65)
-        #expect(ramp.floorCode == 166)                                   // 165.75
+        #expect(ramp.floorCode == 166)  // 165.75
         #expect(ramp.amplitudeCode(forIntensity: 1e-9) == 166)
-        #expect(ramp.amplitudeCode(forIntensity: 0.5) == 166 + 45)        // 89 * 0.5 = 44.5 -> 45
+        #expect(ramp.amplitudeCode(forIntensity: 0.5) == 166 + 45)  // 89 * 0.5 = 44.5 -> 45
         #expect(ramp.amplitudeCode(forIntensity: 1) == 255)
         // Codes between 0 and the floor are never produced.
         #expect(ramp.intensityInterval(forAmplitudeCode: 100) == nil)
@@ -55,11 +56,15 @@ struct TransferTests {
     }
 
     @Test func intervalsInvertTheTransferExactly() {
-        let transfers = ActuatorProfile.builtIns.map(\.transfer) + [
-            IntensityTransfer(curve: .power(exponent: 1.5)),
-            IntensityTransfer(curve: .table([.init(intensity: 0, level: 0), .init(intensity: 0.3, level: 0.05),
-                                             .init(intensity: 1, level: 1)]), floor: 0.1),
-        ]
+        let transfers =
+            ActuatorProfile.builtIns.map(\.transfer) + [
+                IntensityTransfer(curve: .power(exponent: 1.5)),
+                IntensityTransfer(
+                    curve: .table([
+                        .init(intensity: 0, level: 0), .init(intensity: 0.3, level: 0.05),
+                        .init(intensity: 1, level: 1),
+                    ]), floor: 0.1),
+            ]
         for transfer in transfers {
             var covered = 0
             for c in 0...255 {
@@ -82,18 +87,21 @@ struct TransferTests {
     }
 
     @Test func tableInterpolatesLinearly() {
-        let table = IntensityTransfer(curve: .table([.init(intensity: 0, level: 0), .init(intensity: 0.5, level: 0.2),
-                                                     .init(intensity: 1, level: 1)]))
+        let table = IntensityTransfer(
+            curve: .table([
+                .init(intensity: 0, level: 0), .init(intensity: 0.5, level: 0.2),
+                .init(intensity: 1, level: 1),
+            ]))
         #expect(table.level(forIntensity: 0.25) == 0.1)
         #expect(abs(table.level(forIntensity: 0.75) - 0.6) < 1e-15)
-        #expect(table.amplitudeCode(forIntensity: 0.5) == 51)                // 255 * 0.2
+        #expect(table.amplitudeCode(forIntensity: 0.5) == 51)  // 255 * 0.2
     }
 
     @Test func sharpnessCodeIsTheContractRounding() {
         #expect(SharpnessRendering.code(forSharpness: 0) == 0)
         #expect(SharpnessRendering.code(forSharpness: 1) == 255)
-        #expect(SharpnessRendering.code(forSharpness: 0.5) == 128)          // 127.5 rounds away from zero
-        #expect(SharpnessRendering.code(forSharpness: -1) == 0)             // real files carry -1.0
+        #expect(SharpnessRendering.code(forSharpness: 0.5) == 128)  // 127.5 rounds away from zero
+        #expect(SharpnessRendering.code(forSharpness: -1) == 0)  // real files carry -1.0
         #expect(SharpnessRendering.code(forSharpness: .nan) == 0)
         #expect(SharpnessRendering.code(forSharpness: 3) == 255)
         var previous: UInt8 = 0
@@ -150,7 +158,7 @@ struct TransferTests {
         let open = try #require(byName["lra-235hz-8mm"])
         #expect(open.driveFrequency(forSharpnessCode: 0) == 225)
         #expect(open.driveFrequency(forSharpnessCode: 255) == 245)
-        #expect(open.sharpnessCode(forDriveFrequency: 235) == 128)          // 127.5 -> 128
+        #expect(open.sharpnessCode(forDriveFrequency: 235) == 128)  // 127.5 -> 128
         let coil = try #require(byName["vc-haptuator-mark2d"])
         #expect(coil.driveFrequency(forSharpnessCode: 0) == 65)
         #expect(coil.sharpnessCode(forSharpness: 0.5) == 128)

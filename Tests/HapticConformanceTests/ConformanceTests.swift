@@ -33,7 +33,8 @@ import Testing
         let vectorFiles = try FileManager.default.contentsOfDirectory(atPath: Self.vectors).filter { $0.hasSuffix(".txt") }
         let vectors = run.results.filter { $0.kind == .vector }
         #expect(vectors.count == vectorFiles.count)
-        #expect(vectors.allSatisfy { $0.status == .passed && ($0.compared ?? 0) > 0 })
+        // Stage faults are the board's side of a vector: over a port that one is skipped.
+        #expect(vectors.allSatisfy { ($0.status == .passed && ($0.compared ?? 0) > 0) || ($0.name == "stage_faults" && $0.status == .skipped) })
         let live = run.results.filter { $0.kind == .live }
         #expect(live.map(\.name) == Conformance.liveChecks)
         // The pty held the boot's RESET notice for the first client.
@@ -43,10 +44,11 @@ import Testing
     /// The vectors that expect a NACK BAD_OFFSET somewhere (from their `# out` readings).
     static func vectorsExpectingBadOffset() throws -> Set<String> {
         let files = try FileManager.default.contentsOfDirectory(atPath: vectors).filter { $0.hasSuffix(".txt") }
-        return Set(try files.filter { file in
-            let text = try String(contentsOfFile: vectors + "/" + file, encoding: .utf8)
-            return text.split(separator: "\n").contains { $0.hasPrefix("# out") && $0.contains("NACK") && $0.contains("BAD_OFFSET") }
-        }.map { String($0.dropLast(4)) })
+        return Set(
+            try files.filter { file in
+                let text = try String(contentsOfFile: vectors + "/" + file, encoding: .utf8)
+                return text.split(separator: "\n").contains { $0.hasPrefix("# out") && $0.contains("NACK") && $0.contains("BAD_OFFSET") }
+            }.map { String($0.dropLast(4)) })
     }
 
     @Test func aDeviceThatIgnoresBadOffsetFailsTheChecksOfThatRule() throws {

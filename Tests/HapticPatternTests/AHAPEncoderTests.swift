@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import HapticPattern
 
 /// Canonical AHAP output, and decode(encode(p)) == p over random patterns (seeded).
@@ -16,65 +17,68 @@ import Testing
 
     @Test func prettyCanonicalText() {
         let text = String(decoding: AHAPEncoder().encode(Self.example), as: UTF8.self)
-        #expect(text == """
-        {
-          "Version": 1.0,
-          "Metadata": {
-            "Project": "demo"
-          },
-          "Pattern": [
-            {
-              "ParameterCurve": {
-                "ParameterID": "HapticSharpnessControl",
-                "Time": 0.0,
-                "ParameterCurveControlPoints": [
-                  { "Time": 0.0, "ParameterValue": -0.2 },
-                  { "Time": 0.3, "ParameterValue": 0.4 }
-                ]
-              }
-            },
-            {
-              "Event": {
-                "Time": 0.0,
-                "EventType": "HapticTransient",
-                "EventParameters": [
-                  { "ParameterID": "HapticIntensity", "ParameterValue": 1.0 },
-                  { "ParameterID": "HapticSharpness", "ParameterValue": 0.5 }
-                ]
-              }
-            },
-            {
-              "Parameter": {
-                "ParameterID": "HapticIntensityControl",
-                "Time": 0.1,
-                "ParameterValue": 0.5
-              }
-            },
-            {
-              "Event": {
-                "Time": 0.1,
-                "EventType": "HapticContinuous",
-                "EventDuration": 0.5,
-                "EventParameters": [
-                  { "ParameterID": "HapticIntensity", "ParameterValue": 0.8 },
-                  { "ParameterID": "HapticSharpness", "ParameterValue": 0.3 },
-                  { "ParameterID": "AttackTime", "ParameterValue": 0.2 }
-                ]
-              }
-            }
-          ]
-        }
+        #expect(
+            text == """
+                {
+                  "Version": 1.0,
+                  "Metadata": {
+                    "Project": "demo"
+                  },
+                  "Pattern": [
+                    {
+                      "ParameterCurve": {
+                        "ParameterID": "HapticSharpnessControl",
+                        "Time": 0.0,
+                        "ParameterCurveControlPoints": [
+                          { "Time": 0.0, "ParameterValue": -0.2 },
+                          { "Time": 0.3, "ParameterValue": 0.4 }
+                        ]
+                      }
+                    },
+                    {
+                      "Event": {
+                        "Time": 0.0,
+                        "EventType": "HapticTransient",
+                        "EventParameters": [
+                          { "ParameterID": "HapticIntensity", "ParameterValue": 1.0 },
+                          { "ParameterID": "HapticSharpness", "ParameterValue": 0.5 }
+                        ]
+                      }
+                    },
+                    {
+                      "Parameter": {
+                        "ParameterID": "HapticIntensityControl",
+                        "Time": 0.1,
+                        "ParameterValue": 0.5
+                      }
+                    },
+                    {
+                      "Event": {
+                        "Time": 0.1,
+                        "EventType": "HapticContinuous",
+                        "EventDuration": 0.5,
+                        "EventParameters": [
+                          { "ParameterID": "HapticIntensity", "ParameterValue": 0.8 },
+                          { "ParameterID": "HapticSharpness", "ParameterValue": 0.3 },
+                          { "ParameterID": "AttackTime", "ParameterValue": 0.2 }
+                        ]
+                      }
+                    }
+                  ]
+                }
 
-        """)
+                """)
     }
 
     @Test func minifiedCanonicalText() {
         let text = String(decoding: AHAPEncoder(minified: true).encode(Self.example), as: UTF8.self)
-        #expect(text == #"{"Version":1.0,"Metadata":{"Project":"demo"},"Pattern":["#
-            + #"{"ParameterCurve":{"ParameterID":"HapticSharpnessControl","Time":0.0,"ParameterCurveControlPoints":[{"Time":0.0,"ParameterValue":-0.2},{"Time":0.3,"ParameterValue":0.4}]}},"#
-            + #"{"Event":{"Time":0.0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1.0},{"ParameterID":"HapticSharpness","ParameterValue":0.5}]}},"#
-            + #"{"Parameter":{"ParameterID":"HapticIntensityControl","Time":0.1,"ParameterValue":0.5}},"#
-            + #"{"Event":{"Time":0.1,"EventType":"HapticContinuous","EventDuration":0.5,"EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.8},{"ParameterID":"HapticSharpness","ParameterValue":0.3},{"ParameterID":"AttackTime","ParameterValue":0.2}]}}]}"#)
+        #expect(
+            text == #"{"Version":1.0,"Metadata":{"Project":"demo"},"Pattern":["#
+                + #"{"ParameterCurve":{"ParameterID":"HapticSharpnessControl","Time":0.0,"ParameterCurveControlPoints":[{"Time":0.0,"ParameterValue":-0.2},{"Time":0.3,"ParameterValue":0.4}]}},"#
+                + #"{"Event":{"Time":0.0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1.0},{"ParameterID":"HapticSharpness","ParameterValue":0.5}]}},"#
+                + #"{"Parameter":{"ParameterID":"HapticIntensityControl","Time":0.1,"ParameterValue":0.5}},"#
+                + #"{"Event":{"Time":0.1,"EventType":"HapticContinuous","EventDuration":0.5,"EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.8},{"ParameterID":"HapticSharpness","ParameterValue":0.3},{"ParameterID":"AttackTime","ParameterValue":0.2}]}}]}"#
+        )
     }
 
     /// At one time: steps, then curves, then events; within a kind, the model's order.
@@ -95,7 +99,8 @@ import Testing
             .audioContinuous(at: 0, duration: 0),
         ])
         let text = String(decoding: AHAPEncoder(minified: true).encode(pattern), as: UTF8.self)
-        #expect(text.contains(#"{"Event":{"Time":0.0,"EventType":"AudioCustom","EventWaveformPath":"a.wav","EventWaveformUseVolumeEnvelope":false}}"#))
+        #expect(
+            text.contains(#"{"Event":{"Time":0.0,"EventType":"AudioCustom","EventWaveformPath":"a.wav","EventWaveformUseVolumeEnvelope":false}}"#))
         #expect(text.contains(#""EventType":"AudioCustom","EventDuration":2.0,"EventWaveformPath":"b \"q\".wav""#))
         #expect(text.contains(#"{"Event":{"Time":0.0,"EventType":"AudioContinuous","EventDuration":0.0}}"#))
         #expect(try AHAPDecoder(mode: .strict).decode(Array(text.utf8)).pattern == pattern)

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import HapticPattern
 
 /// The JSON parser under the AHAP codec: grammar, positions, numbers, strings, limits.
@@ -170,4 +171,3 @@ import Testing
         #expect(tree.string(1) == "a\u{FFFD}b")
     }
 }
-

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HapticPattern
 
 /// Large inputs decode in one pass. The unit tests use 25,000 events so they stay quick in debug
@@ -13,7 +14,9 @@ import Testing
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes += Array(#"{"Event":{"Time":"#.utf8)
             bytes += Array(String(Double(index) / 1000).utf8)
-            bytes += Array(#","EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.5},{"ParameterID":"HapticSharpness","ParameterValue":0.25}]}}"#.utf8)
+            bytes += Array(
+                #","EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":0.5},{"ParameterID":"HapticSharpness","ParameterValue":0.25}]}}"#
+                    .utf8)
         }
         bytes += Array("]}".utf8)
         return bytes

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HapticPattern
 
 /// The shipped AHAP corpus: 41 real files (Examples/corpus/NOTICE.md). These suites check what
@@ -52,48 +53,48 @@ enum AHAPCorpus {
     /// One line a file: name; transients, continuous, audio custom events; curves, control points;
     /// events end, duration; lenient warnings (kind=count, "-" for none); after " | ", the strict error.
     static let table = """
-    CypherPoet__CoreHapticsUtils__example-1.ahap                 1  4  0   0     0  0.3974358974358974 0.3974358974358974 outOfOrder=1
-    Lofelt__NiceVibrations__16_points.ahap                       0  1  0   2    18  15                 15                 -
-    Lofelt__NiceVibrations__17_points.ahap                       0  1  0   3    20  16                 16                 absoluteCurveTimes=1
-    Lofelt__NiceVibrations__2_points.ahap                        0  1  0   2     4  1.9995465          2                  -
-    Lofelt__NiceVibrations__3_points.ahap                        0  1  0   2     5  4                  4                  -
-    Lofelt__NiceVibrations__ahap_from_valid_v0.ahap              3  1  0   2    11  9.961361           9.961361           -
-    Lofelt__NiceVibrations__ahap_from_valid_v0_from_dsp.ahap     9  1  0  16   243  4.0488434          4.0488434          absoluteCurveTimes=14
-    Lofelt__NiceVibrations__ahap_from_valid_v1.ahap              1  1  0   3    30  9.961361           9.961361           absoluteCurveTimes=2
-    Lofelt__NiceVibrations__ahap_from_valid_v1_required.ahap     0  1  0   1     4  0.3                0.3                -
-    Lofelt__NiceVibrations__invalid_fields.ahap                  1  0  0   0     0  0                  0                  unknownKey=1 | Pattern[1].ParameterCurves: unknown key "ParameterCurves"
-    Lofelt__NiceVibrations__long_clip.ahap                       1  3  0   2    13  70                 70                 outOfOrder=1
-    Lofelt__NiceVibrations__studio_export.ahap                  24  1  0  77  1211  9.804943310657597  9.804943310657597  absoluteCurveTimes=75
-    Lofelt__NiceVibrations__valid_fields.ahap                    1  0  0   1     3  0                  0.174              -
-    Lofelt__NiceVibrations__valid_required.ahap                  1  0  0   0     0  0                  0                  -
-    Lofelt__NiceVibrations__valid_v1.ahap                        1  1  0   3    30  9.961361           9.961361           absoluteCurveTimes=2
-    Lofelt__NiceVibrations__valid_v1_multiple_transients.ahap   17  1  0   4    45  9                  9                  absoluteCurveTimes=3
-    apple__unityplugins__Boing.ahap                              1  1  0   2     5  0.265              0.265              -
-    apple__unityplugins__Bounce.ahap                             1  1  0   0     0  0.048              0.048              trailingComma=1 | 6:75: trailing comma before '}' (not valid in strict JSON)
-    apple__unityplugins__Close.ahap                              1  1  0   2     4  0.11               0.11               trailingComma=3 | 6:81: trailing comma before '}' (not valid in strict JSON)
-    apple__unityplugins__CollisionLarge.ahap                     1  0  1   0     0  0                  0                  -
-    apple__unityplugins__CollisionShield.ahap                    1  0  1   0     0  0                  0                  -
-    apple__unityplugins__CollisionSmall.ahap                     1  0  1   0     0  0                  0                  -
-    apple__unityplugins__Grow.ahap                               0  1  1   1     5  0.6                0.6                -
-    apple__unityplugins__Heartbeats.ahap                        12  0  0   0     0  2.255              2.255              -
-    apple__unityplugins__Hit.ahap                                1  0  0   0     0  0                  0                  missingParameter=1
-    apple__unityplugins__Implode.ahap                            0  1  1   2     8  1                  1                  outOfOrder=1
-    apple__unityplugins__Inflate.ahap                            0  1  0   2     5  1.7                1.7                -
-    apple__unityplugins__Jump.ahap                               2  1  0   2     4  0.44               0.44               trailingComma=2,absoluteCurveTimes=1 | 6:96: trailing comma before '}' (not valid in strict JSON)
-    apple__unityplugins__Open.ahap                               1  1  0   2     4  0.11               0.11               trailingComma=2 | 6:100: trailing comma before '}' (not valid in strict JSON)
-    apple__unityplugins__Oscillate.ahap                          0  2  0   1     3  3                  3                  -
-    apple__unityplugins__Recharge.ahap                           0  1  0   1    16  1.5                1.50001            trailingComma=1 | 46:63: trailing comma before ']' (not valid in strict JSON)
-    apple__unityplugins__Recoil.ahap                             0  2  0   2     8  0.4                0.4                outOfRange=1 | Pattern[0].Event.EventParameters[1].ParameterValue: HapticSharpness -1.0 is outside 0.0...1.0
-    apple__unityplugins__ShieldOn.ahap                           0  1  1   1     2  0.5                0.5                -
-    apple__unityplugins__Spawn.ahap                              1  1  1   2     5  0.601              0.601              outOfOrder=1
-    apple__unityplugins__Spin.ahap                               0  2  0   2     9  1.11               1.15               trailingComma=2 | 74:22: trailing comma before ']' (not valid in strict JSON)
-    apple__unityplugins__Texture.ahap                          101  0  0   0     0  2                  2                  -
-    candlefinance__haptics__test.ahap                            6  2  0   0     0  0.740909090909091  0.740909090909091  outOfOrder=1
-    doom-fish__corehaptics-rs__minimal.ahap                      1  0  0   0     0  0                  0                  -
-    mkuczera__react-native-haptic-feedback__celebration.ahap     4  0  0   0     0  0.3                0.3                -
-    mkuczera__react-native-haptic-feedback__heartbeat.ahap       2  0  0   0     0  0.15               0.15               -
-    mkuczera__react-native-haptic-feedback__rumble.ahap          0  1  0   1     2  0.6                0.6                -
-    """
+        CypherPoet__CoreHapticsUtils__example-1.ahap                 1  4  0   0     0  0.3974358974358974 0.3974358974358974 outOfOrder=1
+        Lofelt__NiceVibrations__16_points.ahap                       0  1  0   2    18  15                 15                 -
+        Lofelt__NiceVibrations__17_points.ahap                       0  1  0   3    20  16                 16                 absoluteCurveTimes=1
+        Lofelt__NiceVibrations__2_points.ahap                        0  1  0   2     4  1.9995465          2                  -
+        Lofelt__NiceVibrations__3_points.ahap                        0  1  0   2     5  4                  4                  -
+        Lofelt__NiceVibrations__ahap_from_valid_v0.ahap              3  1  0   2    11  9.961361           9.961361           -
+        Lofelt__NiceVibrations__ahap_from_valid_v0_from_dsp.ahap     9  1  0  16   243  4.0488434          4.0488434          absoluteCurveTimes=14
+        Lofelt__NiceVibrations__ahap_from_valid_v1.ahap              1  1  0   3    30  9.961361           9.961361           absoluteCurveTimes=2
+        Lofelt__NiceVibrations__ahap_from_valid_v1_required.ahap     0  1  0   1     4  0.3                0.3                -
+        Lofelt__NiceVibrations__invalid_fields.ahap                  1  0  0   0     0  0                  0                  unknownKey=1 | Pattern[1].ParameterCurves: unknown key "ParameterCurves"
+        Lofelt__NiceVibrations__long_clip.ahap                       1  3  0   2    13  70                 70                 outOfOrder=1
+        Lofelt__NiceVibrations__studio_export.ahap                  24  1  0  77  1211  9.804943310657597  9.804943310657597  absoluteCurveTimes=75
+        Lofelt__NiceVibrations__valid_fields.ahap                    1  0  0   1     3  0                  0.174              -
+        Lofelt__NiceVibrations__valid_required.ahap                  1  0  0   0     0  0                  0                  -
+        Lofelt__NiceVibrations__valid_v1.ahap                        1  1  0   3    30  9.961361           9.961361           absoluteCurveTimes=2
+        Lofelt__NiceVibrations__valid_v1_multiple_transients.ahap   17  1  0   4    45  9                  9                  absoluteCurveTimes=3
+        apple__unityplugins__Boing.ahap                              1  1  0   2     5  0.265              0.265              -
+        apple__unityplugins__Bounce.ahap                             1  1  0   0     0  0.048              0.048              trailingComma=1 | 6:75: trailing comma before '}' (not valid in strict JSON)
+        apple__unityplugins__Close.ahap                              1  1  0   2     4  0.11               0.11               trailingComma=3 | 6:81: trailing comma before '}' (not valid in strict JSON)
+        apple__unityplugins__CollisionLarge.ahap                     1  0  1   0     0  0                  0                  -
+        apple__unityplugins__CollisionShield.ahap                    1  0  1   0     0  0                  0                  -
+        apple__unityplugins__CollisionSmall.ahap                     1  0  1   0     0  0                  0                  -
+        apple__unityplugins__Grow.ahap                               0  1  1   1     5  0.6                0.6                -
+        apple__unityplugins__Heartbeats.ahap                        12  0  0   0     0  2.255              2.255              -
+        apple__unityplugins__Hit.ahap                                1  0  0   0     0  0                  0                  missingParameter=1
+        apple__unityplugins__Implode.ahap                            0  1  1   2     8  1                  1                  outOfOrder=1
+        apple__unityplugins__Inflate.ahap                            0  1  0   2     5  1.7                1.7                -
+        apple__unityplugins__Jump.ahap                               2  1  0   2     4  0.44               0.44               trailingComma=2,absoluteCurveTimes=1 | 6:96: trailing comma before '}' (not valid in strict JSON)
+        apple__unityplugins__Open.ahap                               1  1  0   2     4  0.11               0.11               trailingComma=2 | 6:100: trailing comma before '}' (not valid in strict JSON)
+        apple__unityplugins__Oscillate.ahap                          0  2  0   1     3  3                  3                  -
+        apple__unityplugins__Recharge.ahap                           0  1  0   1    16  1.5                1.50001            trailingComma=1 | 46:63: trailing comma before ']' (not valid in strict JSON)
+        apple__unityplugins__Recoil.ahap                             0  2  0   2     8  0.4                0.4                outOfRange=1 | Pattern[0].Event.EventParameters[1].ParameterValue: HapticSharpness -1.0 is outside 0.0...1.0
+        apple__unityplugins__ShieldOn.ahap                           0  1  1   1     2  0.5                0.5                -
+        apple__unityplugins__Spawn.ahap                              1  1  1   2     5  0.601              0.601              outOfOrder=1
+        apple__unityplugins__Spin.ahap                               0  2  0   2     9  1.11               1.15               trailingComma=2 | 74:22: trailing comma before ']' (not valid in strict JSON)
+        apple__unityplugins__Texture.ahap                          101  0  0   0     0  2                  2                  -
+        candlefinance__haptics__test.ahap                            6  2  0   0     0  0.740909090909091  0.740909090909091  outOfOrder=1
+        doom-fish__corehaptics-rs__minimal.ahap                      1  0  0   0     0  0                  0                  -
+        mkuczera__react-native-haptic-feedback__celebration.ahap     4  0  0   0     0  0.3                0.3                -
+        mkuczera__react-native-haptic-feedback__heartbeat.ahap       2  0  0   0     0  0.15               0.15               -
+        mkuczera__react-native-haptic-feedback__rumble.ahap          0  1  0   1     2  0.6                0.6                -
+        """
 
     static let expectations: [Expectation] = table.split(separator: "\n").map(Expectation.init)
 }
@@ -196,9 +197,12 @@ enum AHAPCorpus {
         let path = AHAPCorpus.path("apple__unityplugins__Recoil.ahap")
         let document = try AHAPDecoder().decode(contentsOfFile: path)
         #expect(document.pattern.events[0].parameters[.hapticSharpness] == 0)
-        #expect(document.warnings == [AHAPWarning(
-            kind: .outOfRange, path: "Pattern[0].Event.EventParameters[1].ParameterValue",
-            message: "HapticSharpness -1.0 is outside 0.0...1.0; clamped to 0.0")])
+        #expect(
+            document.warnings == [
+                AHAPWarning(
+                    kind: .outOfRange, path: "Pattern[0].Event.EventParameters[1].ParameterValue",
+                    message: "HapticSharpness -1.0 is outside 0.0...1.0; clamped to 0.0")
+            ])
     }
 
     @Test func hitKeepsTheMissingSharpnessAbsent() throws {
@@ -214,10 +218,11 @@ enum AHAPCorpus {
         // Two events share 0.3325757575757576 s; the file lists the continuous one first.
         let tied = document.pattern.events.filter { $0.time == 0.3325757575757576 }.map(\.type)
         #expect(tied == [.hapticContinuous, .hapticTransient])
-        #expect(document.warnings.map(\.message) == [
-            "events are not in time order (Pattern[1] at 0.25681818181818183 s follows Pattern[0] at 0.43787878787878787 s); "
-                + "sorted by time, ties keep file order",
-        ])
+        #expect(
+            document.warnings.map(\.message) == [
+                "events are not in time order (Pattern[1] at 0.25681818181818183 s follows Pattern[0] at 0.43787878787878787 s); "
+                    + "sorted by time, ties keep file order"
+            ])
     }
 
     @Test func convenienceInitialiserLoadsAFile() throws {

@@ -1,12 +1,15 @@
 import Testing
+
 @testable import HapticPattern
 
 private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.map(\.kind) }
 
 @Test func lintIsQuietOnAReasonablePattern() {
-    let pattern = HapticPattern(events: [.transient(at: 0, intensity: 0.6, sharpness: 0.5),
-                                         .continuous(at: 0.2, duration: 0.5, intensity: 0.5, sharpness: 0.3),
-                                         .transient(at: 0.9, intensity: 0.8, sharpness: 0.7)])
+    let pattern = HapticPattern(events: [
+        .transient(at: 0, intensity: 0.6, sharpness: 0.5),
+        .continuous(at: 0.2, duration: 0.5, intensity: 0.5, sharpness: 0.3),
+        .transient(at: 0.9, intensity: 0.8, sharpness: 0.7),
+    ])
     #expect(Lint.check(pattern).isEmpty)
 }
 
@@ -39,8 +42,10 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
 }
 
 @Test func lintReportsContinuousEventsBeyond30Seconds() {
-    let pattern = HapticPattern(events: [.continuous(at: 1, duration: 30, intensity: 0.5),
-                                         .continuous(at: 40, duration: 32.5, intensity: 0.5)])
+    let pattern = HapticPattern(events: [
+        .continuous(at: 1, duration: 30, intensity: 0.5),
+        .continuous(at: 40, duration: 32.5, intensity: 0.5),
+    ])
     let warnings = Lint.check(pattern)
     #expect(kinds(warnings) == [.longContinuous])
     #expect(warnings[0].item == .event(1) && warnings[0].time == 40)
@@ -48,13 +53,17 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
 
 @Test func lintReportsEventsTooWeakToBeFelt() {
     let pattern = HapticPattern(
-        events: [.transient(at: 0, intensity: 0.09),                              // weak by itself
-                 .transient(at: 0.5, intensity: 0.1),                              // at the threshold: fine
-                 .continuous(at: 1, duration: 0.5, intensity: 0.5),                // silenced by the control: peak 0.5 * 0.1
-                 .continuous(at: 2, duration: 0.5, intensity: 0.5),                // control back to 1
-                 .continuous(at: 3, duration: 1, sustained: false)],               // non-sustained, no decay: silent
-        parameters: [DynamicParameter(.hapticIntensityControl, value: 0.1, at: 1),
-                     DynamicParameter(.hapticIntensityControl, value: 1, at: 2)])
+        events: [
+            .transient(at: 0, intensity: 0.09),  // weak by itself
+            .transient(at: 0.5, intensity: 0.1),  // at the threshold: fine
+            .continuous(at: 1, duration: 0.5, intensity: 0.5),  // silenced by the control: peak 0.5 * 0.1
+            .continuous(at: 2, duration: 0.5, intensity: 0.5),  // control back to 1
+            .continuous(at: 3, duration: 1, sustained: false),
+        ],  // non-sustained, no decay: silent
+        parameters: [
+            DynamicParameter(.hapticIntensityControl, value: 0.1, at: 1),
+            DynamicParameter(.hapticIntensityControl, value: 1, at: 2),
+        ])
     let warnings = Lint.check(pattern)
     #expect(kinds(warnings) == [.tooWeak, .tooWeak, .tooWeak])
     #expect(warnings.map(\.item) == [.event(0), .event(2), .event(4)])
@@ -84,8 +93,10 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
 
 @Test func lintReportsAudioThatAnActuatorIgnores() {
     let pattern = HapticPattern(
-        events: [.transient(at: 0, intensity: 0.5), .audioCustom(at: 0.1, waveformPath: "Splash.caf"),
-                 .audioContinuous(at: 0.2, duration: 0.3)],
+        events: [
+            .transient(at: 0, intensity: 0.5), .audioCustom(at: 0.1, waveformPath: "Splash.caf"),
+            .audioContinuous(at: 0.2, duration: 0.3),
+        ],
         parameters: [DynamicParameter(.audioVolumeControl, value: 0.5, at: 0.3)],
         curves: [ParameterCurve(.audioPitchControl, at: 0.4, points: [(0, 0), (0.1, 1)])])
     let warnings = Lint.check(pattern)
@@ -96,7 +107,9 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
 }
 
 @Test func lintWarningsAreSortedByTime() {
-    let pattern = HapticPattern(events: [.continuous(at: 50, duration: 31), .transient(at: 1, intensity: 0.01),
-                                         .audioContinuous(at: 2, duration: 1)])
+    let pattern = HapticPattern(events: [
+        .continuous(at: 50, duration: 31), .transient(at: 1, intensity: 0.01),
+        .audioContinuous(at: 2, duration: 1),
+    ])
     #expect(Lint.check(pattern).map(\.time) == [1, 2, 50])
 }

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import HapticPattern
 
 /// No input crashes or hangs the decoder: each one either loads or fails with a one-line `AHAPError`
@@ -83,11 +84,22 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"Pattern": [{"Event": {"Time": 1e400, "EventType": "HapticTransient"}}]}"#, "f.ahap:1:33: number 1e400 is out of the range of a 64-bit float"),
-        (#"{"Pattern": [{"Event": {"Time": -1e999, "EventType": "HapticTransient"}}]}"#, "f.ahap:1:33: number -1e999 is out of the range of a 64-bit float"),
-        (#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": NaN}]}}]}"#,
-         "f.ahap:1:141: NaN is not a valid JSON number (JSON has no NaN or Infinity)"),
-        (#"{"Pattern": [{"Event": {"Time": Infinity, "EventType": "HapticTransient"}}]}"#, "f.ahap:1:33: Infinity is not a valid JSON number (JSON has no NaN or Infinity)"),
+        (
+            #"{"Pattern": [{"Event": {"Time": 1e400, "EventType": "HapticTransient"}}]}"#,
+            "f.ahap:1:33: number 1e400 is out of the range of a 64-bit float"
+        ),
+        (
+            #"{"Pattern": [{"Event": {"Time": -1e999, "EventType": "HapticTransient"}}]}"#,
+            "f.ahap:1:33: number -1e999 is out of the range of a 64-bit float"
+        ),
+        (
+            #"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": NaN}]}}]}"#,
+            "f.ahap:1:141: NaN is not a valid JSON number (JSON has no NaN or Infinity)"
+        ),
+        (
+            #"{"Pattern": [{"Event": {"Time": Infinity, "EventType": "HapticTransient"}}]}"#,
+            "f.ahap:1:33: Infinity is not a valid JSON number (JSON has no NaN or Infinity)"
+        ),
         (#"{"Metadata": {"x": -Infinity}, "Pattern": []}"#, "f.ahap:1:20: -Infinity is not a valid JSON number (JSON has no NaN or Infinity)"),
     ])
     func nonFiniteNumbersAreSyntaxErrors(_ text: String, _ message: String) {
@@ -99,10 +111,18 @@ import Testing
         let digits = "1" + String(repeating: "0", count: 100_000)
         let long = decodeChecked(Array(#"{"Pattern": [], "Metadata": {"n": \#(digits)}}"#.utf8))
         #expect(long.failureDescription?.hasSuffix("is out of the range of a 64-bit float") == true)
-        let tiny = try decodeChecked(Array(#"{"Version": 1, "Pattern": [{"Event": {"Time": 1e-400, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 123456789012345678901234567890}, {"ParameterID": "HapticSharpness", "ParameterValue": 1}]}}]}"#.utf8)).get()
+        let tiny = try decodeChecked(
+            Array(
+                #"{"Version": 1, "Pattern": [{"Event": {"Time": 1e-400, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 123456789012345678901234567890}, {"ParameterID": "HapticSharpness", "ParameterValue": 1}]}}]}"#
+                    .utf8)
+        ).get()
         #expect(tiny.pattern.events[0].time == 0)
         #expect(tiny.pattern.events[0].parameters[.hapticIntensity] == 1)
-        let far = try decodeChecked(Array(#"{"Version": 1, "Pattern": [{"Event": {"Time": 1.7e308, "EventType": "HapticContinuous", "EventDuration": 31, "EventParameters": []}}]}"#.utf8)).get()
+        let far = try decodeChecked(
+            Array(
+                #"{"Version": 1, "Pattern": [{"Event": {"Time": 1.7e308, "EventType": "HapticContinuous", "EventDuration": 31, "EventParameters": []}}]}"#
+                    .utf8)
+        ).get()
         #expect(far.pattern.events.count == 2)
         let endless = decodeChecked(Array(#"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 1.7e308}}]}"#.utf8))
         #expect(endless.failureDescription?.contains("would add more than 1000000 events") == true)
@@ -113,7 +133,8 @@ import Testing
         #expect(decodeChecked(brackets).failureDescription == "f.ahap:1:65: nesting deeper than 64 levels")
         let metadata = #"{"Pattern": [], "Metadata": {"a": "# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}}"
         #expect(decodeChecked(Array(metadata.utf8)).failureDescription == "f.ahap:1:97: nesting deeper than 64 levels")
-        let allowed = #"{"Version": 1, "Pattern": [], "Metadata": {"a": "# + String(repeating: "[", count: 62) + String(repeating: "]", count: 62) + "}}"
+        let allowed =
+            #"{"Version": 1, "Pattern": [], "Metadata": {"a": "# + String(repeating: "[", count: 62) + String(repeating: "]", count: 62) + "}}"
         #expect((try? decodeChecked(Array(allowed.utf8)).get()) != nil)
     }
 
@@ -126,10 +147,12 @@ import Testing
     /// that they reach deep into the decoder.
     @Test func randomBytesNeverCrash() {
         var random = SeededGenerator(seed: 0xBAD5EED)
-        let fragments = ["{", "}", "[", "]", ",", ":", "\"", "\\", "0", "1.5", "-", "e9", " ", "\n", "true", "null",
-                         "\"Pattern\"", "\"Event\"", "\"Time\"", "\"EventType\"", "\"HapticTransient\"", "\"HapticContinuous\"",
-                         "\"EventDuration\"", "\"EventParameters\"", "\"ParameterID\"", "\"ParameterValue\"", "\"HapticIntensity\"",
-                         "\"ParameterCurve\"", "\"ParameterCurveControlPoints\"", "\"HapticIntensityControl\"", "\\u", "\\ud83d", "\u{FF}"]
+        let fragments = [
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "0", "1.5", "-", "e9", " ", "\n", "true", "null",
+            "\"Pattern\"", "\"Event\"", "\"Time\"", "\"EventType\"", "\"HapticTransient\"", "\"HapticContinuous\"",
+            "\"EventDuration\"", "\"EventParameters\"", "\"ParameterID\"", "\"ParameterValue\"", "\"HapticIntensity\"",
+            "\"ParameterCurve\"", "\"ParameterCurveControlPoints\"", "\"HapticIntensityControl\"", "\\u", "\\ud83d", "\u{FF}",
+        ]
         for _ in 0..<1500 {
             var bytes: [UInt8] = []
             if Bool.random(using: &random) {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HapticPattern
 import TestSupport
 import Testing
+
+@testable import HapticPattern
 
 /// Authoring tools write `null` for optional values they do not use (`"EventWaveformPath": null`).
 /// Lenient mode reads such a key as absent, with a note at its JSON path; strict mode rejects it.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HapticPattern
 
 /// Examples/*.ahap are written by hand from the presets' design sources (Examples/README.md); each must

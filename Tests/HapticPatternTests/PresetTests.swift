@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HapticPattern
 
 private func taps(_ name: String) -> [(Double, Double, Double)] {

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HapticPattern
 
 /// Random patterns that use every feature: both event kinds with envelopes, all haptic controls as steps
@@ -11,18 +12,22 @@ func randomPattern(_ g: inout SeededGenerator, span: Double = 2) -> HapticPatter
     func maybe(_ v: Double) -> Double? { Bool.random(using: &g) ? v : nil }
     var events: [HapticEvent] = []
     for _ in 0..<Int.random(in: 0...5, using: &g) {
-        events.append(.continuous(at: time(), duration: Double.random(in: 0...0.8, using: &g),
-                                  intensity: unit(), sharpness: unit(),
-                                  attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
-                                  sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
+        events.append(
+            .continuous(
+                at: time(), duration: Double.random(in: 0...0.8, using: &g),
+                intensity: unit(), sharpness: unit(),
+                attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
+                sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
     }
     for _ in 0..<Int.random(in: 0...8, using: &g) {
         events.append(.transient(at: time(), intensity: unit(), sharpness: unit()))
     }
     if Bool.random(using: &g) { events.append(.audioContinuous(at: time(), duration: 1, volume: unit())) }
     events.shuffle(using: &g)
-    let haptic: [DynamicParameterID] = [.hapticIntensityControl, .hapticSharpnessControl, .hapticAttackTimeControl,
-                                         .hapticDecayTimeControl, .hapticReleaseTimeControl, .audioVolumeControl]
+    let haptic: [DynamicParameterID] = [
+        .hapticIntensityControl, .hapticSharpnessControl, .hapticAttackTimeControl,
+        .hapticDecayTimeControl, .hapticReleaseTimeControl, .audioVolumeControl,
+    ]
     var parameters: [DynamicParameter] = []
     for _ in 0..<Int.random(in: 0...3, using: &g) {
         parameters.append(DynamicParameter(haptic.randomElement(using: &g)!, value: Double.random(in: -1.2...1.2, using: &g), at: time()))

@@ -1,12 +1,15 @@
 import Testing
+
 @testable import HapticPattern
 
 // One test per rule of docs/semantics.md, with values computed by hand.
 
 private let eps = 1e-9
 
-private func expectSample(_ s: RenderedSample, _ intensity: Double, _ sharpness: Double,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectSample(
+    _ s: RenderedSample, _ intensity: Double, _ sharpness: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(abs(s.intensity - intensity) < eps, "intensity \(s.intensity) != \(intensity)", sourceLocation: sourceLocation)
     #expect(abs(s.sharpness - sharpness) < eps, "sharpness \(s.sharpness) != \(sharpness)", sourceLocation: sourceLocation)
 }
@@ -85,8 +88,10 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
     // Attack 0.2 + control 0.2 -> x = 0.4 -> 3/31 s. The later step (at 0.05 s) does not reshape this event.
     let r = render(
         [.continuous(at: 0, duration: 1, attack: 0.2)],
-        parameters: [DynamicParameter(.hapticAttackTimeControl, value: 0.2, at: 0),
-                     DynamicParameter(.hapticAttackTimeControl, value: -1, at: 0.05)])
+        parameters: [
+            DynamicParameter(.hapticAttackTimeControl, value: 0.2, at: 0),
+            DynamicParameter(.hapticAttackTimeControl, value: -1, at: 0.05),
+        ])
     expectSample(r.sample(at: 1.5 / 31), 0.5, 0.5)
     expectSample(r.sample(at: 0.06), 0.06 * 31 / 3, 0.5)
 }
@@ -95,36 +100,44 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
     // release 0.2 + 0.4 -> 7/31 s; non-sustained decay 0 + 0.2 -> 1/31 s.
     let r = render(
         [.continuous(at: 0, duration: 1, release: 0.2), .continuous(at: 2, duration: 1, sustained: false)],
-        parameters: [DynamicParameter(.hapticReleaseTimeControl, value: 0.4, at: 0),
-                     DynamicParameter(.hapticDecayTimeControl, value: 0.2, at: 0)])
+        parameters: [
+            DynamicParameter(.hapticReleaseTimeControl, value: 0.4, at: 0),
+            DynamicParameter(.hapticDecayTimeControl, value: 0.2, at: 0),
+        ])
     expectSample(r.sample(at: 1 - 3.5 / 31), 0.5, 0.5)
     expectSample(r.sample(at: 2 + 0.5 / 31), 0.5, 0.5)
 }
 
 @Test func intensityControlMultipliesContinuousIntensity() {
-    let r = render([.continuous(at: 0, duration: 1, intensity: 0.8, sharpness: 0.3)],
-                   parameters: [DynamicParameter(.hapticIntensityControl, value: 0.5, at: 0.2)])
+    let r = render(
+        [.continuous(at: 0, duration: 1, intensity: 0.8, sharpness: 0.3)],
+        parameters: [DynamicParameter(.hapticIntensityControl, value: 0.5, at: 0.2)])
     expectSample(r.sample(at: 0.1), 0.8, 0.3)
     expectSample(r.sample(at: 0.3), 0.4, 0.3)
 }
 
 @Test func sharpnessControlAddsThenClamps() {
-    let up = render([.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.7)],
-                    parameters: [DynamicParameter(.hapticSharpnessControl, value: 0.2, at: 0),
-                                 DynamicParameter(.hapticSharpnessControl, value: 0.5, at: 0.5)])
+    let up = render(
+        [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.7)],
+        parameters: [
+            DynamicParameter(.hapticSharpnessControl, value: 0.2, at: 0),
+            DynamicParameter(.hapticSharpnessControl, value: 0.5, at: 0.5),
+        ])
     expectSample(up.sample(at: 0.25), 1, 0.9)
     expectSample(up.sample(at: 0.75), 1, 1)
-    let down = render([.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.3)],
-                      parameters: [DynamicParameter(.hapticSharpnessControl, value: -0.5, at: 0)])
+    let down = render(
+        [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.3)],
+        parameters: [DynamicParameter(.hapticSharpnessControl, value: -0.5, at: 0)])
     expectSample(down.sample(at: 0.5), 1, 0)
 }
 
 @Test func curvesInterpolateLinearlyAndHoldTheirEndValues() {
     // Curve starts at 0.2 s, points at +0.1 (0.2) and +0.3 (0.6), i.e. absolute 0.3 s and 0.5 s.
-    let r = render([.continuous(at: 0, duration: 1)],
-                   curves: [ParameterCurve(.hapticIntensityControl, at: 0.2, points: [(0.1, 0.2), (0.3, 0.6)])])
-    expectSample(r.sample(at: 0.1), 1, 0.5)    // before the curve starts: neutral 1
-    expectSample(r.sample(at: 0.25), 0.2, 0.5) // started, before its first point: first value
+    let r = render(
+        [.continuous(at: 0, duration: 1)],
+        curves: [ParameterCurve(.hapticIntensityControl, at: 0.2, points: [(0.1, 0.2), (0.3, 0.6)])])
+    expectSample(r.sample(at: 0.1), 1, 0.5)  // before the curve starts: neutral 1
+    expectSample(r.sample(at: 0.25), 0.2, 0.5)  // started, before its first point: first value
     expectSample(r.sample(at: 0.4), 0.4, 0.5)  // halfway
     expectSample(r.sample(at: 0.9), 0.6, 0.5)  // after its last point: last value, never extrapolated
 }
@@ -132,15 +145,19 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 @Test func latestStartedStepOrCurveWinsAndCurveBeatsStepAtSameTime() {
     let r = render(
         [.continuous(at: 0, duration: 1)],
-        parameters: [DynamicParameter(.hapticIntensityControl, value: 0.5, at: 0.1),
-                     DynamicParameter(.hapticIntensityControl, value: 0.8, at: 0.4),
-                     DynamicParameter(.hapticIntensityControl, value: 0.1, at: 0.6)],
-        curves: [ParameterCurve(.hapticIntensityControl, at: 0.3, points: [(0, 1.0), (0.2, 0.0)]),
-                 ParameterCurve(.hapticIntensityControl, at: 0.6, points: [(0, 0.3)])])
+        parameters: [
+            DynamicParameter(.hapticIntensityControl, value: 0.5, at: 0.1),
+            DynamicParameter(.hapticIntensityControl, value: 0.8, at: 0.4),
+            DynamicParameter(.hapticIntensityControl, value: 0.1, at: 0.6),
+        ],
+        curves: [
+            ParameterCurve(.hapticIntensityControl, at: 0.3, points: [(0, 1.0), (0.2, 0.0)]),
+            ParameterCurve(.hapticIntensityControl, at: 0.6, points: [(0, 0.3)]),
+        ])
     expectSample(r.sample(at: 0.2), 0.5, 0.5)
     expectSample(r.sample(at: 0.35), 0.75, 0.5)  // curve: 1 - 0.05 / 0.2
-    expectSample(r.sample(at: 0.45), 0.8, 0.5)   // a later step interrupts the curve
-    expectSample(r.sample(at: 0.7), 0.3, 0.5)    // step and curve both at 0.6: the curve wins
+    expectSample(r.sample(at: 0.45), 0.8, 0.5)  // a later step interrupts the curve
+    expectSample(r.sample(at: 0.7), 0.3, 0.5)  // step and curve both at 0.6: the curve wins
 }
 
 @Test func transientIsARectangleWhoseLengthComesFromTheSharpnessCode() {
@@ -165,10 +182,13 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 @Test func transientParametersAreFixedAtTheOnset() {
     // Intensity control falls 1 -> 0 over 0.1 s; at the onset (0.05 s) it is 0.5. Sharpness control +0.4
     // at the onset; a later step does not change the pulse.
-    let r = render([.transient(at: 0.05, intensity: 0.8, sharpness: 0.6)],
-                   parameters: [DynamicParameter(.hapticSharpnessControl, value: 0.4, at: 0),
-                                DynamicParameter(.hapticSharpnessControl, value: -1, at: 0.055)],
-                   curves: [ParameterCurve(.hapticIntensityControl, at: 0, points: [(0, 1), (0.1, 0)])])
+    let r = render(
+        [.transient(at: 0.05, intensity: 0.8, sharpness: 0.6)],
+        parameters: [
+            DynamicParameter(.hapticSharpnessControl, value: 0.4, at: 0),
+            DynamicParameter(.hapticSharpnessControl, value: -1, at: 0.055),
+        ],
+        curves: [ParameterCurve(.hapticIntensityControl, at: 0, points: [(0, 1), (0.1, 0)])])
     #expect(r.transients.count == 1)
     expectSample(r.sample(at: 0.05), 0.4, 1)
     expectSample(r.sample(at: 0.059), 0.4, 1)
@@ -176,10 +196,12 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 }
 
 @Test func overlapTakesTheMaximumIntensityAndTheLoudestSharpness() {
-    let r = render([.continuous(at: 0, duration: 1, intensity: 0.5, sharpness: 0.2),
-                    .transient(at: 0.1, intensity: 0.9, sharpness: 0.8),
-                    .transient(at: 0.3, intensity: 0.3, sharpness: 1),
-                    .continuous(at: 0.5, duration: 0.2, intensity: 0.7, sharpness: 0.9)])
+    let r = render([
+        .continuous(at: 0, duration: 1, intensity: 0.5, sharpness: 0.2),
+        .transient(at: 0.1, intensity: 0.9, sharpness: 0.8),
+        .transient(at: 0.3, intensity: 0.3, sharpness: 1),
+        .continuous(at: 0.5, duration: 0.2, intensity: 0.7, sharpness: 0.9),
+    ])
     expectSample(r.sample(at: 0.105), 0.9, 0.8)
     expectSample(r.sample(at: 0.305), 0.5, 0.2)
     expectSample(r.sample(at: 0.6), 0.7, 0.9)
@@ -187,27 +209,38 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 }
 
 @Test func tiesGoToTransientsThenLaterStartThenLaterEvent() {
-    let transientOverContinuous = render([.continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.1),
-                                          .transient(at: 0.5, intensity: 0.6, sharpness: 0.9)])
+    let transientOverContinuous = render([
+        .continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.1),
+        .transient(at: 0.5, intensity: 0.6, sharpness: 0.9),
+    ])
     expectSample(transientOverContinuous.sample(at: 0.505), 0.6, 0.9)
-    let laterStart = render([.continuous(at: 0.2, duration: 1, intensity: 0.6, sharpness: 0.7),
-                             .continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.1)])
+    let laterStart = render([
+        .continuous(at: 0.2, duration: 1, intensity: 0.6, sharpness: 0.7),
+        .continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.1),
+    ])
     expectSample(laterStart.sample(at: 0.5), 0.6, 0.7)
-    let laterEvent = render([.continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.3),
-                             .continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.4)])
+    let laterEvent = render([
+        .continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.3),
+        .continuous(at: 0, duration: 1, intensity: 0.6, sharpness: 0.4),
+    ])
     expectSample(laterEvent.sample(at: 0.5), 0.6, 0.4)
-    let newerPulse = render([.transient(at: 0.1, intensity: 0.6, sharpness: 0),
-                             .transient(at: 0.105, intensity: 0.6, sharpness: 1)])
+    let newerPulse = render([
+        .transient(at: 0.1, intensity: 0.6, sharpness: 0),
+        .transient(at: 0.105, intensity: 0.6, sharpness: 1),
+    ])
     expectSample(newerPulse.sample(at: 0.107), 0.6, 1)
     expectSample(newerPulse.sample(at: 0.117), 0.6, 0)  // the newer one ended (10 ms), the older still plays
 }
 
 @Test func audioEventsAndAudioControlsAreIgnored() {
-    let r = render([.audioContinuous(at: 0, duration: 2, volume: 1),
-                    .audioCustom(at: 0, waveformPath: "Splash.caf", duration: 3),
-                    .transient(at: 0.1, intensity: 1, sharpness: 1)],
-                   parameters: [DynamicParameter(.audioVolumeControl, value: 0, at: 0)],
-                   curves: [ParameterCurve(.audioPitchControl, at: 0, points: [(0, 0), (4, 1)])])
+    let r = render(
+        [
+            .audioContinuous(at: 0, duration: 2, volume: 1),
+            .audioCustom(at: 0, waveformPath: "Splash.caf", duration: 3),
+            .transient(at: 0.1, intensity: 1, sharpness: 1),
+        ],
+        parameters: [DynamicParameter(.audioVolumeControl, value: 0, at: 0)],
+        curves: [ParameterCurve(.audioPitchControl, at: 0, points: [(0, 0), (4, 1)])])
     expectSample(r.sample(at: 0.05), 0, 0)
     expectSample(r.sample(at: 0.105), 1, 1)
     expectSample(r.sample(at: 1), 0, 0)
@@ -215,10 +248,13 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 }
 
 @Test func zeroIntensityForcesZeroSharpness() {
-    let r = render([.continuous(at: 0, duration: 1, intensity: 0, sharpness: 0.9),
-                    .continuous(at: 1, duration: 1, intensity: 1, sharpness: 0.9),
-                    .transient(at: 1.5, intensity: 1, sharpness: 0.7)],
-                   parameters: [DynamicParameter(.hapticIntensityControl, value: 0, at: 1.2)])
+    let r = render(
+        [
+            .continuous(at: 0, duration: 1, intensity: 0, sharpness: 0.9),
+            .continuous(at: 1, duration: 1, intensity: 1, sharpness: 0.9),
+            .transient(at: 1.5, intensity: 1, sharpness: 0.7),
+        ],
+        parameters: [DynamicParameter(.hapticIntensityControl, value: 0, at: 1.2)])
     expectSample(r.sample(at: 0.5), 0, 0)
     expectSample(r.sample(at: 1.1), 1, 0.9)
     expectSample(r.sample(at: 1.3), 0, 0)
@@ -227,24 +263,29 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 }
 
 @Test func missingIntensityAndSharpnessUseTheDocumentedDefaults() {
-    let r = render([HapticEvent(type: .hapticContinuous, time: 0, duration: 0.5),
-                    HapticEvent(type: .hapticTransient, time: 1)])
+    let r = render([
+        HapticEvent(type: .hapticContinuous, time: 0, duration: 0.5),
+        HapticEvent(type: .hapticTransient, time: 1),
+    ])
     expectSample(r.sample(at: 0.25), 1, 0.5)
     #expect(r.transients == [RenderedTransient(time: 1, intensity: 1, sharpness: 0.5, lengthMilliseconds: 15)])
 }
 
 @Test func durationCoversPulsesAndHapticControlsButNotAudio() {
-    let r = render([.transient(at: 0.5, intensity: 1, sharpness: 0), .audioContinuous(at: 0, duration: 9)],
-                   parameters: [DynamicParameter(.hapticSharpnessControl, value: 0, at: 0.3)],
-                   curves: [ParameterCurve(.hapticIntensityControl, at: 0.4, points: [(0, 1), (0.1, 0.5)])])
+    let r = render(
+        [.transient(at: 0.5, intensity: 1, sharpness: 0), .audioContinuous(at: 0, duration: 9)],
+        parameters: [DynamicParameter(.hapticSharpnessControl, value: 0, at: 0.3)],
+        curves: [ParameterCurve(.hapticIntensityControl, at: 0.4, points: [(0, 1), (0.1, 0.5)])])
     #expect(abs(r.duration - 0.52) < eps)
     let controls = render([.transient(at: 0.5)], curves: [ParameterCurve(.hapticIntensityControl, at: 0.4, points: [(0, 1), (0.6, 0.5)])])
     #expect(abs(controls.duration - 1.0) < eps)
 }
 
 @Test func tickGridPlacesContinuousSamplesAtKOverRateAndPulsesAtRoundedTicks() {
-    let r = render([.continuous(at: 0, duration: 0.03, intensity: 0.5, sharpness: 0.2, attack: 0.2),
-                    .transient(at: 0.0104, intensity: 0.9, sharpness: 1)])
+    let r = render([
+        .continuous(at: 0, duration: 0.03, intensity: 0.5, sharpness: 0.2, attack: 0.2),
+        .transient(at: 0.0104, intensity: 0.9, sharpness: 1),
+    ])
     let grid = r.render(rate: 1000)
     #expect(grid.count == 30)
     // Continuous: attack 1/31 s; tick 5 samples t = 0.005.

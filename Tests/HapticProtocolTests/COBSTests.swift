@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import HapticProtocol
 
 /// Reads firmware-protocol/vectors/frames/<name>, shared with the C test (hardware/firmware/tests/test_frames.c).

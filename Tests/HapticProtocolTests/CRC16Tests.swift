@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HapticProtocol
 
 @Test func crc16CheckValue() {

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import HapticProtocol
 
 /// One `vector` block of frames.txt.
@@ -31,9 +32,11 @@ func loadFrameVectors() throws -> [FrameVector] {
         case "wire": current.wire = bytes(hex: fields[1])
         case "frame":
             let header = fields[1...4].map { UInt8($0, radix: 16)! }
-            current.expected.append(.success(Frame(
-                messageType: header[1], sequence: header[2], flags: header[3],
-                payload: bytes(hex: fields[5]), version: header[0])))
+            current.expected.append(
+                .success(
+                    Frame(
+                        messageType: header[1], sequence: header[2], flags: header[3],
+                        payload: bytes(hex: fields[5]), version: header[0])))
         case "error":
             let kinds: [String: FrameDecodeError] = [
                 "too_long": .tooLong, "cobs": .cobs, "short": .short(count: 0),
@@ -93,11 +96,15 @@ func sameOutcome(_ a: Result<Frame, FrameDecodeError>, _ b: Result<Frame, FrameD
     #expect(computed == CRC16.checksum(raw[..<8]))
     #expect(received == UInt16(raw[8]) | UInt16(raw[9]) << 8)
     #expect(decoder.push(try Frame(messageType: 1, sequence: 0, version: 2).encoded()) == [.failure(.unsupportedVersion(2))])
-    #expect(decoder.statistics == {
-        var s = FrameDecoder.Statistics()
-        s.short = 1; s.checksum = 1; s.unsupportedVersion = 1
-        return s
-    }())
+    #expect(
+        decoder.statistics
+            == {
+                var s = FrameDecoder.Statistics()
+                s.short = 1
+                s.checksum = 1
+                s.unsupportedVersion = 1
+                return s
+            }())
 }
 
 @Test func encodingRejectsOversizedPayload() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HapticProtocol
 
 /// Message payload layouts (PROTOCOL.md 2.2.2): exact bytes for each type, round trips, the
@@ -24,6 +25,12 @@ struct MessageTests {
         .telemetry(.init(event: .fault, slot: 0xFF, code: 48, tick: 4321)),
         .credit(.init(next: 64, limit: 192)),
         .reset(.init(reasonCode: 1, bootCount: 7)),
+        .diag(.init()),
+        .diagReport(
+            .init(
+                stageCode: 2, fault: .overCurrent, flags: [.present, .calibrated], driverStatus: 0xE1,
+                supplyMillivolts: 5000, ratedMillivolts: 1979, limitMillivolts: 2490, calibrationCompensation: 0x0D,
+                calibrationBackEMF: 0x79, feedbackControl: 0xB6, lraPeriod: 60, busErrors: 3, retries: 2)),
     ]
 
     static let infoSample = Message.Info(
@@ -58,18 +65,21 @@ struct MessageTests {
             case .info(let m): extra = m.profileName.count
             default: extra = 0
             }
-            #expect(message.payload.count == message.type.fixedPayloadCount + extra - (message.type == .upload ? 1 : 0),
-                    "\(message.type)")
+            #expect(
+                message.payload.count == message.type.fixedPayloadCount + extra - (message.type == .upload ? 1 : 0),
+                "\(message.type)")
         }
     }
 
     @Test func exactLayouts() {
-        #expect(Message.play(.init(slot: 0, startTick: 0x0102_0304, scale: 200, offset: -3, loops: 0)).payload
-            == [0x00, 0x01, 0x04, 0x03, 0x02, 0x01, 0xC8, 0xFD, 0x00, 0x00])
+        #expect(
+            Message.play(.init(slot: 0, startTick: 0x0102_0304, scale: 200, offset: -3, loops: 0)).payload
+                == [0x00, 0x01, 0x04, 0x03, 0x02, 0x01, 0xC8, 0xFD, 0x00, 0x00])
         #expect(Message.upload(.init(slot: 2, offset: 0x100, data: [0xAA])).payload == [2, 0x00, 0x01, 0, 0, 0xAA])
         #expect(Message.commit(.init(slot: 1, length: 300, crc: 0xBEEF)).payload == [1, 0x2C, 0x01, 0, 0, 0xEF, 0xBE])
-        #expect(Message.nack(.init(type: .commit, code: .checksumMismatch, value: 0x1D0F)).payload
-            == [0x04, 72, 0x0F, 0x1D, 0, 0])
+        #expect(
+            Message.nack(.init(type: .commit, code: .checksumMismatch, value: 0x1D0F)).payload
+                == [0x04, 72, 0x0F, 0x1D, 0, 0])
         #expect(Message.telemetry(.init(event: .started, slot: 1, tick: 0x0001_0203)).payload == [1, 1, 0, 3, 2, 1, 0])
         #expect(Message.pong(.init(echo: 1, tick: 2, subtick: 3)).payload == [1, 0, 0, 0, 2, 0, 0, 0, 3, 0])
         #expect(Message.reset(.init(reasonCode: 1, bootCount: 0x0102_0304)).payload == [1, 0, 1, 4, 3, 2, 1])
@@ -93,7 +103,10 @@ struct MessageTests {
         #expect(throws: MessageDecodeError.tooShort(.upload, count: 5)) {
             try Message(type: MessageType.upload.rawValue, payload: [0, 0, 0, 0, 0])
         }
-        #expect(throws: MessageDecodeError.unknownType(0x0C)) { try Message(type: 0x0C, payload: []) }
+        #expect(throws: MessageDecodeError.unknownType(0x0D)) { try Message(type: 0x0D, payload: []) }
+        #expect(throws: MessageDecodeError.tooShort(.diagReport, count: 17)) {
+            try Message(type: MessageType.diagReport.rawValue, payload: Array(repeating: 0, count: 17))
+        }
         #expect(throws: MessageDecodeError.invalidField(.telemetry, field: "event", value: 9)) {
             try Message(type: MessageType.telemetry.rawValue, payload: [9, 0, 0, 0, 0, 0, 0])
         }
@@ -107,7 +120,8 @@ struct MessageTests {
     @Test func commandKinds() {
         let commands = MessageType.allCases.filter(\.isCommand)
         #expect(commands == [.hello, .upload, .commit, .play, .stop, .prepare, .streamOpen, .setConfig])
-        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) }.count == 11)
+        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) }.count == 12)
+        #expect(!MessageType.diag.isCommand)
     }
 
     @Test func commitForProgramBytes() {

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import HapticProtocol
 
 /// The instruction encoding of PROTOCOL.md 1.4, byte by byte.
@@ -9,11 +10,12 @@ struct ProgramEncodingTests {
         #expect(Instruction.rampA(to: 128, duration: 2, delay: 32).encoded == [0x3F, 0x01, 0x80, 0x02])
         #expect(Instruction.pulse(amplitude: 255, sharpness: 0, delay: 1032).encoded == [0x9F, 0xE9, 0x07, 0xFF, 0x00])
         let body: [UInt8] = [0x01, 0xC8, 0x3F, 0x01, 0x80, 0x02, 0x9F, 0xE9, 0x07, 0xFF, 0x00]
-        #expect(try Program.decode(body: body) == [
-            DecodedInstruction(offset: 0, byteCount: 2, instruction: .setA(200, delay: 1)),
-            DecodedInstruction(offset: 2, byteCount: 4, instruction: .rampA(to: 128, duration: 2, delay: 32)),
-            DecodedInstruction(offset: 6, byteCount: 5, instruction: .pulse(amplitude: 255, sharpness: 0, delay: 1032)),
-        ])
+        #expect(
+            try Program.decode(body: body) == [
+                DecodedInstruction(offset: 0, byteCount: 2, instruction: .setA(200, delay: 1)),
+                DecodedInstruction(offset: 2, byteCount: 4, instruction: .rampA(to: 128, duration: 2, delay: 32)),
+                DecodedInstruction(offset: 6, byteCount: 5, instruction: .pulse(amplitude: 255, sharpness: 0, delay: 1032)),
+            ])
     }
 
     @Test func everyOpcodeAndLength() {
@@ -55,11 +57,11 @@ struct ProgramEncodingTests {
 
     @Test func decodingErrorsCarryCodesAndOffsets() {
         let cases: [([UInt8], ProgramError, Int)] = [
-            ([0x00], .truncated, 0),                               // SET_A without its value
-            ([0x01, 0xC8, 0x1F], .truncated, 2),                   // delay varint missing
-            ([0x1F, 0x80], .truncated, 0),                         // delay varint cut
-            ([0x20, 0x05], .truncated, 0),                         // RAMP_A without duration
-            ([0x80, 0x05], .truncated, 0),                         // PULSE without sharpness
+            ([0x00], .truncated, 0),  // SET_A without its value
+            ([0x01, 0xC8, 0x1F], .truncated, 2),  // delay varint missing
+            ([0x1F, 0x80], .truncated, 0),  // delay varint cut
+            ([0x20, 0x05], .truncated, 0),  // RAMP_A without duration
+            ([0x80, 0x05], .truncated, 0),  // PULSE without sharpness
             ([0x1F, 0x80, 0x80, 0x80, 0x80, 0x00], .varintTooLong, 0),
             ([0x20, 0x05, 0x81, 0x81, 0x81, 0x81], .varintTooLong, 0),
             ([0x1F, 0x80, 0x00, 0x00], .varintNoncanonical, 0),

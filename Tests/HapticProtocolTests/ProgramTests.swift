@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HapticProtocol
 
 /// Header (1.3), whole programs and the builder.
@@ -11,13 +12,18 @@ struct ProgramTests {
         #expect(try ProgramHeader(parsing: bytes + [1, 2, 3]) == header)
 
         #expect(throws: ProgramError.headerTruncated) { try ProgramHeader(parsing: bytes.prefix(15)) }
-        var bad = bytes; bad[1] = 0x51
+        var bad = bytes
+        bad[1] = 0x51
         #expect(throws: ProgramError.badMagic) { try ProgramHeader(parsing: bad) }
-        bad = bytes; bad[2] = 2; bad[3] = 0xFF
+        bad = bytes
+        bad[2] = 2
+        bad[3] = 0xFF
         #expect(throws: ProgramError.badVersion) { try ProgramHeader(parsing: bad) }
-        bad = bytes; bad[3] = 0x02
+        bad = bytes
+        bad[3] = 0x02
         #expect(throws: ProgramError.badFlags) { try ProgramHeader(parsing: bad) }
-        bad = bytes; bad[3] = 0x00
+        bad = bytes
+        bad[3] = 0x00
         #expect(try ProgramHeader(parsing: bad).hasSharpness == false)
     }
 
@@ -60,12 +66,13 @@ struct ProgramTests {
         #expect(builder.loopDepth == 0)
         builder.setS(9, at: 260)
         let program = builder.program(endingAt: 300)
-        #expect(try program.decodedInstructions().map(\.instruction) == [
-            .rampA(to: 255, duration: 100), .pulse(amplitude: 255, sharpness: 200, delay: 40), .loop(count: 3, delay: 60),
-            .setA(0), .pulse(amplitude: 180, sharpness: 0, delay: 10), .endLoop(delay: 40), .setS(9, delay: 10), .end(delay: 40),
-        ])
+        #expect(
+            try program.decodedInstructions().map(\.instruction) == [
+                .rampA(to: 255, duration: 100), .pulse(amplitude: 255, sharpness: 200, delay: 40), .loop(count: 3, delay: 60),
+                .setA(0), .pulse(amplitude: 180, sharpness: 0, delay: 10), .endLoop(delay: 40), .setS(9, delay: 10), .end(delay: 40),
+            ])
         #expect(program.header.totalTicks == 300)
-        #expect(program.header.bodyLength == UInt32(builder.byteCount + 2)) // END +40 takes 2 bytes
+        #expect(program.header.bodyLength == UInt32(builder.byteCount + 2))  // END +40 takes 2 bytes
         #expect(program.header.hasSharpness)
     }
 

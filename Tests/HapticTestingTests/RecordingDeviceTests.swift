@@ -48,12 +48,12 @@ import Testing
 
 /// The HapticTesting example of README.md, verbatim.
 @Test func readmeTestingExample() async throws {
-    let device = try RecordingDevice()                    // the virtual device, recording every tick
-    let session = try await device.connect()              // or open device.path with your own code
+    let device = try RecordingDevice()  // the virtual device, recording every tick
+    let session = try await device.connect()  // or open device.path with your own code
     try await session.play(preset: "impact.medium")
-    try await device.waitUntilQuiet()                     // every play ended, its brake over
-    try device.expectPlayed(preset: "impact.medium")      // tick by tick, brake included
+    try await device.waitUntilQuiet()  // every play ended, its brake over
+    try device.expectPlayed(preset: "impact.medium")  // tick by tick, brake included
     let check = device.checkPlayed(preset: "impact.heavy", within: 0...5)
-    #expect(!check.passed, "\(check)")                    // or XCTAssertFalse(check.passed)
+    #expect(!check.passed, "\(check)")  // or XCTAssertFalse(check.passed)
     await device.close()
 }

@@ -3,8 +3,9 @@ import Foundation
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
-@testable import SerialBridge
 import Testing
+
+@testable import SerialBridge
 
 /// Every corpus pattern through the whole chain: AHAP -> compiler (for the actuator the device
 /// reports) -> session -> real pty -> virtual device, whose output must equal the interpreter run
@@ -39,8 +40,9 @@ import Testing
             let expected = offlineOutput(program.bytes)
             let recorded = fixture.recorded(receipt, count: expected.count)
             let mismatch = recorded.indices.first { recorded[$0] != expected[$0] }
-            #expect(recorded.count == expected.count && mismatch == nil,
-                    "\(file): \(recorded.count) samples recorded, \(expected.count) expected, first difference at tick \(mismatch ?? -1)")
+            #expect(
+                recorded.count == expected.count && mismatch == nil,
+                "\(file): \(recorded.count) samples recorded, \(expected.count) expected, first difference at tick \(mismatch ?? -1)")
             played += 1
         }
         #expect(played == files.count)

@@ -3,9 +3,10 @@ import Foundation
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
-@testable import SerialBridge
 import TestSupport
 import Testing
+
+@testable import SerialBridge
 
 /// Felt onset (docs/performance.md, "Felt onset"): the rise to 50 %/90 % of a play's first peak,
 /// the profiler's felt percentiles, and plays scheduled by felt onset (`PlayTime.felt(at:)`)
@@ -18,7 +19,8 @@ import Testing
         #expect(rise.peak > 0)
         #expect(rise.rise50 > 0 && rise.rise50 < rise.rise90 && rise.rise90 <= FeltRise.peakWindow)
         // A drive of 5 ticks: its peak is where the drive stops, reached by then.
-        let short = try #require(FeltRise.of(drive: Array(step.prefix(5)) + Array(repeating: OutputSample(amplitude: 0, sharpness: 0), count: 50), model: model))
+        let short = try #require(
+            FeltRise.of(drive: Array(step.prefix(5)) + Array(repeating: OutputSample(amplitude: 0, sharpness: 0), count: 50), model: model))
         #expect(short.rise90 <= 0.005 + 1e-9)
         #expect(FeltRise.of(drive: [OutputSample(amplitude: 0, sharpness: 0)], model: model) == nil)
     }
@@ -30,8 +32,9 @@ import Testing
             LatencyProfiler.Subject(name: $0, pattern: Preset.named($0)!.pattern)
         }
         let virtual = fixture.virtual
-        let profiler = LatencyProfiler(device: fixture.device, subjects: subjects,
-                                       options: .init(iterations: 3, recordedOutput: { virtual.samples(from: $0, count: $1) }))
+        let profiler = LatencyProfiler(
+            device: fixture.device, subjects: subjects,
+            options: .init(iterations: 3, recordedOutput: { virtual.samples(from: $0, count: $1) }))
         let report = try await profiler.run()
         #expect(report.feltFromRecordedOutput)
         for sample in report.prepared {
@@ -53,9 +56,12 @@ import Testing
         let subjects = Preset.all.map { LatencyProfiler.Subject(name: $0.name, pattern: $0.pattern) }
         let landing = try await Self.landings(fixture, subjects: subjects)
         let predicted = landing.map(\.predicted), recorded = landing.map(\.recorded)
-        print(String(format: "REPORT felt scheduling (presets, %@): landing error predicted p50 %.3f ms p99 %.3f ms; from the recorded output p50 %.3f ms p99 %.3f ms",
-                     ActuatorProfile.defaultName, Self.percentile(predicted, 50) * 1000, Self.percentile(predicted, 99) * 1000,
-                     Self.percentile(recorded, 50) * 1000, Self.percentile(recorded, 99) * 1000))
+        print(
+            String(
+                format:
+                    "REPORT felt scheduling (presets, %@): landing error predicted p50 %.3f ms p99 %.3f ms; from the recorded output p50 %.3f ms p99 %.3f ms",
+                ActuatorProfile.defaultName, Self.percentile(predicted, 50) * 1000, Self.percentile(predicted, 99) * 1000,
+                Self.percentile(recorded, 50) * 1000, Self.percentile(recorded, 99) * 1000))
         #expect(Self.percentile(predicted.map(abs), 99) <= 0.001)
         // What the device really output (recorded) lands where it was predicted to: the model is bit-exact.
         for (a, b) in zip(predicted, recorded) { #expect(abs(a - b) < 1e-9) }
@@ -66,32 +72,45 @@ import Testing
     /// scheduling error. `HAPTIC_FELT_BENCH=1 swift test --filter FeltOnsetTests/benchmark`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["HAPTIC_FELT_BENCH"] != nil))
     func benchmark() async throws {
-        let subjects = Preset.all.map { LatencyProfiler.Subject(name: $0.name, pattern: $0.pattern) }
+        let subjects =
+            Preset.all.map { LatencyProfiler.Subject(name: $0.name, pattern: $0.pattern) }
             + LatencyProfiler.subjects(inDirectory: Corpus.directory.path)
         for profile in ActuatorProfile.builtIns {
             let virtual = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: 500_000))
             virtual.start()
             defer { virtual.stop() }
-            let device = try await HapticDevice.open(path: virtual.path, baudRate: 500_000, options: HapticDevice.Options(timing: DeviceFixture.timing))
+            let device = try await HapticDevice.open(
+                path: virtual.path, baudRate: 500_000, options: HapticDevice.Options(timing: DeviceFixture.timing))
             let fixture = DeviceFixture(virtual: virtual, device: device)
-            let profiler = LatencyProfiler(device: device, subjects: subjects,
-                                           options: .init(iterations: subjects.count, baudRate: 500_000, recordedOutput: { virtual.samples(from: $0, count: $1) }))
+            let profiler = LatencyProfiler(
+                device: device, subjects: subjects,
+                options: .init(iterations: subjects.count, baudRate: 500_000, recordedOutput: { virtual.samples(from: $0, count: $1) }))
             let report = try await profiler.run()
-            let first = report.preparedSummary, f50 = report.feltSummary(report.prepared, level: 50), f90 = report.feltSummary(report.prepared, level: 90)
+            let first = report.preparedSummary, f50 = report.feltSummary(report.prepared, level: 50),
+                f90 = report.feltSummary(report.prepared, level: 90)
             let b = report.breakdown(report.prepared)
             let landing = try await Self.landings(fixture, subjects: subjects).map(\.predicted)
-            print(String(format: "REPORT felt %@: %d prepared plays, first output p50 %.3f p99 %.3f ms; felt 50%% p50 %.3f p99 %.3f ms; felt 90%% p50 %.3f p99 %.3f ms; felt 50%% p99 / first output p99 %.1fx; scheduling error p50 %.3f p99 %.3f ms (|p99| %.3f ms)",
-                         profile.name, first.count, first.p50, first.p99, f50.p50, f50.p99, f90.p50, f90.p99, report.feltToFirstOutputRatio,
-                         Self.percentile(landing, 50) * 1000, Self.percentile(landing, 99) * 1000, Self.percentile(landing.map(abs), 99) * 1000))
-            print(String(format: "REPORT felt %@ breakdown (medians, ms): host %.3f, line %.3f, tick wait %.3f, wake-up %.3f -> first output %.3f; rise 50%% %.3f -> felt 50%% %.3f; rise 90%% %.3f -> felt 90%% %.3f",
-                         profile.name, b.host * 1000, b.line * 1000, b.tickWait * 1000, b.wakeUp * 1000, b.firstOutput * 1000,
-                         b.rise50 * 1000, b.felt50 * 1000, b.rise90 * 1000, b.felt90 * 1000))
+            print(
+                String(
+                    format:
+                        "REPORT felt %@: %d prepared plays, first output p50 %.3f p99 %.3f ms; felt 50%% p50 %.3f p99 %.3f ms; felt 90%% p50 %.3f p99 %.3f ms; felt 50%% p99 / first output p99 %.1fx; scheduling error p50 %.3f p99 %.3f ms (|p99| %.3f ms)",
+                    profile.name, first.count, first.p50, first.p99, f50.p50, f50.p99, f90.p50, f90.p99, report.feltToFirstOutputRatio,
+                    Self.percentile(landing, 50) * 1000, Self.percentile(landing, 99) * 1000, Self.percentile(landing.map(abs), 99) * 1000))
+            print(
+                String(
+                    format:
+                        "REPORT felt %@ breakdown (medians, ms): host %.3f, line %.3f, tick wait %.3f, wake-up %.3f -> first output %.3f; rise 50%% %.3f -> felt 50%% %.3f; rise 90%% %.3f -> felt 90%% %.3f",
+                    profile.name, b.host * 1000, b.line * 1000, b.tickWait * 1000, b.wakeUp * 1000, b.firstOutput * 1000,
+                    b.rise50 * 1000, b.felt50 * 1000, b.rise90 * 1000, b.felt90 * 1000))
             let presetNames = Set(Preset.all.map(\.name))
-            let presets = report.prepared.filter { presetNames.contains($0.pattern) }, files = report.prepared.filter { !presetNames.contains($0.pattern) }
+            let presets = report.prepared.filter { presetNames.contains($0.pattern) },
+                files = report.prepared.filter { !presetNames.contains($0.pattern) }
             for (name, part) in [("presets", presets), ("corpus", files)] {
                 let p50 = report.feltSummary(part, level: 50), p90 = report.feltSummary(part, level: 90)
-                print(String(format: "REPORT felt %@ %@ (%d): felt 50%% p50 %.3f p99 %.3f ms; felt 90%% p50 %.3f p99 %.3f ms",
-                             profile.name, name, part.count, p50.p50, p50.p99, p90.p50, p90.p99))
+                print(
+                    String(
+                        format: "REPORT felt %@ %@ (%d): felt 50%% p50 %.3f p99 %.3f ms; felt 90%% p50 %.3f p99 %.3f ms",
+                        profile.name, name, part.count, p50.p50, p50.p99, p90.p50, p90.p99))
             }
             await device.close()
             #expect(Self.percentile(landing.map(abs), 99) <= 0.001)

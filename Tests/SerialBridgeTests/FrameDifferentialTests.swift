@@ -1,8 +1,9 @@
-import HapticTransport
 import CFirmwareCore
 import HapticProtocol
-@testable import SerialBridge
+import HapticTransport
 import Testing
+
+@testable import SerialBridge
 
 /// The C frame codec (firmware) and the Swift one (host) against each other: same bytes out,
 /// each decodes the other, same outcomes and counters on damaged streams.
@@ -30,9 +31,11 @@ import Testing
                 var payload: UnsafePointer<UInt8>?
                 var count: UInt8 = 0
                 hb_frame_decoder_frame(&decoder, &header, &payload, &count)
-                results.append(.success(Frame(
-                    messageType: header.type, sequence: header.sequence, flags: header.flags,
-                    payload: Array(UnsafeBufferPointer(start: payload, count: Int(count))), version: header.version)))
+                results.append(
+                    .success(
+                        Frame(
+                            messageType: header.type, sequence: header.sequence, flags: header.flags,
+                            payload: Array(UnsafeBufferPointer(start: payload, count: Int(count))), version: header.version)))
             case HB_FRAME_ERR_TOO_LONG: results.append(.failure(.tooLong))
             case HB_FRAME_ERR_COBS: results.append(.failure(.cobs))
             case HB_FRAME_ERR_SHORT: results.append(.failure(.short(count: 0)))
@@ -59,12 +62,13 @@ import Testing
     }
 
     func randomFrame(_ rng: inout SeededGenerator) -> Frame {
-        Frame(messageType: .random(in: 0...255, using: &rng), sequence: .random(in: 0...255, using: &rng),
-              flags: .random(in: 0...255, using: &rng),
-              payload: (0..<Int.random(in: 0...Frame.maxPayloadCount, using: &rng)).map { _ in
-                  Bool.random(using: &rng) ? 0 : .random(in: 0...255, using: &rng)
-              },
-              version: Int.random(in: 0..<20, using: &rng) == 0 ? 2 : Frame.version)
+        Frame(
+            messageType: .random(in: 0...255, using: &rng), sequence: .random(in: 0...255, using: &rng),
+            flags: .random(in: 0...255, using: &rng),
+            payload: (0..<Int.random(in: 0...Frame.maxPayloadCount, using: &rng)).map { _ in
+                Bool.random(using: &rng) ? 0 : .random(in: 0...255, using: &rng)
+            },
+            version: Int.random(in: 0..<20, using: &rng) == 0 ? 2 : Frame.version)
     }
 
     @Test func constantsAgree() {
@@ -82,7 +86,8 @@ import Testing
             let swift = try frame.encoded()
             #expect(cEncode(frame) == swift)
             var decoder = FrameDecoder()
-            let expected: Result<Frame, FrameDecodeError> = frame.version == Frame.version ? .success(frame) : .failure(.unsupportedVersion(frame.version))
+            let expected: Result<Frame, FrameDecodeError> =
+                frame.version == Frame.version ? .success(frame) : .failure(.unsupportedVersion(frame.version))
             #expect(kinds(cDecode(swift).0) == kinds([expected]))
             #expect(decoder.push(cEncode(frame) ?? []) == [expected])
         }

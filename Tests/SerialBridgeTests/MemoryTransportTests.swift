@@ -1,7 +1,8 @@
-import HapticTransport
 import Foundation
-@testable import SerialBridge
+import HapticTransport
 import Testing
+
+@testable import SerialBridge
 
 @Suite struct MemoryTransportTests {
     @Test func perfectLinkCarriesBytesBothWays() throws {
@@ -13,7 +14,13 @@ import Testing
         try b.write([1, 2, 3], timeout: 1)
         #expect(try readExactly(a, count: 3) == [1, 2, 3])
         #expect(try a.read(maxCount: 8, timeout: 0.02) == [])
-        #expect(a.faultCounts == { var c = FaultCounts(); c.bytes = 1000; return c }())
+        #expect(
+            a.faultCounts
+                == {
+                    var c = FaultCounts()
+                    c.bytes = 1000
+                    return c
+                }())
     }
 
     /// The same seed gives the same faults whatever the write chunking; another seed does not.

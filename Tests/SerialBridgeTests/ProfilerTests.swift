@@ -1,10 +1,11 @@
-import HapticSession
 import FirmwareModel
 import Foundation
 import HapticPattern
 import HapticProtocol
-@testable import SerialBridge
+import HapticSession
 import Testing
+
+@testable import SerialBridge
 
 @Suite(.serialized) struct ProfilerTests {
     @Test func clockEstimateMapsStepsOntoTheHostClock() {
@@ -79,8 +80,9 @@ import Testing
         let subjects = ["impact.light", "selection"].map {
             LatencyProfiler.Subject(name: $0, pattern: Preset.named($0)!.pattern)
         }
-        let profiler = LatencyProfiler(device: fixture.device, subjects: subjects,
-                                       options: .init(iterations: 2, coldPlays: true))
+        let profiler = LatencyProfiler(
+            device: fixture.device, subjects: subjects,
+            options: .init(iterations: 2, coldPlays: true))
         let report = try await profiler.run()
         #expect(report.unpreparedCold.count == 2)
         // Cold: nothing plays before the stage's 20 wake ticks are over (within the clock's error);

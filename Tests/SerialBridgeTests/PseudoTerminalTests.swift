@@ -1,10 +1,12 @@
-import HapticTransport
 import Foundation
 import HapticProtocol
-@testable import SerialBridge
+import HapticTransport
 import Testing
+
+@testable import SerialBridge
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Real kernel pseudo-terminals: the line discipline sits between the two ends, so these tests
@@ -57,8 +59,9 @@ import Glibc
         defer { client.close() }
         var rng = SeededGenerator(seed: 7)
         let frames = (0..<200).map { index in
-            Frame(messageType: UInt8(index % 256), sequence: UInt8(index % 256),
-                  payload: (0..<Int.random(in: 0...Frame.maxPayloadCount, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+            Frame(
+                messageType: UInt8(index % 256), sequence: UInt8(index % 256),
+                payload: (0..<Int.random(in: 0...Frame.maxPayloadCount, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
         }
         let sender = Background { () -> TransportError? in
             do {

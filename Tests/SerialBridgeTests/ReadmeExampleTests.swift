@@ -14,11 +14,11 @@ import Testing
     let virtualDevice = try VirtualDevice()
     virtualDevice.start()
     let device = try await HapticDevice.open(path: virtualDevice.path)  // handshake; compiles for the actuator it reports
-    let prepared = try await device.prepare(pattern)   // upload once, wake the output stage
-    let receipt = try await device.play(prepared)      // one small frame
+    let prepared = try await device.prepare(pattern)  // upload once, wake the output stage
+    let receipt = try await device.play(prepared)  // one small frame
     _ = try await device.waitForEnd(of: receipt)
 
-    let soundAt = HapticDevice.hostTime() + 0.1        // when your audio engine plays the sound
+    let soundAt = HapticDevice.hostTime() + 0.1  // when your audio engine plays the sound
     let synced = try await device.play(prepared, at: .felt(at: soundAt - 0.005))
     let feltAt = try await device.predictedFeltOnset(of: synced, prepared: prepared)  // soundAt - 0.005, within half a tick
     #expect(abs(try #require(feltAt) - (soundAt - 0.005)) <= 0.0005 + 1e-9)

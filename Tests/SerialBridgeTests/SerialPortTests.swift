@@ -1,9 +1,11 @@
-import HapticTransport
 import Foundation
-@testable import SerialBridge
+import HapticTransport
 import Testing
+
+@testable import SerialBridge
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// libserialport on this machine: listing, typed open errors, and (when the machine has a native
@@ -21,15 +23,20 @@ import Glibc
 
     @Test func listingJSONHasEveryKeyAndRoundTrips() throws {
         let ports = [
-            SerialPortInfo(path: "/dev/ttyACM0", description: "Arduino Uno", connection: .usb,
-                           usb: .init(vendorID: 0x2341, productID: 0x0043, manufacturer: "Arduino (www.arduino.cc)",
-                                      product: "Arduino Uno", serialNumber: "8573", bus: 1, address: 7)),
+            SerialPortInfo(
+                path: "/dev/ttyACM0", description: "Arduino Uno", connection: .usb,
+                usb: .init(
+                    vendorID: 0x2341, productID: 0x0043, manufacturer: "Arduino (www.arduino.cc)",
+                    product: "Arduino Uno", serialNumber: "8573", bus: 1, address: 7)),
             SerialPortInfo(path: "/dev/ttyS0", description: "ttyS0", connection: .native),
         ]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(ports), as: UTF8.self)
-        #expect(json == #"[{"bluetoothAddress":null,"description":"Arduino Uno","path":"\/dev\/ttyACM0","transport":"usb","usb":{"address":7,"bus":1,"manufacturer":"Arduino (www.arduino.cc)","product":"Arduino Uno","productID":"0043","serialNumber":"8573","vendorID":"2341"}},{"bluetoothAddress":null,"description":"ttyS0","path":"\/dev\/ttyS0","transport":"native","usb":null}]"#)
+        #expect(
+            json
+                == #"[{"bluetoothAddress":null,"description":"Arduino Uno","path":"\/dev\/ttyACM0","transport":"usb","usb":{"address":7,"bus":1,"manufacturer":"Arduino (www.arduino.cc)","product":"Arduino Uno","productID":"0043","serialNumber":"8573","vendorID":"2341"}},{"bluetoothAddress":null,"description":"ttyS0","path":"\/dev\/ttyS0","transport":"native","usb":null}]"#
+        )
         #expect(try JSONDecoder().decode([SerialPortInfo].self, from: Data(json.utf8)) == ports)
         #expect(ports[0].usb?.vendorProduct == "2341:0043")
     }
@@ -79,7 +86,7 @@ import Glibc
         #expect(kind(EINVAL, opening: false) == .system)
         let denied = TransportError(errno: EACCES, operation: "open", name: "/dev/ttyACM0", opening: true)
         #if os(Linux)
-        #expect(denied.hint?.contains("dialout") == true)
+            #expect(denied.hint?.contains("dialout") == true)
         #endif
         #expect(denied.description.hasPrefix("/dev/ttyACM0: permission denied (open: Permission denied)"))
     }

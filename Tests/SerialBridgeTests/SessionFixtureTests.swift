@@ -1,12 +1,13 @@
-import HapticSession
 import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
-@testable import SerialBridge
+import HapticSession
 import TestSupport
 import Testing
+
+@testable import SerialBridge
 
 /// A virtual device on a real pty and a session on its slave path: real parts end to end.
 struct DeviceFixture {
@@ -18,13 +19,16 @@ struct DeviceFixture {
     static let timing = SessionTiming(commandTimeout: 0.25)
 
     /// Starts a virtual device (115200 baud by default) and connects a session to it.
-    static func start(baudRate: Int = 115_200, configuration: DeviceModel.Configuration = .default,
-                      timing: SessionTiming = DeviceFixture.timing, speed: Double = 1) async throws -> DeviceFixture {
+    static func start(
+        baudRate: Int = 115_200, configuration: DeviceModel.Configuration = .default,
+        timing: SessionTiming = DeviceFixture.timing, speed: Double = 1
+    ) async throws -> DeviceFixture {
         let virtual = try VirtualDevice(options: VirtualDevice.Options(baudRate: baudRate, configuration: configuration, speed: speed))
         virtual.start()
         do {
-            let device = try await HapticDevice.open(path: virtual.path, baudRate: baudRate == 0 ? 115_200 : baudRate,
-                                                     options: HapticDevice.Options(timing: timing))
+            let device = try await HapticDevice.open(
+                path: virtual.path, baudRate: baudRate == 0 ? 115_200 : baudRate,
+                options: HapticDevice.Options(timing: timing))
             return DeviceFixture(virtual: virtual, device: device)
         } catch {
             virtual.stop()
@@ -55,8 +59,10 @@ let fixtureCore: DeviceConfiguration = {
 
 /// The interpreter run offline on `program`: `loops` seamless iterations (PROTOCOL.md 2.8) at
 /// master scale `scale`, then the brake, then one idle sample.
-func offlineOutput(_ program: [UInt8], configuration: DeviceConfiguration = fixtureCore, loops: Int = 1,
-                   scale: UInt8 = 255, offset: Int8 = 0) -> [OutputSample] {
+func offlineOutput(
+    _ program: [UInt8], configuration: DeviceConfiguration = fixtureCore, loops: Int = 1,
+    scale: UInt8 = 255, offset: Int8 = 0
+) -> [OutputSample] {
     var interpreter = Interpreter(configuration: configuration)
     guard (try? interpreter.load(program)) != nil else { return [] }
     interpreter.setMasterScale(scale)

@@ -1,11 +1,12 @@
-import HapticSession
 import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
-@testable import SerialBridge
+import HapticSession
 import Testing
+
+@testable import SerialBridge
 
 /// The session against the virtual device on a real pty.
 @Suite(.serialized) struct SessionTests {

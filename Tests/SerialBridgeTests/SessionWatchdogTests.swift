@@ -2,8 +2,9 @@ import FirmwareModel
 import Foundation
 import HapticPattern
 import HapticProtocol
-@testable import SerialBridge
 import Testing
+
+@testable import SerialBridge
 
 /// Keep-alives and the device's host-silence watchdog (PROTOCOL.md 2.13), and recovery from a
 /// device reset, over the pty in real time.

@@ -1,7 +1,8 @@
-import HapticTransport
 import Foundation
-@testable import SerialBridge
+import HapticTransport
 import Testing
+
+@testable import SerialBridge
 
 /// Runs `body` on another thread; `wait` returns its result (or nil after `timeout` seconds).
 final class Background<T: Sendable>: @unchecked Sendable {
@@ -52,8 +53,9 @@ func descriptors(ofPTY slavePath: String) -> Int {
         if target == slavePath {
             count += 1
         } else if target == "/dev/ptmx",
-                  let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(entry)", encoding: .utf8),
-                  info.split(separator: "\n").contains("tty-index:\t\(index)") {
+            let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(entry)", encoding: .utf8),
+            info.split(separator: "\n").contains("tty-index:\t\(index)")
+        {
             count += 1
         }
     }

@@ -1,10 +1,11 @@
-import HapticSession
-import HapticTransport
 import Foundation
 import HapticPattern
 import HapticProtocol
-@testable import SerialBridge
+import HapticSession
+import HapticTransport
 import Testing
+
+@testable import SerialBridge
 
 /// The port disappears in the middle of a play: a clear error within the time-out, no hang, and
 /// no thread or descriptor left behind.

@@ -1,9 +1,10 @@
-import HapticTransport
 import FirmwareModel
 import Foundation
 import HapticProtocol
-@testable import SerialBridge
+import HapticTransport
 import Testing
+
+@testable import SerialBridge
 
 /// The virtual device on its own, through a raw client on the pty: the clock, the UART model,
 /// clients coming and going.

@@ -39,6 +39,13 @@ enum { HB_AVR_RUNNING = 0, HB_AVR_STOPPED = 1, HB_AVR_CRASHED = 2 };
 /* Runs until the cycle counter reaches `cycle` (or the core stops). Returns HB_AVR_*. */
 int hb_avr_run_until(hb_avr *board, uint64_t cycle);
 
+/* Resets the MCU as its reset pin does (an Arduino's DTR when the host opens the port): the
+ * firmware restarts after `hold_cycles` in the bootloader, during which bytes sent to it are
+ * dropped (they are at another baud rate to the bootloader). The DRV2605L keeps its state. */
+void hb_avr_reset(hb_avr *board, uint64_t hold_cycles);
+/* Resets of the MCU so far (watchdog and hb_avr_reset). */
+uint32_t hb_avr_resets(const hb_avr *board);
+
 /* UART: queue bytes for the firmware; they go out back to back from now on. */
 void hb_avr_uart_send(hb_avr *board, const uint8_t *bytes, size_t count);
 size_t hb_avr_uart_send_pending(const hb_avr *board);
@@ -68,7 +75,8 @@ enum {
     HB_AVR_EVENT_OCR1B = 1,
     HB_AVR_EVENT_DRV_WRITE = 2,    /* reg = DRV2605L register, value = byte written */
     HB_AVR_EVENT_TIMER2_START = 3, /* the tick timer's clock was started (TCCR2B written non-zero) */
-    HB_AVR_EVENT_PROBE = 4         /* value = GPIOR0 as written: the firmware's probe bits (probe.h) */
+    HB_AVR_EVENT_PROBE = 4,        /* value = GPIOR0 as written: the firmware's probe bits (probe.h) */
+    HB_AVR_EVENT_DRV_OUTPUT = 5    /* the DRV2605L's output changed: reg << 8 | value = signed millivolts */
 };
 typedef struct {
     uint64_t cycle;
@@ -86,6 +94,30 @@ uint8_t hb_avr_drv_register(const hb_avr *board, uint8_t reg);
 uint64_t hb_avr_drv_first_access(const hb_avr *board);
 /* Simulated duration of an auto-calibration (cycles from GO to GO clearing). */
 void hb_avr_drv_set_calibration_cycles(hb_avr *board, uint64_t cycles);
+/* Failure modes of the simulated DRV2605L (drv2605l_model.c). */
+enum {
+    HB_AVR_DRV_FAULT_NONE = 0,
+    HB_AVR_DRV_FAULT_ABSENT = 1,      /* no ACK at its address (unwired, unpowered) */
+    HB_AVR_DRV_FAULT_CALIBRATION = 2, /* auto-calibration ends with DIAG_RESULT = 1 */
+    HB_AVR_DRV_FAULT_OVERTEMP = 3,    /* shuts down when driving, STATUS OVER_TEMP */
+    HB_AVR_DRV_FAULT_OVERCURRENT = 4, /* shuts down when driving, STATUS OC_DETECT */
+    HB_AVR_DRV_FAULT_BUS_STUCK = 5    /* SDA held low until SCL is clocked (a slave cut mid-byte) */
+};
+void hb_avr_drv_set_fault(hb_avr *board, int fault);
+/* The LRA's true resonance (LRA_PERIOD reports it); 170 Hz unless set. */
+void hb_avr_drv_set_lra_hz(hb_avr *board, double hz);
+/* The output the DRV2605L drives now, signed millivolts (RMS for an LRA, average for an ERM). */
+int16_t hb_avr_drv_output_mv(const hb_avr *board);
+/* Auto-calibrations completed since the board was created. */
+uint32_t hb_avr_drv_calibrations(const hb_avr *board);
+
+/* The DRV2605L's steady output for a register file (256 bytes) by the datasheet's equations (TI
+ * SLOS854 8.5.2.1, 8.5.2.2, 8.5.3.1): full scale of the mode in use, the overdrive clamp, and the
+ * output for an RTP code (0 unless in RTP mode out of standby; negative: reverse drive), in volts
+ * (RMS for an LRA, average for an ERM) for an LRA resonating at lra_hz. */
+double hb_drv2605l_full_scale_volts(const uint8_t *registers, double lra_hz);
+double hb_drv2605l_clamp_volts(const uint8_t *registers, double lra_hz);
+double hb_drv2605l_output_volts(const uint8_t *registers, uint8_t code, double lra_hz);
 
 /* Memory and symbols. */
 uint8_t hb_avr_read_data(const hb_avr *board, uint16_t address);

@@ -17,8 +17,10 @@ public struct EdgeParameters: Sendable, Hashable {
     /// durations. All ones when the profile renders sharpness as frequency.
     public var edgeStrength: [Double]
 
-    public init(overdriveRatio: Double, kickTicks: Int, brakeTicks: Int, brakeRatio: Double,
-                edgeStrength: [Double] = Array(repeating: 1, count: 256)) {
+    public init(
+        overdriveRatio: Double, kickTicks: Int, brakeTicks: Int, brakeRatio: Double,
+        edgeStrength: [Double] = Array(repeating: 1, count: 256)
+    ) {
         precondition(edgeStrength.count == 256, "one edge strength per sharpness code")
         self.overdriveRatio = overdriveRatio
         self.kickTicks = kickTicks
@@ -72,8 +74,9 @@ struct DriveStage {
             }
             if brakeRemaining > 0 && edges.brakeRatio > 0 {
                 brakeRemaining -= 1
-                return DriveCommand(phase: .brake, level: edges.brakeRatio, target: 0,
-                                    sharpness: lastSharpness, brakeStarts: starts)
+                return DriveCommand(
+                    phase: .brake, level: edges.brakeRatio, target: 0,
+                    sharpness: lastSharpness, brakeStarts: starts)
             }
             return DriveCommand(phase: .off, level: 0, target: 0, sharpness: lastSharpness, brakeStarts: false)
         }
@@ -87,8 +90,9 @@ struct DriveStage {
         lastSharpness = sample.sharpness
         if kickRemaining > 0 && edges.overdriveRatio > 1 {
             kickRemaining -= 1
-            return DriveCommand(phase: .kick, level: edges.overdriveRatio * level, target: level,
-                                sharpness: sample.sharpness, brakeStarts: false)
+            return DriveCommand(
+                phase: .kick, level: edges.overdriveRatio * level, target: level,
+                sharpness: sample.sharpness, brakeStarts: false)
         }
         return DriveCommand(phase: .drive, level: level, target: level, sharpness: sample.sharpness, brakeStarts: false)
     }

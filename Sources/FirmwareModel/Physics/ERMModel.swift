@@ -17,9 +17,11 @@ public struct ERMParameters: Sendable, Hashable {
     public var edges: EdgeParameters
     public var tickRate: Double
 
-    public init(timeConstant: Double, coastTimeConstant: Double, ratedSpeedHz: Double,
-                startLevel: Double, minimumRunningLevel: Double, bidirectional: Bool,
-                edges: EdgeParameters = .none, tickRate: Double = 1000) {
+    public init(
+        timeConstant: Double, coastTimeConstant: Double, ratedSpeedHz: Double,
+        startLevel: Double, minimumRunningLevel: Double, bidirectional: Bool,
+        edges: EdgeParameters = .none, tickRate: Double = 1000
+    ) {
         precondition(timeConstant > 0 && coastTimeConstant > 0 && ratedSpeedHz > 0 && tickRate > 0)
         precondition(minimumRunningLevel >= 0 && minimumRunningLevel <= startLevel && startLevel <= 1)
         self.timeConstant = timeConstant
@@ -119,7 +121,8 @@ struct ERMModel {
             if a > peak { peak = a }
         }
         angle = angle.truncatingRemainder(dividingBy: 2 * Double.pi)
-        return PhysicsSample(peakAcceleration: peak, envelope: speed * speed,
-                             frequency: abs(speed) * parameters.ratedSpeedHz)
+        return PhysicsSample(
+            peakAcceleration: peak, envelope: speed * speed,
+            frequency: abs(speed) * parameters.ratedSpeedHz)
     }
 }

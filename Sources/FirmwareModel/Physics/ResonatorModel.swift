@@ -16,9 +16,11 @@ public struct ResonatorParameters: Sendable, Hashable {
     public var edges: EdgeParameters
     public var tickRate: Double
 
-    public init(resonanceHz: Double, qualityFactor: Double, closedLoop: Bool = false,
-                driveFrequencies: [Double]? = nil, referenceHz: Double? = nil,
-                edges: EdgeParameters = .none, tickRate: Double = 1000) {
+    public init(
+        resonanceHz: Double, qualityFactor: Double, closedLoop: Bool = false,
+        driveFrequencies: [Double]? = nil, referenceHz: Double? = nil,
+        edges: EdgeParameters = .none, tickRate: Double = 1000
+    ) {
         precondition(resonanceHz > 0 && qualityFactor > 0.5 && tickRate > 0, "underdamped resonator, positive rates")
         let frequencies = driveFrequencies ?? Array(repeating: resonanceHz, count: 256)
         precondition(frequencies.count == 256 && frequencies.allSatisfy { $0 > 0 }, "one positive drive frequency per sharpness code")

@@ -27,8 +27,10 @@ public enum ResponseAnalysis {
 
     /// Envelope sample k is the value at the end of tick k, time (k + 1) ticks; before tick 0 the
     /// actuator is at rest. Crossing times are interpolated linearly between samples.
-    public static func analyze(drive: [OutputSample], response: [PhysicsSample],
-                               simulator: ActuatorSimulator) -> [DriveResponse] {
+    public static func analyze(
+        drive: [OutputSample], response: [PhysicsSample],
+        simulator: ActuatorSimulator
+    ) -> [DriveResponse] {
         precondition(drive.count == response.count, "one response sample per drive sample")
         let msPerTick = 1000 / simulator.tickRate
         func driven(_ k: Int) -> Bool { drive[k].amplitude > 0 && !drive[k].isBraking }
@@ -41,7 +43,10 @@ public enum ResponseAnalysis {
         var results: [DriveResponse] = []
         var k = 0
         while k < drive.count {
-            guard driven(k) else { k += 1; continue }
+            guard driven(k) else {
+                k += 1
+                continue
+            }
             let onset = k
             while k < drive.count && driven(k) { k += 1 }
             let end = k
@@ -49,12 +54,13 @@ public enum ResponseAnalysis {
             while nextOnset < drive.count && !driven(nextOnset) { nextOnset += 1 }
             let target = simulator.steadyEnvelope(for: drive[onset])
             let atStop = envelope(atEdge: end)
-            results.append(DriveResponse(
-                onsetTick: onset, endTick: end, target: target,
-                rise50: target > 0 ? crossing(from: onset, to: end, threshold: 0.5 * target, rising: true) : nil,
-                rise90: target > 0 ? crossing(from: onset, to: end, threshold: 0.9 * target, rising: true) : nil,
-                envelopeAtStop: atStop,
-                stop10: crossing(from: end, to: nextOnset, threshold: 0.1 * atStop, rising: false)))
+            results.append(
+                DriveResponse(
+                    onsetTick: onset, endTick: end, target: target,
+                    rise50: target > 0 ? crossing(from: onset, to: end, threshold: 0.5 * target, rising: true) : nil,
+                    rise90: target > 0 ? crossing(from: onset, to: end, threshold: 0.9 * target, rising: true) : nil,
+                    envelopeAtStop: atStop,
+                    stop10: crossing(from: end, to: nextOnset, threshold: 0.1 * atStop, rising: false)))
         }
         return results
     }

@@ -63,20 +63,23 @@ extension Bench {
 extension Bench.Report {
     init(_ bench: CompilerBenchmark, busy: InterpreterBenchmark.Measurement, repeat runs: Int, unreadable: [(file: String, error: String)]) {
         files = bench.entries.map { File(error: $0.error, file: $0.label, report: $0.report.map(ProgramReport.init)) }
-        medians = Medians(ahapRatio: bench.medianAHAPRatio, compileSeconds: bench.medianCompileSeconds,
-                          programBytes: bench.medianProgramBytes, rawRatio: bench.medianRawRatio)
+        medians = Medians(
+            ahapRatio: bench.medianAHAPRatio, compileSeconds: bench.medianCompileSeconds,
+            programBytes: bench.medianProgramBytes, rawRatio: bench.medianRawRatio)
         options = CompileOptionsReport(bench.options)
         profile = bench.profile
         `repeat` = runs
-        speed = Speed(compileSeconds: bench.compileSeconds, interpreterBusyTicks: busy.ticks,
-                      interpreterBusyTicksPerSecond: busy.ticksPerSecond,
-                      interpreterTicksPerSecond: bench.interpreterTicksPerSecond, patternsPerSecond: bench.patternsPerSecond)
-        totals = Totals(ahapMinifiedBytes: bench.totalAHAPMinifiedBytes, amplitudeMaxError: bench.amplitudeMaxError,
-                        amplitudeMeanError: bench.amplitudeMeanError, bodyBytes: bench.totalBodyBytes, files: bench.entries.count,
-                        instructions: ProgramReport.Instructions(counts: bench.totalInstructions),
-                        outsideTolerance: bench.failures, programBytes: bench.totalProgramBytes, pulses: bench.totalPulses,
-                        rawSampleBytes: bench.totalRawSampleBytes, sharpnessMaxError: bench.sharpnessMaxError,
-                        sharpnessMeanError: bench.sharpnessMeanError, ticks: bench.totalTicks, transients: bench.totalTransients)
+        speed = Speed(
+            compileSeconds: bench.compileSeconds, interpreterBusyTicks: busy.ticks,
+            interpreterBusyTicksPerSecond: busy.ticksPerSecond,
+            interpreterTicksPerSecond: bench.interpreterTicksPerSecond, patternsPerSecond: bench.patternsPerSecond)
+        totals = Totals(
+            ahapMinifiedBytes: bench.totalAHAPMinifiedBytes, amplitudeMaxError: bench.amplitudeMaxError,
+            amplitudeMeanError: bench.amplitudeMeanError, bodyBytes: bench.totalBodyBytes, files: bench.entries.count,
+            instructions: ProgramReport.Instructions(counts: bench.totalInstructions),
+            outsideTolerance: bench.failures, programBytes: bench.totalProgramBytes, pulses: bench.totalPulses,
+            rawSampleBytes: bench.totalRawSampleBytes, sharpnessMaxError: bench.sharpnessMaxError,
+            sharpnessMeanError: bench.sharpnessMeanError, ticks: bench.totalTicks, transients: bench.totalTransients)
         self.unreadable = unreadable.map { Unreadable(error: $0.error, file: $0.file) }
     }
 }

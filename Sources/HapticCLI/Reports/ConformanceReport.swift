@@ -51,17 +51,19 @@ extension ConformanceCommand.Report {
         self.baud = baud
         self.vectors = vectors
         device = run.info.map { info in
-            Device(protocolVersion: "\(info.version)", firmware: "\(info.firmwareMajor).\(info.firmwareMinor).\(info.firmwarePatch)",
-                   actuator: Int(info.actuatorCode), profileName: info.profileNameString, rate: Int(info.rate),
-                   slots: Int(info.slotCount), slotCapacity: Int(info.slotCapacity), maxBody: Int(info.maxBody),
-                   streamCapacity: Int(info.streamCapacity), rxBuffer: Int(info.rxBuffer), wakeTicks: Int(info.wakeTicks),
-                   idleTicks: Int(info.idleTicks), watchdog: Int(info.watchdog), capabilities: Int(info.capabilities.rawValue))
+            Device(
+                protocolVersion: "\(info.version)", firmware: "\(info.firmwareMajor).\(info.firmwareMinor).\(info.firmwarePatch)",
+                actuator: Int(info.actuatorCode), profileName: info.profileNameString, rate: Int(info.rate),
+                slots: Int(info.slotCount), slotCapacity: Int(info.slotCapacity), maxBody: Int(info.maxBody),
+                streamCapacity: Int(info.streamCapacity), rxBuffer: Int(info.rxBuffer), wakeTicks: Int(info.wakeTicks),
+                idleTicks: Int(info.idleTicks), watchdog: Int(info.watchdog), capabilities: Int(info.capabilities.rawValue))
         }
         passed = run.passed
         counts = Counts(passed: run.count(.passed), failed: run.count(.failed), skipped: run.count(.skipped))
         checks = run.results.map {
-            Check(kind: $0.kind.rawValue, name: $0.name, status: $0.status.rawValue, detail: $0.detail, compared: $0.compared,
-                  timingDependent: $0.timingDependent, configurationChanges: $0.configurationChanges, seconds: $0.seconds)
+            Check(
+                kind: $0.kind.rawValue, name: $0.name, status: $0.status.rawValue, detail: $0.detail, compared: $0.compared,
+                timingDependent: $0.timingDependent, configurationChanges: $0.configurationChanges, seconds: $0.seconds)
         }
     }
 
@@ -69,8 +71,9 @@ extension ConformanceCommand.Report {
     var text: String {
         var lines: [String] = []
         if let d = device {
-            lines.append("conformance of \(port): protocol \(d.protocolVersion), firmware \(d.firmware)\(d.profileName.isEmpty ? "" : ", \(d.profileName)"), "
-                         + "\(d.slots) slots x \(d.slotCapacity) bytes, stream \(d.streamCapacity), rx \(d.rxBuffer), \(d.rate) Hz")
+            lines.append(
+                "conformance of \(port): protocol \(d.protocolVersion), firmware \(d.firmware)\(d.profileName.isEmpty ? "" : ", \(d.profileName)"), "
+                    + "\(d.slots) slots x \(d.slotCapacity) bytes, stream \(d.streamCapacity), rx \(d.rxBuffer), \(d.rate) Hz")
         } else {
             lines.append("conformance of \(port): no session")
         }
@@ -87,8 +90,9 @@ extension ConformanceCommand.Report {
         lines.append("")
         let timing = checks.compactMap(\.timingDependent?.count).reduce(0, +)
         let compared = checks.compactMap(\.compared).reduce(0, +)
-        lines.append("\(counts.passed) passed, \(counts.failed) failed, \(counts.skipped) skipped; vector stretches: \(compared) compared, "
-                     + "\(timing) timing-dependent (not compared); samples are not observable over the port")
+        lines.append(
+            "\(counts.passed) passed, \(counts.failed) failed, \(counts.skipped) skipped; vector stretches: \(compared) compared, "
+                + "\(timing) timing-dependent (not compared); samples are not observable over the port")
         lines.append(passed ? "conforms" : "does not conform")
         return lines.joined(separator: "\n")
     }

@@ -86,8 +86,9 @@ extension Inspect.Report.File {
         }
         summary = outcome.document.map { Inspect.Report.Summary(AHAPSummary($0.pattern)) }
         timing = outcome.timing.map {
-            Inspect.Report.Timing(bytes: $0.bytes, decodeCPUSecondsBest: $0.bestCPU, decodeSecondsBest: $0.best,
-                                  decodeSecondsMedian: $0.median, readSeconds: $0.readSeconds, runs: $0.decodeSeconds.count)
+            Inspect.Report.Timing(
+                bytes: $0.bytes, decodeCPUSecondsBest: $0.bestCPU, decodeSecondsBest: $0.best,
+                decodeSecondsMedian: $0.median, readSeconds: $0.readSeconds, runs: $0.decodeSeconds.count)
         }
         warnings = (outcome.document?.warnings ?? []).map {
             Inspect.Report.Warning(kind: $0.kind.rawValue, message: $0.message, path: $0.path)

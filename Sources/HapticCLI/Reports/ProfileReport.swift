@@ -82,15 +82,20 @@ extension Profile.Report {
             Summary(count: s.count, p50Ms: s.p50, p90Ms: s.p90, p99Ms: s.p99, maxMs: s.max, meanMs: s.mean)
         }
         func plays(_ list: [LatencyReport.Sample]) -> [Sample] {
-            list.map { Sample(pattern: $0.pattern, latencyMs: $0.latency * 1000, programBytes: $0.programBytes, uncertaintyMs: $0.uncertainty * 1000,
-                              rise50Ms: $0.rise.map { $0.rise50 * 1000 }, rise90Ms: $0.rise.map { $0.rise90 * 1000 }, wakeUpMs: $0.wakeUp * 1000) }
+            list.map {
+                Sample(
+                    pattern: $0.pattern, latencyMs: $0.latency * 1000, programBytes: $0.programBytes, uncertaintyMs: $0.uncertainty * 1000,
+                    rise50Ms: $0.rise.map { $0.rise50 * 1000 }, rise90Ms: $0.rise.map { $0.rise90 * 1000 }, wakeUpMs: $0.wakeUp * 1000)
+            }
         }
         func felt(_ list: [LatencyReport.Sample]) -> Felt {
             let b = report.breakdown(list)
-            return Felt(felt50: summary(report.feltSummary(list, level: 50)), felt90: summary(report.feltSummary(list, level: 90)),
-                        breakdown: Breakdown(hostMs: b.host * 1000, lineMs: b.line * 1000, tickWaitMs: b.tickWait * 1000, wakeUpMs: b.wakeUp * 1000,
-                                             firstOutputMs: b.firstOutput * 1000, rise50Ms: b.rise50 * 1000, felt50Ms: b.felt50 * 1000,
-                                             rise90Ms: b.rise90 * 1000, felt90Ms: b.felt90 * 1000))
+            return Felt(
+                felt50: summary(report.feltSummary(list, level: 50)), felt90: summary(report.feltSummary(list, level: 90)),
+                breakdown: Breakdown(
+                    hostMs: b.host * 1000, lineMs: b.line * 1000, tickWaitMs: b.tickWait * 1000, wakeUpMs: b.wakeUp * 1000,
+                    firstOutputMs: b.firstOutput * 1000, rise50Ms: b.rise50 * 1000, felt50Ms: b.felt50 * 1000,
+                    rise90Ms: b.rise90 * 1000, felt90Ms: b.felt90 * 1000))
         }
         self.target = target
         self.corpus = corpus
@@ -111,10 +116,12 @@ extension Profile.Report {
         meetsSpeedupTarget = report.meetsSpeedupTarget
         actuatorProfile = report.actuatorProfile
         feltSource = report.feltFromRecordedOutput ? "recorded output" : "model prediction"
-        feltOnset = FeltOnsets(prepared: felt(report.prepared), uploadThenPlay: felt(report.uploadThenPlay),
-                               unpreparedCold: report.unpreparedCold.isEmpty ? nil : felt(report.unpreparedCold))
+        feltOnset = FeltOnsets(
+            prepared: felt(report.prepared), uploadThenPlay: felt(report.uploadThenPlay),
+            unpreparedCold: report.unpreparedCold.isEmpty ? nil : felt(report.unpreparedCold))
         feltToFirstOutputRatio = report.feltToFirstOutputRatio
-        samples = Samples(prepared: plays(report.prepared), uploadThenPlay: plays(report.uploadThenPlay),
-                          unpreparedCold: plays(report.unpreparedCold))
+        samples = Samples(
+            prepared: plays(report.prepared), uploadThenPlay: plays(report.uploadThenPlay),
+            unpreparedCold: plays(report.unpreparedCold))
     }
 }

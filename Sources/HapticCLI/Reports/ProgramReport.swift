@@ -50,11 +50,12 @@ struct ProgramReport: Encodable {
         compileSeconds = r.compileSeconds
         deviceNotes = r.deviceNotes
         let f = r.fidelity
-        fidelity = Fidelity(amplitudeMaxError: f.amplitudeMaxError, amplitudeMeanError: f.amplitudeMeanError,
-                            playbackSeconds: f.playbackSeconds, problem: f.problem, sharpnessMaxError: f.sharpnessMaxError,
-                            sharpnessMeanError: f.sharpnessMeanError, sharpnessTicks: f.sharpnessTicks,
-                            sharpnessTolerance: f.sharpnessTolerance, ticks: f.ticks, tolerance: f.tolerance,
-                            withinTolerance: f.withinTolerance)
+        fidelity = Fidelity(
+            amplitudeMaxError: f.amplitudeMaxError, amplitudeMeanError: f.amplitudeMeanError,
+            playbackSeconds: f.playbackSeconds, problem: f.problem, sharpnessMaxError: f.sharpnessMaxError,
+            sharpnessMeanError: f.sharpnessMeanError, sharpnessTicks: f.sharpnessTicks,
+            sharpnessTolerance: f.sharpnessTolerance, ticks: f.ticks, tolerance: f.tolerance,
+            withinTolerance: f.withinTolerance)
         instructions = Instructions(counts: r.instructions)
         profile = r.profile
         programBytes = r.programBytes

@@ -22,6 +22,7 @@ func reportJSON<T: Encodable>(_ report: T) throws -> String {
 struct Nullable<Value: Encodable>: Encodable {
     var wrappedValue: Value?
 
+    // Written out: memberwise initializers of the reports take `Value?` through it.
     init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
     }

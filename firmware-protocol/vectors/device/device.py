@@ -18,16 +18,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import reference as ref  # noqa: E402
 from hbwire import cobs, crc16  # noqa: E402
 
-MAJOR, MINOR = 1, 0
+MAJOR, MINOR = 1, 0  # the 2.18 additions (DIAG, stage faults) are a minor change; the number is the lead's
 STREAM = 0xFF
+NO_SLOT = 0xFE  # TELEMETRY slot of a stage fault when nothing plays (2.18)
 T = {"HELLO": 0x01, "PING": 0x02, "UPLOAD": 0x03, "COMMIT": 0x04, "PLAY": 0x05, "STOP": 0x06,
      "PREPARE": 0x07, "SET_PARAM": 0x08, "STREAM_OPEN": 0x09, "STREAM_DATA": 0x0A, "SET_CONFIG": 0x0B,
-     "ACK": 0x80, "NACK": 0x81, "INFO": 0x82, "PONG": 0x83, "TELEMETRY": 0x84, "CREDIT": 0x85, "RESET": 0x86}
+     "DIAG": 0x0C, "ACK": 0x80, "NACK": 0x81, "INFO": 0x82, "PONG": 0x83, "TELEMETRY": 0x84, "CREDIT": 0x85,
+     "RESET": 0x86, "DIAG_REPORT": 0x87}
 NAME = {v: k for k, v in T.items()}
 FIXED = {"HELLO": 2, "PING": 4, "UPLOAD": 6, "COMMIT": 7, "PLAY": 10, "STOP": 1, "PREPARE": 0,
          "SET_PARAM": 2, "STREAM_OPEN": 16, "STREAM_DATA": 4, "SET_CONFIG": 5}
 COMMANDS = ("UPLOAD", "COMMIT", "PLAY", "STOP", "PREPARE", "STREAM_OPEN", "SET_CONFIG")
-E = {"WATCHDOG": 50, "UNKNOWN_MESSAGE": 64, "BAD_LENGTH": 65, "BAD_SLOT": 66, "BAD_OFFSET": 67,
+E = {"WATCHDOG": 50, "DRIVER_ABSENT": 59, "DRIVER_BUS": 60, "CALIBRATION_FAILED": 61, "OVER_TEMPERATURE": 62,
+     "OVER_CURRENT": 63, "UNKNOWN_MESSAGE": 64, "BAD_LENGTH": 65, "BAD_SLOT": 66, "BAD_OFFSET": 67,
      "NO_SPACE": 68, "SLOT_BUSY": 69, "NOT_COMMITTED": 70, "COMMIT_LENGTH": 71, "CHECKSUM_MISMATCH": 72,
      "VERSION_INCOMPATIBLE": 73, "BAD_PARAM": 74, "NO_STREAM": 75, "UNSUPPORTED": 76}
 EVENTS = {1: "STARTED", 2: "FIRST_OUTPUT", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
@@ -258,7 +261,12 @@ class Device:
         self.stage, self.wake_left, self.idle_left = ("warm", 0, cfg.idle) if cfg.wake == 0 else ("cold", 0, 0)
         self.partial = bytearray()
         self.out = []
+        self.stage_fault = self.fault_sent = 0  # the board's output-stage fault, and the last one reported
         self.notice(T["RESET"], bytes([MAJOR, MINOR, cfg.reset_reason]) + u32(cfg.boot_count))
+
+    def set_stage_fault(self, code):
+        """The board reports its output stage's fault (0: none), between steps (2.18)."""
+        self.stage_fault = code
 
     # -- sending
     def send(self, type_, seq, payload):
@@ -335,6 +343,9 @@ class Device:
         elif name == "STREAM_DATA":
             if len(p) >= 4:
                 self.stream_data(int.from_bytes(p[:4], "little"), p[4:])
+        elif name == "DIAG":
+            # no board here: stage 0, nothing but the fault the device holds
+            self.send(T["DIAG_REPORT"], seq, bytes([0, self.stage_fault]) + bytes(16))
         elif name == "HELLO":
             self.memory = None
             if len(p) < 2:
@@ -485,16 +496,21 @@ class Device:
         ended = None
         # 1. watchdog
         if self.watchdog and self.silence >= self.watchdog and (it.mode == "playing" or self.pending):
-            slot = self.active["slot"] if self.active else self.pending["slot"]
-            self.pending = None
-            if it.mode == "playing":
-                it.stop(True)
-            self.close_stream()
-            self.telemetry(5, slot, E["WATCHDOG"], n)
-            self.active = None
-        # 2. start
+            self.fault_stop(E["WATCHDOG"], n)
+        # 1b. a new output-stage fault (2.18)
+        if self.stage_fault != self.fault_sent:
+            self.fault_sent = self.stage_fault
+            if self.stage_fault:
+                self.fault_stop(self.stage_fault, n)
+        # 2. start (a play meeting a stage fault ends with it)
         pend = self.pending
-        if pend and self.stage == "warm" and (pend["at"] is None or signed32(n - pend["at"]) >= 0):
+        if pend and self.stage == "warm" and (pend["at"] is None or signed32(n - pend["at"]) >= 0) \
+                and self.stage_fault:
+            self.pending = None
+            if pend["slot"] == STREAM:
+                self.close_stream()
+            self.telemetry(5, pend["slot"], self.stage_fault, n)
+        elif pend and self.stage == "warm" and (pend["at"] is None or signed32(n - pend["at"]) >= 0):
             if self.active and it.mode == "playing":
                 self.telemetry(4, self.active["slot"], 1, n)
                 if self.active["slot"] == STREAM:
@@ -562,6 +578,17 @@ class Device:
         self.now += 1
         return sample
 
+    def fault_stop(self, code, n):
+        """The watchdog's and a stage fault's end of a play (or of a pending one): brake, stream
+        closed, FAULT with the play's slot, or NO_SLOT when nothing plays."""
+        slot = self.active["slot"] if self.active else (self.pending["slot"] if self.pending else NO_SLOT)
+        self.pending = None
+        if self.interp.mode == "playing":
+            self.interp.stop(True)
+        self.close_stream()
+        self.telemetry(5, slot, code, n)
+        self.active = None
+
     def end(self, code, tick):
         self.telemetry(3 if code == 0 else 5, self.active["slot"], code, tick)
         if self.active["slot"] == STREAM:
@@ -588,4 +615,6 @@ def describe(type_, seq, p):
         return f"RESET #{seq} {p[0]}.{p[1]} reason {p[2]} boot {le(3, 7)}"
     if name == "INFO":
         return f"INFO seq {seq} ({len(p)} bytes)"
+    if name == "DIAG_REPORT" and len(p) >= 18:
+        return f"DIAG_REPORT seq {seq} stage {p[0]} fault {p[1]}"
     return f"{name} seq {seq} ({len(p)} bytes)"

@@ -65,6 +65,11 @@ class Session:
         self.inputs.append((self.now, bytes(data), text))
         self.dev.receive(bytes(data))
 
+    def fault(self, code, text=None):
+        """The board reports its output stage's fault (0: none) before the next step (2.18)."""
+        self.inputs.append((self.now, code, text))
+        self.dev.set_stage_fault(code)
+
     def command(self, name, payload=b"", seq=None):
         """Sends a command with the next sequence number (or `seq`); returns the frame bytes."""
         if seq is None:
@@ -120,6 +125,10 @@ class Session:
         for tick, data, text in self.inputs:
             while notes and notes[0][0] <= tick:
                 lines.append(f"# {notes.pop(0)[1]}")
+            if isinstance(data, int):
+                lines.append(f"# fault {tick}: {text or 'the output stage reports fault ' + str(data)}")
+                lines.append(f"fault {tick} {data}")
+                continue
             if text:
                 lines.append(f"# in {tick}: {text}")
             lines.append(f"in {tick} {data.hex() if data else '-'}")
@@ -162,7 +171,7 @@ def hello_and_ping(s):
     s.run(5)
     s.message("PING", u32(42) + b"\x99", seq=79)   # longer: extra byte ignored
     s.command("PREPARE", b"\x55\x66")          # extra bytes ignored
-    s.feed(dv.frame(0x0C, 9, b"\x01"), "type 0x0C: unknown command")
+    s.feed(dv.frame(0x0E, 9, b"\x01"), "type 0x0E: unknown command")
     s.feed(dv.frame(0x00, 10, b""), "type 0x00: unknown command")
     s.feed(dv.frame(T["ACK"], 11, b"\x01\x00\x00\x00\x00"), "an ACK echoed back: ignored")
     s.run(2)
@@ -443,6 +452,43 @@ def watchdog(s):
     s.command("SET_CONFIG", bytes([1]) + u32(0))
     s.command("PLAY", play(0))
     s.run(300)
+
+
+@session("output-stage faults (2.18): reported once when they arise (slot 0xFE when nothing "
+         "plays), a play that would start ends with the fault instead, a fault during a play or a "
+         "pending one ends it with brake, DIAG reports the fault, a cleared fault lets plays start "
+         "again", wake=0, brake=4, caps=0x16)
+def stage_faults(s):
+    s.upload(0, BUZZ)
+    s.message("DIAG", seq=40)
+    s.run(2)
+    s.fault(dv.E["DRIVER_ABSENT"], "the board finds no driver")
+    s.run(3)
+    s.fault(dv.E["DRIVER_ABSENT"], "the same fault again: nothing new to report")
+    s.message("DIAG", seq=41)
+    s.command("PLAY", play(0))
+    s.run(3)
+    s.command("STREAM_OPEN", bytes(prog([("SET_A", 0, 50), ("END", 5)])[:16]))
+    s.command("PLAY", play(0xFF))
+    s.run(3)
+    s.fault(0, "the driver answers again")
+    s.message("DIAG", seq=42)
+    s.command("PLAY", play(0, loops=0))
+    s.run(20)
+    s.fault(dv.E["OVER_TEMPERATURE"], "the driver shuts down, hot")
+    s.run(8)
+    s.fault(dv.E["OVER_CURRENT"], "another fault: reported too")
+    s.run(3)
+    s.fault(0)
+    s.command("PLAY", play(0, at=s.now + 10))
+    s.run(4)
+    s.fault(dv.E["DRIVER_BUS"], "a failed transfer while a play is pending")
+    s.run(15)
+    s.fault(0)
+    s.command("PLAY", play(0))
+    s.run(12)
+    s.command("SET_CONFIG", bytes([2]) + u32(1))  # RECALIBRATE: a board's key, BAD_PARAM without one
+    s.run(2)
 
 
 @session("garbage between frames, a frame with a flipped bit (CRC), one cut "

@@ -24,6 +24,7 @@ typedef struct {
     uint32_t tick;
     uint32_t start;
     uint32_t length;
+    int fault; /* a `fault <tick> <code>` line: the board reports stage fault `start` (2.18) */
 } chunk;
 
 /* The parsed vector. */
@@ -124,8 +125,18 @@ static int parse(const char *path)
                 inputs[input_count].tick = (uint32_t)tick;
                 inputs[input_count].start = in_used;
                 inputs[input_count].length = (uint32_t)n;
+                inputs[input_count].fault = 0;
                 input_count++;
                 in_used += (uint32_t)n;
+            }
+        } else if (sscanf(line, "fault %lu %ld", &tick, &n) == 2) {
+            ok = n >= 0 && n <= 255 && input_count < MAX_INPUTS;
+            if (ok) {
+                inputs[input_count].tick = (uint32_t)tick;
+                inputs[input_count].start = (uint32_t)n;
+                inputs[input_count].length = 0;
+                inputs[input_count].fault = 1;
+                input_count++;
             }
         } else if (sscanf(line, "out %lu %s", &tick, hex) == 2) {
             long i;
@@ -167,7 +178,12 @@ static int run(const char *name, int split)
         hb_sample s;
         current_tick = t;
         while (next_input < input_count && inputs[next_input].tick == t) {
-            hb_device_receive(&dev, in_bytes + inputs[next_input].start, (uint16_t)inputs[next_input].length);
+            if (inputs[next_input].fault) {
+                hb_device_set_stage_fault(&dev, (uint8_t)inputs[next_input].start);
+            } else {
+                hb_device_receive(&dev, in_bytes + inputs[next_input].start,
+                                  (uint16_t)inputs[next_input].length);
+            }
             next_input++;
         }
         if (split) {
@@ -313,6 +329,44 @@ static void hello_yields(void)
 }
 
 /* Direct checks of what the vectors cannot show. */
+/* The last frame sent, decoded: its payload in `decoded`, its length returned (-1: not of `type`). */
+static uint8_t decoded[HB_FRAME_MAX_PAYLOAD];
+static int decoded_payload(uint8_t type)
+{
+    hb_frame_decoder d;
+    hb_frame_header h;
+    const uint8_t *p = NULL;
+    uint8_t n = 0;
+    uint32_t i;
+    int ready = 0;
+    hb_frame_decoder_init(&d);
+    for (i = 0; i < got_used; i++) {
+        if (hb_frame_decoder_push(&d, got_bytes[i]) == HB_FRAME_READY) {
+            hb_frame_decoder_frame(&d, &h, &p, &n);
+            ready = h.type == type;
+            if (ready) memcpy(decoded, p, n);
+        }
+    }
+    return ready ? (int)n : -1;
+}
+
+static void fill_diag(void *ctx, uint8_t *payload)
+{
+    (void)ctx;
+    payload[0] = HB_DIAG_STAGE_DRV2605L;
+    payload[1] = 0xEE; /* the device's own stage fault replaces it */
+    payload[17] = 0x5A;
+}
+
+static int recalibrations;
+static uint8_t accept_recalibrate(void *ctx, uint8_t key, uint32_t value)
+{
+    (void)ctx;
+    if (key != HB_CONFIG_RECALIBRATE || value != 1u) return HB_ERR_BAD_PARAM;
+    recalibrations++;
+    return 0;
+}
+
 static void api_tests(void)
 {
     static hb_device dev;
@@ -360,6 +414,28 @@ static void api_tests(void)
         got_used = 0;
         hb_device_receive(&dev, wire, (uint16_t)n);
         check(dev.now == 300 && got_used > 0, "PONG sent, now = 300");
+    }
+    /* A board's diagnostics and SET_CONFIG keys (2.18): its hooks fill DIAG_REPORT (the device adds
+     * the stage fault) and answer RECALIBRATE. */
+    {
+        uint8_t payload[5] = {HB_CONFIG_RECALIBRATE, 1, 0, 0, 0};
+        got_used = 0;
+        hb_device_set_diag(&dev, fill_diag);
+        hb_device_set_stage_fault(&dev, HB_ERR_OVER_CURRENT);
+        send_frame(&dev, HB_MSG_DIAG, 9, NULL, 0);
+        check(got_used > 0 && decoded_payload(HB_MSG_DIAG_REPORT) == HB_LEN_DIAG_REPORT && decoded[0] == 2
+                  && decoded[1] == HB_ERR_OVER_CURRENT && decoded[17] == 0x5A,
+              "DIAG_REPORT from the board's hook, with the stage fault");
+        got_used = 0;
+        send_frame(&dev, HB_MSG_SET_CONFIG, 10, payload, sizeof payload);
+        check(decoded_payload(HB_MSG_NACK) == HB_LEN_NACK && decoded[1] == HB_ERR_BAD_PARAM,
+              "RECALIBRATE without a board: BAD_PARAM");
+        hb_device_set_config_hook(&dev, accept_recalibrate);
+        got_used = 0;
+        send_frame(&dev, HB_MSG_SET_CONFIG, 11, payload, sizeof payload);
+        check(decoded_payload(HB_MSG_ACK) == HB_LEN_ACK && recalibrations == 1,
+              "RECALIBRATE through the hook");
+        hb_device_set_stage_fault(&dev, 0);
     }
     hello_yields();
     printf("sizeof(hb_device) = %u bytes on this host (interpreter %u, frame decoder %u)\n",

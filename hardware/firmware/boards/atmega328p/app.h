@@ -7,6 +7,10 @@
 
 /* MCUSR at reset (or as the bootloader passed it in r2), read by main before anything else. */
 extern uint8_t hb_board_reset_flags;
+/* 1 when the last reset was hb_board_restart's (a watchdog reset the firmware asked for). */
+extern uint8_t hb_board_software_reset;
+/* Set by the application: main restarts the board once what it sent is on the line. */
+extern volatile uint8_t hb_board_restart_requested;
 
 void hb_app_init(void);
 /* main.c: runs the steps that have come due (and the output stage's main-loop work);

@@ -7,6 +7,7 @@
 #include "app.h"
 #include "board.h"
 #include "hb_device.h"
+#include "output.h"
 #include "tick.h"
 #include "uart.h"
 
@@ -18,26 +19,26 @@
 #error "build with -DHB_DEVICE_MAX_SLOTS=2 (the Makefile does)"
 #endif
 
-#ifndef HB_BOARD_PROFILE_NAME
-#define HB_BOARD_PROFILE_NAME ""
-#endif
-
 #if defined(HB_BOARD_LRA)
 #define ACTUATOR HB_ACTUATOR_LRA
 #else
 #define ACTUATOR HB_ACTUATOR_ERM
 #endif
 
-/* SHARPNESS: the stage renders the sharpness code (the PWM stage as an LRA carrier frequency,
- * when its band is not a single frequency). ACTIVE_BRAKE: brake ticks drive in anti-phase (the
- * PWM stage on an H-bridge; the DRV2605L brakes by itself in closed loop). SUBTICK: PONG
- * reports the fraction of the tick from Timer2. */
-#if defined(HB_BOARD_PWM) && defined(HB_BOARD_LRA) && (HB_LRA_F_MIN_HZ != HB_LRA_F_MAX_HZ)
+/* SHARPNESS: the stage renders the sharpness code (the PWM stage as an LRA carrier frequency
+ * when the profile's band is not a single frequency, or as the strength of its kick and brake
+ * when the profile renders edges; the DRV2605L's automatic edges do not depend on it).
+ * ACTIVE_BRAKE: brake ticks drive against the motion (the PWM stage on an H-bridge, for a
+ * bidirectional profile; the DRV2605L brakes by itself in closed loop). SUBTICK: PONG reports the
+ * fraction of the tick from Timer2. */
+#if defined(HB_BOARD_PWM)                          \
+    && (HB_PROFILE_F_MIN_HZ != HB_PROFILE_F_MAX_HZ \
+        || (HB_PROFILE_MIN_EDGE_Q8 < 256u && (HB_PROFILE_KICK_MS != 0u || HB_PROFILE_BRAKE_MS != 0u)))
 #define CAP_SHARPNESS HB_CAP_SHARPNESS
 #else
 #define CAP_SHARPNESS 0u
 #endif
-#if defined(HB_BOARD_PWM) || !defined(HB_DRV_OPEN_LOOP) || !HB_DRV_OPEN_LOOP
+#if defined(HB_BOARD_DRV2605L) || (HB_PROFILE_BIDIRECTIONAL && HB_PROFILE_BRAKE_MS != 0u)
 #define CAP_BRAKE HB_CAP_ACTIVE_BRAKE
 #else
 #define CAP_BRAKE 0u
@@ -47,6 +48,27 @@ static uint8_t program_memory[SLOT_COUNT * SLOT_CAPACITY];
 static uint8_t stream_ring[STREAM_CAPACITY];
 static hb_device_config config;
 static hb_device device;
+
+static void diag(void *ctx, uint8_t *payload)
+{
+    (void)ctx;
+    hb_output_diag(payload);
+}
+
+/* SET_CONFIG RECALIBRATE (PROTOCOL.md 2.13): the stage forgets its calibration and the board
+ * restarts once the ACK is out (main.c), calibrating while it boots. */
+static uint8_t config_key(void *ctx, uint8_t key, uint32_t value)
+{
+    (void)ctx;
+    if (key != HB_CONFIG_RECALIBRATE || value != 1u) {
+        return HB_ERR_BAD_PARAM;
+    }
+    uint8_t code = hb_output_recalibrate();
+    if (code == 0u) {
+        hb_board_restart_requested = 1;
+    }
+    return code;
+}
 
 static void transmit(void *ctx, const uint8_t *bytes, uint16_t length)
 {
@@ -71,7 +93,7 @@ static void yield_to_ticks(void *ctx)
 static uint8_t reset_reason(uint8_t flags)
 {
     if (flags & _BV(WDRF)) {
-        return HB_RESET_WATCHDOG;
+        return hb_board_software_reset ? HB_RESET_SOFTWARE : HB_RESET_WATCHDOG;
     }
     if (flags & _BV(BORF)) {
         return HB_RESET_BROWN_OUT;
@@ -97,12 +119,14 @@ void hb_app_init(void)
     config.fw_minor = 1;
     config.fw_patch = 0;
     config.actuator = ACTUATOR;
-    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK;
-    config.profile_name = HB_BOARD_PROFILE_NAME;
+    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK | HB_CAP_DIAG;
+    config.profile_name = HB_PROFILE_NAME;
     config.reset_reason = reset_reason(hb_board_reset_flags);
     hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
     hb_device_set_subtick(&device, subtick);
     hb_device_set_yield(&device, yield_to_ticks);
+    hb_device_set_diag(&device, diag);
+    hb_device_set_config_hook(&device, config_key);
     /* ACK, NACK and PONG are encoded at hb_app_flush, after a step that came due meanwhile */
     hb_device_set_deferred_replies(&device, 1);
 }
@@ -116,6 +140,7 @@ void hb_app_byte(uint8_t byte)
  * hb_app_flush once the sample is with the output stage (hb_device.h). */
 void hb_app_step(uint8_t *amplitude, uint8_t *sharpness, uint8_t *flags)
 {
+    hb_device_set_stage_fault(&device, hb_output_fault()); /* reported by this step if new */
     hb_sample s = hb_device_step(&device);
     *amplitude = s.amp;
     *sharpness = s.sharp;

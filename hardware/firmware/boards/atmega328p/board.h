@@ -12,6 +12,19 @@
 
 /* UART: 8N1 at HB_BAUD with U2X (8 samples per bit). 500 kbaud is exact at 16 MHz
  * (UBRR = 3); 115200 would be 2.1 % off even with U2X. One byte = 10 bit times = 320 cycles. */
+/* The actuator profile the board is built for (make PROFILE=<name>): profiles/<name>.h, written by
+ * tools/gen-board-profiles from hardware/actuators/<name>.json. */
+#ifndef HB_PROFILE_HEADER
+#define HB_PROFILE_HEADER "profiles/lra-170hz-10mm.h"
+#endif
+#include HB_PROFILE_HEADER
+
+/* The H-bridge's motor supply in millivolts (make SUPPLY_MV=...): the PWM stage caps every duty so
+ * that duty / 255 x supply never exceeds the profile's voltages. The wiring guide's 5 V. */
+#ifndef HB_SUPPLY_MV
+#define HB_SUPPLY_MV 5000UL
+#endif
+
 #ifndef HB_BAUD
 #define HB_BAUD 500000UL
 #endif

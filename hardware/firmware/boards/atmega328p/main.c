@@ -16,6 +16,7 @@
  * output stage counts the late ones (hb_output_late_ticks). */
 #include <avr/interrupt.h>
 #include <avr/io.h>
+#include <avr/wdt.h>
 
 #include "app.h"
 #include "output.h"
@@ -24,6 +25,8 @@
 #include "uart.h"
 
 uint8_t hb_board_reset_flags;
+uint8_t hb_board_software_reset;
+volatile uint8_t hb_board_restart_requested;
 /* Optiboot clears MCUSR and hands its value over in r2: save r2 before the C runtime uses it. */
 static uint8_t bootloader_flags __attribute__((section(".noinit")));
 void hb_board_save_r2(void) __attribute__((naked, used, section(".init0")));
@@ -32,8 +35,44 @@ void hb_board_save_r2(void)
     __asm__ __volatile__("sts %0, r2" : "=m"(bootloader_flags));
 }
 
+/* The hard stop. A watchdog reset leaves the watchdog running at its shortest time-out (15 ms):
+ * stop it before the C runtime's start-up, keeping MCUSR for the reset reason, and put the
+ * outputs in their safe state at once (the PWM stage's pins low; the DRV2605L is reset by its
+ * stage's init, its first I2C transfer). hb_board_restart marks its own resets in .noinit. */
+static uint8_t reset_mcusr __attribute__((section(".noinit")));
+static uint8_t restart_mark __attribute__((section(".noinit")));
+#define RESTART_MARK 0xA5u
+void hb_board_early(void) __attribute__((naked, used, section(".init3")));
+void hb_board_early(void)
+{
+    reset_mcusr = MCUSR;
+    MCUSR = 0;
+    wdt_disable();
+#if defined(HB_BOARD_PWM)
+    PORTB &= (uint8_t) ~(_BV(PORTB1) | _BV(PORTB2));
+    DDRB |= _BV(DDB1) | _BV(DDB2); /* D9, D10 low: the bridge's inputs, no drive */
+#endif
+}
+
+/* A restart the firmware asks for (SET_CONFIG RECALIBRATE): the watchdog at 15 ms, and wait. */
+static void restart(void) __attribute__((noreturn));
+static void restart(void)
+{
+    restart_mark = RESTART_MARK;
+    cli();
+    wdt_enable(WDTO_15MS);
+    for (;;) {
+    }
+}
+
 /* Steps run so far, modulo 256, against the timer's hb_tick_count(). */
 static uint8_t done;
+
+#if defined(HB_TEST_STALL_AT_STEP)
+/* Test builds only (DRV_FLAGS='-DHB_TEST_STALL_AT_STEP=n'): the main loop hangs at step n, with the
+ * interrupts running, so that the simulator shows the watchdog's hard stop. */
+static uint16_t steps_run;
+#endif
 
 void hb_board_run_due_ticks(void)
 {
@@ -42,6 +81,12 @@ void hb_board_run_due_ticks(void)
     }
     while (hb_tick_count() != done) {
         done++;
+#if defined(HB_TEST_STALL_AT_STEP)
+        if (++steps_run == (uint16_t)HB_TEST_STALL_AT_STEP) {
+            for (;;) {
+            }
+        }
+#endif
         HB_PROBE_ON(HB_PROBE_TICK);
         uint8_t amplitude, sharpness, flags;
         hb_app_step(&amplitude, &sharpness, &flags);
@@ -121,9 +166,13 @@ static void receive(void)
 
 int main(void)
 {
-    hb_board_reset_flags = MCUSR ? MCUSR : bootloader_flags;
-    MCUSR = 0;
+    hb_board_reset_flags = reset_mcusr ? reset_mcusr : bootloader_flags;
+    hb_board_software_reset = (uint8_t)((hb_board_reset_flags & _BV(WDRF)) && restart_mark == RESTART_MARK);
+    restart_mark = 0;
     GPIOR0 = 0;
+    /* From here a main loop that stalls for 250 ms resets the board (long waits, such as the
+     * DRV2605L's auto-calibration, reset the watchdog as they go). */
+    wdt_enable(WDTO_250MS);
     hb_uart_init();
     hb_hal_output_init();
     hb_app_init();
@@ -131,7 +180,11 @@ int main(void)
     done = hb_tick_count();
     sei();
     for (;;) {
+        wdt_reset();
         hb_board_run_due_ticks();
         receive();
+        if (hb_board_restart_requested && !hb_app_pending() && hb_uart_tx_idle()) {
+            restart();
+        }
     }
 }

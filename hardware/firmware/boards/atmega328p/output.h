@@ -46,4 +46,13 @@ void hb_output_work(void);
  * then plays the newest it has. Stays 0 while every step finishes within the lead. */
 extern volatile uint16_t hb_output_late_ticks;
 
+/* The stage's fault (PROTOCOL.md 2.18: HB_ERR_DRIVER_ABSENT .. HB_ERR_OVER_CURRENT), 0 when none;
+ * the device is told before every step. */
+uint8_t hb_output_fault(void);
+/* Fills a DIAG_REPORT payload (2.18), zeroed by the caller; the device sets the fault byte. */
+void hb_output_diag(uint8_t *payload);
+/* SET_CONFIG RECALIBRATE: 0 when the stage had a calibration to forget (the board then restarts
+ * to calibrate while booting), else the NACK code. */
+uint8_t hb_output_recalibrate(void);
+
 #endif

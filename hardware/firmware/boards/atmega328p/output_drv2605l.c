@@ -1,65 +1,64 @@
-/* DRV2605L output stage: real-time playback (RTP) mode, unsigned amplitude format,
- * unidirectional input (the driver brakes by itself in closed loop, which is why the BRAKE
- * flag simply writes 0), sharpness unused (a closed-loop LRA is driven at its tracked
- * resonance; an ERM's frequency follows its speed).
+/* DRV2605L output stage: closed-loop real-time playback (RTP), unsigned amplitude data,
+ * unidirectional input: the chip's automatic overdrive and braking make the edges (the BRAKE flag
+ * writes 0; the sharpness code is not used, the profile says so: PROTOCOL.md 2.18 and
+ * hardware/README.md, "DRV2605L stage").
  *
- * Actuator settings come from the build (make OUTPUT=drv2605l ACTUATOR=lra|erm and the
- * DRV_* variables; hardware/README.md maps an actuator profile to them). */
+ * Every register value comes from the actuator profile (profiles/<name>.h, written by
+ * tools/gen-board-profiles with the datasheet's equations; hardware/README.md tables them).
+ * Faults are reported, never silent (hb_output_fault, PROTOCOL.md 2.18): the chip absent at boot,
+ * transfers failing after retries, a failed auto-calibration, and the chip's own over-temperature
+ * and over-current flags (STATUS, polled every 64 ticks). A value that cannot be written is
+ * retried at the next boundary; a final zero that cannot be delivered puts the chip in standby.
+ * At boot the bus is recovered (a slave cut off mid-byte by a reset holds SDA) and the chip is
+ * reset (DEV_RESET), so no register of an earlier sketch survives; calibration results are kept
+ * in EEPROM with the profile they belong to and reused at the next boot. */
+#include <avr/eeprom.h>
 #include <avr/io.h>
+#include <avr/wdt.h>
 #include <util/delay.h>
 
+#include "board.h"
 #include "drv2605l.h"
+#include "hb_crc16.h"
+#include "hb_messages.h"
 #include "output.h"
-#include "tick.h"
 #include "probe.h"
+#include "tick.h"
 #include "twi.h"
 
 #if defined(HB_BOARD_LRA)
+#if !defined(HB_PROFILE_KIND_LRA)
+#error "ACTUATOR=lra with a profile that is not an LRA"
+#endif
 #define N_ERM_LRA 0x80u
 #define LIBRARY 6u
 #elif defined(HB_BOARD_ERM)
+#if !defined(HB_PROFILE_KIND_ERM)
+#error "ACTUATOR=erm with a profile that is not an ERM"
+#endif
 #define N_ERM_LRA 0x00u
 #define LIBRARY 1u
 #else
 #error "define HB_BOARD_LRA or HB_BOARD_ERM"
 #endif
 
-/* Defaults: hardware/actuators/lra-drv2605l-170hz-10mm.json (2.0 V rms rated, 2.5 V rms
- * overdrive, 170 Hz), or a 3.0 V / 3.3 V ERM; hardware/README.md gives the formulas. */
-#ifndef HB_DRV_RATED_VOLTAGE
-#define HB_DRV_RATED_VOLTAGE (N_ERM_LRA ? 0x54u : 0x8Eu)
-#endif
-#ifndef HB_DRV_OD_CLAMP
-#define HB_DRV_OD_CLAMP (N_ERM_LRA ? 0x7Eu : 0x96u)
-#endif
-#ifndef HB_DRV_DRIVE_TIME
-#define HB_DRV_DRIVE_TIME 24u /* LRA half period 2.94 ms at 170 Hz: (2.94 - 0.5) / 0.1 */
-#endif
-/* FB_BRAKE_FACTOR 3 (x4), LOOP_GAIN 1 (medium), BEMF_GAIN 2 until calibration says otherwise. */
+/* FEEDBACK_CONTROL: N_ERM_LRA, FB_BRAKE_FACTOR 3 (x4), LOOP_GAIN 1 (medium), BEMF_GAIN 2 until
+ * calibration measures it. */
 #define FEEDBACK_BASE (N_ERM_LRA | 0x30u | 0x04u)
-#ifndef HB_DRV_BEMF_GAIN
-#define HB_DRV_BEMF_GAIN 2u
-#endif
-/* Calibration: 0 = run auto-calibration at boot, 1 = write the stored values below. */
-#ifndef HB_DRV_CAL_STORED
-#define HB_DRV_CAL_STORED 0
-#endif
-#ifndef HB_DRV_CAL_COMP
-#define HB_DRV_CAL_COMP 0x0Cu
-#endif
-#ifndef HB_DRV_CAL_BEMF
-#define HB_DRV_CAL_BEMF 0x6Cu
-#endif
-#ifndef HB_DRV_OPEN_LOOP
-#define HB_DRV_OPEN_LOOP 0
-#endif
-/* CONTROL2: BIDIR_INPUT 0, BRAKE_STABILIZER 1, SAMPLE_TIME 300 us, BLANKING and IDISS 1. */
+#define BEMF_GAIN_DEFAULT 2u
+/* CONTROL1: STARTUP_BOOST, DRIVE_TIME from the profile (an LRA's half period). */
+#define CONTROL1 (0x80u | (HB_PROFILE_DRV_DRIVE_TIME & 0x1Fu))
+/* CONTROL2: BIDIR_INPUT 0 (unidirectional: closed loop only, it brakes by itself), BRAKE_STABILIZER
+ * 1, SAMPLE_TIME 3 (300 us), BLANKING_TIME 1, IDISS_TIME 1: the timings the profile's register
+ * values were computed with (tools/gen-board-profiles). */
 #define CONTROL2 0x75u
-/* CONTROL3: NG_THRESH 2, ERM_OPEN_LOOP (ERM only, if open loop), DATA_FORMAT_RTP unsigned,
- * LRA_OPEN_LOOP (LRA only, if open loop). */
-#define CONTROL3 (0x80u | 0x08u | (HB_DRV_OPEN_LOOP ? (N_ERM_LRA ? 0x01u : 0x20u) : 0x00u))
+/* CONTROL3: NG_THRESH 2, ERM_OPEN_LOOP 0 (its reset value is 1), DATA_FORMAT_RTP 1 (unsigned),
+ * LRA_OPEN_LOOP 0: closed loop, where RTP 0x00 is no drive and 0xFF rated drive. */
+#define CONTROL3 0x88u
 /* CONTROL4: AUTO_CAL_TIME 3 (1000 to 1200 ms), the most robust. */
 #define CONTROL4 0x30u
+#define ATTEMPTS 3u       /* a transfer is tried this often before it counts as failed */
+#define POLL_INTERVAL 64u /* ticks between STATUS reads */
 
 hb_drv2605l_state hb_drv2605l;
 volatile uint16_t hb_output_late_ticks;
@@ -71,79 +70,200 @@ static volatile uint8_t latch_tag; /* hb_tick_count() at the hand-off (output_pw
 /* The value taken at the last boundary, for the main loop to write (hb_output_work). */
 static volatile uint8_t taken;
 static volatile uint8_t written = 0xFFu; /* forces the first write; read by the interrupt */
+static volatile uint8_t poll_due;        /* a STATUS read is due (set by the interrupt) */
+static uint8_t poll_ticks;               /* interrupt only */
 
-static void write_reg(uint8_t reg, uint8_t value)
+static void fail(uint8_t code)
 {
-    if (hb_twi_write_register(HB_DRV_ADDRESS, reg, value) != HB_TWI_OK) {
-        hb_drv2605l.bus_errors++;
+    if (hb_drv2605l.fault == 0u) {
+        hb_drv2605l.fault = code;
     }
 }
 
-static uint8_t read_reg(uint8_t reg)
+/* One register write, retried; counts failures and retries. */
+static uint8_t write_reg(uint8_t reg, uint8_t value)
+{
+    for (uint8_t attempt = 0; attempt < ATTEMPTS; attempt++) {
+        if (hb_twi_write_register(HB_DRV_ADDRESS, reg, value) == HB_TWI_OK) {
+            if (attempt != 0u) {
+                hb_drv2605l.retries++;
+            }
+            return 1;
+        }
+        hb_drv2605l.bus_errors++;
+    }
+    return 0;
+}
+
+static uint8_t read_reg(uint8_t reg, uint8_t *value)
+{
+    for (uint8_t attempt = 0; attempt < ATTEMPTS; attempt++) {
+        if (hb_twi_read_register(HB_DRV_ADDRESS, reg, value) == HB_TWI_OK) {
+            if (attempt != 0u) {
+                hb_drv2605l.retries++;
+            }
+            return 1;
+        }
+        hb_drv2605l.bus_errors++;
+    }
+    return 0;
+}
+
+/* A write during set-up: a failure is a bus fault. */
+static void setup_reg(uint8_t reg, uint8_t value)
+{
+    if (!write_reg(reg, value)) {
+        fail(HB_ERR_DRIVER_BUS);
+    }
+}
+
+static uint8_t setup_read(uint8_t reg)
 {
     uint8_t value = 0;
-    if (hb_twi_read_register(HB_DRV_ADDRESS, reg, &value) != HB_TWI_OK) {
-        hb_drv2605l.bus_errors++;
+    if (!read_reg(reg, &value)) {
+        fail(HB_ERR_DRIVER_BUS);
     }
     return value;
 }
 
 static void write_actuator_settings(uint8_t feedback)
 {
-    write_reg(HB_DRV_REG_RATED, HB_DRV_RATED_VOLTAGE);
-    write_reg(HB_DRV_REG_OD_CLAMP, HB_DRV_OD_CLAMP);
-    write_reg(HB_DRV_REG_FEEDBACK, feedback);
-    write_reg(HB_DRV_REG_CONTROL1, (uint8_t)(0x80u | (HB_DRV_DRIVE_TIME & 0x1Fu)));
-    write_reg(HB_DRV_REG_CONTROL2, CONTROL2);
-    write_reg(HB_DRV_REG_CONTROL3, CONTROL3);
-    write_reg(HB_DRV_REG_CONTROL4, CONTROL4);
+    setup_reg(HB_DRV_REG_RATED, HB_PROFILE_DRV_RATED_VOLTAGE);
+    setup_reg(HB_DRV_REG_OD_CLAMP, HB_PROFILE_DRV_OD_CLAMP);
+    setup_reg(HB_DRV_REG_FEEDBACK, feedback);
+    setup_reg(HB_DRV_REG_CONTROL1, CONTROL1);
+    setup_reg(HB_DRV_REG_CONTROL2, CONTROL2);
+    setup_reg(HB_DRV_REG_CONTROL3, CONTROL3);
+    setup_reg(HB_DRV_REG_CONTROL4, CONTROL4);
 }
 
 static void enter_rtp(void)
 {
-    write_reg(HB_DRV_REG_LIBRARY, LIBRARY);
-    write_reg(HB_DRV_REG_RTP, 0);
-    write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_RTP);
+    setup_reg(HB_DRV_REG_LIBRARY, LIBRARY);
+    setup_reg(HB_DRV_REG_RTP, 0);
+    setup_reg(HB_DRV_REG_MODE, HB_DRV_MODE_RTP);
     written = 0;
+}
+
+/* The chip off: RTP 0, then standby (a stop that could not be written, or a fault). */
+static void stand_by(void)
+{
+    (void)write_reg(HB_DRV_REG_RTP, 0);
+    if (write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_STANDBY)) {
+        hb_drv2605l.flags |= HB_DIAG_STANDBY;
+    }
+}
+
+/* ---- calibration kept in EEPROM (address 0), with the profile it belongs to ---- */
+
+typedef struct {
+    uint8_t magic[2]; /* "HB" */
+    uint16_t key;     /* CRC-16 of the profile's name and register values */
+    uint8_t comp, bemf, feedback, lra_period;
+    uint16_t check; /* CRC-16 of the bytes above */
+} stored_calibration;
+
+#define STORED ((stored_calibration *)0)
+
+static uint16_t profile_key(void)
+{
+    uint8_t regs[3] = {HB_PROFILE_DRV_RATED_VOLTAGE, HB_PROFILE_DRV_OD_CLAMP, HB_PROFILE_DRV_DRIVE_TIME};
+    /* the name's literal is the one INFO reports (the linker keeps one copy) */
+    uint16_t crc = hb_crc16(HB_CRC16_INIT, (const uint8_t *)HB_PROFILE_NAME, sizeof HB_PROFILE_NAME - 1u);
+    return hb_crc16(crc, regs, sizeof regs);
+}
+
+static uint16_t record_check(const stored_calibration *r)
+{
+    return hb_crc16(HB_CRC16_INIT, (const uint8_t *)r, sizeof *r - sizeof r->check);
+}
+
+static uint8_t load_calibration(void)
+{
+    stored_calibration r;
+    eeprom_read_block(&r, STORED, sizeof r);
+    if (r.magic[0] != 'H' || r.magic[1] != 'B' || r.key != profile_key() || r.check != record_check(&r)) {
+        return 0;
+    }
+    hb_drv2605l.cal_comp = r.comp;
+    hb_drv2605l.cal_bemf = r.bemf;
+    hb_drv2605l.feedback = r.feedback;
+    hb_drv2605l.lra_period = r.lra_period;
+    return 1;
+}
+
+static void store_calibration(void)
+{
+    stored_calibration r;
+    r.magic[0] = 'H';
+    r.magic[1] = 'B';
+    r.key = profile_key();
+    r.comp = hb_drv2605l.cal_comp;
+    r.bemf = hb_drv2605l.cal_bemf;
+    r.feedback = hb_drv2605l.feedback;
+    r.lra_period = hb_drv2605l.lra_period;
+    r.check = record_check(&r);
+    eeprom_update_block(&r, STORED, sizeof r);
+}
+
+void hb_drv2605l_forget_calibration(void)
+{
+    eeprom_update_byte(&STORED->magic[0], 0xFFu);
 }
 
 uint8_t hb_drv2605l_autocalibrate(void)
 {
-    write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_AUTO_CALIBRATION);
-    write_actuator_settings(FEEDBACK_BASE | HB_DRV_BEMF_GAIN);
-    write_reg(HB_DRV_REG_GO, 1);
+    setup_reg(HB_DRV_REG_MODE, HB_DRV_MODE_AUTO_CALIBRATION);
+    write_actuator_settings(FEEDBACK_BASE | BEMF_GAIN_DEFAULT);
+    setup_reg(HB_DRV_REG_GO, 1);
     /* AUTO_CAL_TIME 3 takes at most 1.2 s; give up after 2 s. */
-    for (uint16_t ms = 0; ms < 2000u && (read_reg(HB_DRV_REG_GO) & 1u); ms++) {
+    for (uint16_t ms = 0; ms < 2000u && (setup_read(HB_DRV_REG_GO) & 1u); ms++) {
+        wdt_reset();
         _delay_ms(1);
     }
-    uint8_t ok = (read_reg(HB_DRV_REG_STATUS) & 0x08u) == 0u && (read_reg(HB_DRV_REG_GO) & 1u) == 0u
-                 && hb_drv2605l.present;
-    hb_drv2605l.cal_comp = read_reg(HB_DRV_REG_CAL_COMP);
-    hb_drv2605l.cal_bemf = read_reg(HB_DRV_REG_CAL_BEMF);
-    hb_drv2605l.feedback = read_reg(HB_DRV_REG_FEEDBACK);
-    hb_drv2605l.calibrated = ok;
-    enter_rtp();
+    hb_drv2605l.status = setup_read(HB_DRV_REG_STATUS);
+    uint8_t ok = (hb_drv2605l.status & HB_DRV_STATUS_DIAG_RESULT) == 0u
+                 && (setup_read(HB_DRV_REG_GO) & 1u) == 0u && hb_drv2605l.fault == 0u;
+    hb_drv2605l.cal_comp = setup_read(HB_DRV_REG_CAL_COMP);
+    hb_drv2605l.cal_bemf = setup_read(HB_DRV_REG_CAL_BEMF);
+    hb_drv2605l.feedback = setup_read(HB_DRV_REG_FEEDBACK);
+    hb_drv2605l.lra_period = N_ERM_LRA ? setup_read(HB_DRV_REG_LRA_PERIOD) : 0u;
+    if (ok) {
+        hb_drv2605l.flags |= HB_DIAG_CALIBRATED;
+    } else {
+        fail(HB_ERR_CALIBRATION_FAILED);
+    }
     return ok;
 }
 
 void hb_hal_output_init(void)
 {
+    if (!hb_twi_recover()) {
+        fail(HB_ERR_DRIVER_BUS); /* SDA stays low: something holds the bus */
+    }
     hb_twi_init();
     _delay_ms(1); /* the DRV2605L accepts I2C 250 us after power-up */
-    write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_INTERNAL_TRIGGER); /* leave standby */
-    hb_drv2605l.present = (read_reg(HB_DRV_REG_STATUS) >> 5) == HB_DRV_DEVICE_ID;
-#if HB_DRV_CAL_STORED
-    hb_drv2605l.feedback = FEEDBACK_BASE | (HB_DRV_BEMF_GAIN & 3u);
-    write_actuator_settings(hb_drv2605l.feedback);
-    write_reg(HB_DRV_REG_CAL_COMP, HB_DRV_CAL_COMP);
-    write_reg(HB_DRV_REG_CAL_BEMF, HB_DRV_CAL_BEMF);
-    hb_drv2605l.cal_comp = HB_DRV_CAL_COMP;
-    hb_drv2605l.cal_bemf = HB_DRV_CAL_BEMF;
-    hb_drv2605l.calibrated = hb_drv2605l.present;
+    /* DEV_RESET: the chip forgets what an earlier sketch (or this one before a reset) set, stops
+     * any output and goes to standby. No answer at its address: it is not there. */
+    if (!write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_DEV_RESET)) {
+        fail(HB_ERR_DRIVER_ABSENT);
+        return;
+    }
+    hb_drv2605l.flags |= HB_DIAG_PRESENT;
+    for (uint8_t n = 0; n < 50u && (setup_read(HB_DRV_REG_MODE) & HB_DRV_MODE_DEV_RESET); n++) {
+        _delay_us(100);
+    }
+    setup_reg(HB_DRV_REG_MODE, HB_DRV_MODE_INTERNAL_TRIGGER); /* leave standby */
+    hb_drv2605l.status = setup_read(HB_DRV_REG_STATUS);
+    if (load_calibration()) {
+        write_actuator_settings(hb_drv2605l.feedback);
+        setup_reg(HB_DRV_REG_CAL_COMP, hb_drv2605l.cal_comp);
+        setup_reg(HB_DRV_REG_CAL_BEMF, hb_drv2605l.cal_bemf);
+        hb_drv2605l.flags |= HB_DIAG_CALIBRATED | HB_DIAG_STORED;
+    } else if (hb_drv2605l_autocalibrate()) {
+        store_calibration();
+    }
     enter_rtp();
-#else
-    hb_drv2605l_autocalibrate();
-#endif
 }
 
 void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
@@ -154,7 +274,7 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
 }
 
 /* The boundary (1 update per tick): take the sample the last step latched, and leave the bus
- * write to the main loop (hb_output_work), which runs it before anything else it has to do. */
+ * work to the main loop (hb_output_work), which runs it before anything else it has to do. */
 void hb_output_timer_update(uint8_t boundary)
 {
     (void)boundary;
@@ -163,19 +283,82 @@ void hb_output_timer_update(uint8_t boundary)
     }
     uint8_t value = latch;
     taken = value;
-    if (value != written) {
+    if (++poll_ticks == POLL_INTERVAL) {
+        poll_ticks = 0;
+        poll_due = 1;
+    }
+    if (value != written || poll_due) {
         hb_output_write_due = 1;
     }
+}
+
+/* The chip shut down or the bus failed: report it, and leave the chip silent. */
+static void fault_stop(uint8_t code)
+{
+    fail(code);
+    stand_by();
 }
 
 void hb_output_work(void)
 {
     hb_output_write_due = 0;
-    uint8_t value = taken;
-    if (value != written) {
-        HB_PROBE_ON(HB_PROBE_OUTPUT);
-        write_reg(HB_DRV_REG_RTP, value);
-        written = value;
-        HB_PROBE_OFF(HB_PROBE_OUTPUT);
+    if (!(hb_drv2605l.flags & HB_DIAG_PRESENT) || (hb_drv2605l.flags & HB_DIAG_STANDBY)) {
+        return; /* nothing to talk to, or nothing more to say */
     }
+    uint8_t value = taken;
+    HB_PROBE_ON(HB_PROBE_OUTPUT);
+    if (value != written) {
+        if (write_reg(HB_DRV_REG_RTP, value)) {
+            written = value;
+        } else if (value == 0u) {
+            fault_stop(HB_ERR_DRIVER_BUS); /* the stop did not get through: standby instead */
+        } else {
+            fail(HB_ERR_DRIVER_BUS); /* retried at the next boundary (written still differs) */
+        }
+    } else if (poll_due) {
+        uint8_t status;
+        poll_due = 0;
+        if (!read_reg(HB_DRV_REG_STATUS, &status)) {
+            fail(HB_ERR_DRIVER_BUS);
+        } else {
+            hb_drv2605l.status = status;
+            if (status & HB_DRV_STATUS_OVER_TEMP) {
+                fault_stop(HB_ERR_OVER_TEMPERATURE);
+            } else if (status & HB_DRV_STATUS_OC_DETECT) {
+                fault_stop(HB_ERR_OVER_CURRENT);
+            }
+        }
+    }
+    HB_PROBE_OFF(HB_PROBE_OUTPUT);
+}
+
+uint8_t hb_output_fault(void)
+{
+    return hb_drv2605l.fault;
+}
+
+void hb_output_diag(uint8_t *p)
+{
+    const hb_drv2605l_state *s = &hb_drv2605l;
+    p[0] = HB_DIAG_STAGE_DRV2605L;
+    p[2] = s->flags;
+    p[3] = s->status;
+    p[6] = (uint8_t)(HB_PROFILE_RATED_MV & 0xFFu);
+    p[7] = (uint8_t)(HB_PROFILE_RATED_MV >> 8);
+    p[8] = (uint8_t)(HB_PROFILE_OVERDRIVE_MV & 0xFFu);
+    p[9] = (uint8_t)(HB_PROFILE_OVERDRIVE_MV >> 8);
+    p[10] = s->cal_comp;
+    p[11] = s->cal_bemf;
+    p[12] = s->feedback;
+    p[13] = s->lra_period;
+    p[14] = (uint8_t)(s->bus_errors & 0xFFu);
+    p[15] = (uint8_t)(s->bus_errors >> 8);
+    p[16] = (uint8_t)(s->retries & 0xFFu);
+    p[17] = (uint8_t)(s->retries >> 8);
+}
+
+uint8_t hb_output_recalibrate(void)
+{
+    hb_drv2605l_forget_calibration();
+    return 0;
 }

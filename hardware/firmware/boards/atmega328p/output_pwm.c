@@ -1,43 +1,68 @@
 /* PWM output stage for a motor driver / H-bridge (e.g. DRV8833 in IN/IN mode):
  * Timer1, 8-bit phase-correct PWM at 16 MHz / 510 = 31.37 kHz (inaudible), OC1A = D9 drives
  * the bridge's "forward" input, OC1B = D10 its "reverse" input. Duty = OCR / 255 exactly:
- * phase-correct mode gives a flat 0 % at OCR = 0 and 100 % at OCR = 255.
+ * phase-correct mode gives a flat 0 % at OCR = 0 and 100 % at OCR = 255, so the actuator sees
+ * OCR / 255 of the bridge supply HB_SUPPLY_MV.
  *
- * Drive synthesis (normative; hardware/README.md, "PWM drive synthesis", states it for the
- * Swift model). Per tick the stage latches (drive D, increment I, invert V):
- *   - not braking: D = amplitude, V = 0, and the brake level B := amplitude;
- *   - braking (flags bit 0): D = B (the last non-brake amplitude), V = 1 (anti-phase);
- *   - I = I_MIN + (((I_MAX - I_MIN) * sharpness + 128) >> 8), I_X = (f_X * 65536 + 4000) / 8000
- *     for an LRA (f_MIN == f_MAX for a narrow-band LRA: the resonance), I = 0 for an ERM.
- * At each update (8 per tick for an LRA, 1 for an ERM), with a 16-bit phase accumulator P:
- *   - first update of a tick: if D > 0 and the previous tick's D was 0, P := 0;
- *   - negative = (P >> 15) XOR V; forward OCR1A = negative ? 0 : D, OCR1B = negative ? D : 0;
- *   - P := (P + I) mod 65536.
- * An ERM (I = 0) therefore gets duty = amplitude forward and reverse drive while braking. */
+ * Drive synthesis (normative): hardware/README.md, "PWM drive synthesis", states it step by step
+ * and AVREmulator.PWMSynthesis is its Swift model, update for update. In short: every duty is
+ * capped by the actuator profile's voltages against the supply (D_R for rated drive, D_O for kick
+ * and brake); a kick at each onset and a brake burst at each fall follow the profile's kickMs,
+ * brakeMs and brakeRatio, scaled by the edge strength of the sharpness code and steered by a
+ * predicted envelope; and an LRA's carrier never leaves net DC on the coil: silence after a burst
+ * drives the balance back to zero first. The per-tick part runs in the main loop
+ * (hb_hal_output), the per-update part in the timer interrupt (hb_output_timer_update). */
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <util/atomic.h>
 
+#include "board.h"
+#include "hb_messages.h"
 #include "output.h"
 #include "tick.h"
 
-#if defined(HB_BOARD_LRA)
-#ifndef HB_LRA_F_MIN_HZ
-#define HB_LRA_F_MIN_HZ 170UL
+/* ---- constants from the profile (profiles/<name>.h) and the supply ---- */
+
+#define CAP(mv) ((255UL * (mv) / HB_SUPPLY_MV) > 255UL ? 255UL : (255UL * (mv) / HB_SUPPLY_MV))
+#define D_R ((uint8_t)CAP(HB_PROFILE_RATED_MV))     /* duty of rated drive */
+#define D_O ((uint8_t)CAP(HB_PROFILE_OVERDRIVE_MV)) /* duty of the kick and brake ceiling */
+/* Envelope predictor gain per tick: 2 / (2 tau + 1) in 1/65536 (tau in ms), within 0.1 % of
+ * 1 - e^(-1 / tau) for the profiles' time constants. */
+#define ALPHA(tau_us) \
+    ((uint16_t)((131072000UL + (2UL * (tau_us) + 1000UL) / 2UL) / (2UL * (tau_us) + 1000UL)))
+#define ALPHA_DRIVEN ALPHA(HB_PROFILE_TAU_US)
+#define ALPHA_COAST ALPHA(HB_PROFILE_COAST_TAU_US)
+
+#if HB_PROFILE_OVERDRIVE_MV < HB_PROFILE_RATED_MV
+#error "the profile's overdrive voltage is under its rated voltage"
 #endif
-#ifndef HB_LRA_F_MAX_HZ
-#define HB_LRA_F_MAX_HZ HB_LRA_F_MIN_HZ
+#if HB_PROFILE_KICK_MS > 255u || HB_PROFILE_BRAKE_MS > 255u
+#error "kick and brake longer than 255 ms do not fit the stage's 8-bit arithmetic"
+#endif
+#if HB_PROFILE_TAU_US < 2000u || HB_PROFILE_COAST_TAU_US < 2000u
+#error "time constants under 2 ms overflow the predictor's arithmetic"
+#endif
+
+#if defined(HB_BOARD_LRA)
+#if !defined(HB_PROFILE_KIND_LRA)
+#error "ACTUATOR=lra with a profile that is not an LRA"
 #endif
 #define UPDATES_PER_SECOND (1000UL * HB_OUTPUT_UPDATES_PER_TICK)
 #define PHASE_INCREMENT_RAW(f) ((65536UL * (f) + UPDATES_PER_SECOND / 2UL) / UPDATES_PER_SECOND)
 #define PHASE_INCREMENT(f) ((uint16_t)PHASE_INCREMENT_RAW(f))
-#define INC_MIN PHASE_INCREMENT(HB_LRA_F_MIN_HZ)
-#define INC_MAX PHASE_INCREMENT(HB_LRA_F_MAX_HZ)
-#define INC_SPAN_RAW (PHASE_INCREMENT_RAW(HB_LRA_F_MAX_HZ) - PHASE_INCREMENT_RAW(HB_LRA_F_MIN_HZ))
+#define INC_MIN PHASE_INCREMENT(HB_PROFILE_F_MIN_HZ)
+#define INC_MAX PHASE_INCREMENT(HB_PROFILE_F_MAX_HZ)
+#define INC_F0 PHASE_INCREMENT(HB_PROFILE_F0_HZ)
+#define INC_SPAN_RAW (PHASE_INCREMENT_RAW(HB_PROFILE_F_MAX_HZ) - PHASE_INCREMENT_RAW(HB_PROFILE_F_MIN_HZ))
+#define INC_SPAN ((uint16_t)INC_SPAN_RAW)
 #elif defined(HB_BOARD_ERM)
+#if !defined(HB_PROFILE_KIND_ERM)
+#error "ACTUATOR=erm with a profile that is not an ERM"
+#endif
 #define INC_MIN 0u
-#define INC_MAX 0u
 #define INC_SPAN_RAW 0UL
+#define INC_SPAN 0u
+#define INC_F0 0u
 #else
 #error "define HB_BOARD_LRA or HB_BOARD_ERM"
 #endif
@@ -48,50 +73,129 @@ volatile uint16_t hb_output_late_ticks;
 static volatile uint8_t latch_drive;
 static volatile uint16_t latch_increment;
 static volatile uint8_t latch_invert;
+static volatile uint8_t latch_restart; /* start the carrier at phase 0 (a burst after silence) */
 /* The step count (hb_tick_count) when the sample was handed over: the boundary that follows
  * step k's trigger expects k + 1; an older tag means the step due there was late. */
 static volatile uint8_t latch_tag;
-static uint8_t brake_level; /* main loop only */
+
+/* Main-loop state: the edges and the predicted envelope (hardware/README.md). */
+static uint8_t level;          /* the program's last driven amplitude; 0 after a fall */
+static uint8_t edge_sharpness; /* the sharpness code of the last driven tick */
+static uint8_t kick_left;
+static uint8_t brake_left;
+static uint8_t brake_duty;
+static uint8_t last_duty; /* the duty latched for the previous tick */
+static uint16_t envelope; /* predicted motion, in duty x 128 */
 
 /* Interrupt-only synthesis state. */
 static uint8_t drive;
 static uint16_t increment;
 static uint8_t invert;
 static uint16_t phase;
+#if defined(HB_BOARD_LRA)
+static int16_t net; /* signed duty summed over the updates since the coil last had no net DC */
+/* The most DC a burst may carry, in duty-updates (4 ms of full drive): patterns whose amplitude
+ * moves in step with the carrier reach it (a few corpus files do, PWMLimitTests), ordinary ones do
+ * not. */
+#define DC_LIMIT 8192
+#endif
 
 void hb_hal_output_init(void)
 {
     OCR1A = 0;
     OCR1B = 0;
+    PORTB &= (uint8_t) ~(_BV(PORTB1) | _BV(PORTB2));
     DDRB |= _BV(DDB1) | _BV(DDB2);                   /* D9, D10 outputs */
     TCCR1A = _BV(COM1A1) | _BV(COM1B1) | _BV(WGM10); /* non-inverting, phase-correct 8-bit */
     TCCR1B = _BV(CS10);                              /* no prescaler */
 }
 
+/* x / 255 for x <= 65534, without a division. */
+static uint8_t div255(uint16_t x)
+{
+    return (uint8_t)((uint16_t)(x + 1u + (x >> 8)) >> 8);
+}
+
+/* The amplitude code a scaled to a duty cap: (a x cap + 127) / 255. */
+static uint8_t scaled(uint8_t a, uint8_t cap)
+{
+    return div255((uint16_t)((uint16_t)a * cap + 127u));
+}
+
+/* An edge's length at the sharpness code s: round(ms x e), e = E0 + (256 - E0) x s' / 256 in
+ * 1/256, s' = s + (s >> 7) (0..256). */
+static uint8_t edge_ticks(uint8_t ms, uint8_t s)
+{
+    uint16_t sp = (uint16_t)(s + (s >> 7));
+    uint16_t e = (uint16_t)(HB_PROFILE_MIN_EDGE_Q8 + (((256u - HB_PROFILE_MIN_EDGE_Q8) * sp) >> 8));
+    return (uint8_t)(((uint16_t)ms * e + 128u) >> 8);
+}
+
+/* The envelope moves towards `target` (duty x 128, negative while braking) by alpha / 65536 of
+ * the difference, rounded towards minus infinity, and never below 0. */
+static void predict(int16_t target, uint16_t alpha)
+{
+    int32_t step = ((int32_t)target - (int32_t)envelope) * (int32_t)alpha;
+    int32_t next = (int32_t)envelope + (step >> 16);
+    envelope = next < 0 ? 0u : (uint16_t)next;
+}
+
 void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
 {
-    uint8_t braking = flags & 1u;
-    uint8_t d;
-    if (braking) {
-        d = brake_level;
-    } else {
-        d = amplitude;
-        brake_level = amplitude;
-    }
+    uint8_t a = (flags & 1u) ? 0u : amplitude; /* the BRAKE flag is a fall to zero */
+    uint8_t d, inv = 0;
+    uint16_t inc = INC_F0;
+    if (a != 0u) {
+        uint8_t steady = scaled(a, D_R);
+        if (level == 0u) { /* onset */
+            kick_left = edge_ticks(HB_PROFILE_KICK_MS, sharpness);
+            brake_left = 0;
+        }
+        level = a;
+        edge_sharpness = sharpness;
+        d = steady;
+        if (kick_left != 0u) {
+            uint8_t kick = scaled(a, D_O);
+            if (kick > steady && envelope < (uint16_t)((uint16_t)steady << 7)) {
+                d = kick;
+                kick_left--;
+            } else {
+                kick_left = 0; /* the motion reached its target: no more kick in this burst */
+            }
+        }
 #if INC_SPAN_RAW * 255UL + 128UL <= 0xFFFFUL
-    /* the band's span times 255 fits 16 bits (164 x 255 for 160..180 Hz): no 32-bit multiply */
-    uint16_t inc =
-        (uint16_t)(INC_MIN + (uint16_t)(((uint16_t)(INC_MAX - INC_MIN) * (uint16_t)sharpness + 128u) >> 8));
+        inc = (uint16_t)(INC_MIN + (uint16_t)(((uint16_t)INC_SPAN * (uint16_t)sharpness + 128u) >> 8));
 #else
-    uint16_t inc =
-        (uint16_t)(INC_MIN + (uint16_t)((((uint32_t)(INC_MAX - INC_MIN)) * sharpness + 128u) >> 8));
+        inc = (uint16_t)(INC_MIN + (uint16_t)((((uint32_t)INC_SPAN) * sharpness + 128u) >> 8));
 #endif
+        predict((int16_t)((uint16_t)d << 7), ALPHA_DRIVEN);
+    } else {
+        if (level != 0u) { /* fall: a brake at brakeRatio x the motion, for the edge's length */
+            uint16_t b = (uint16_t)(((uint32_t)envelope * HB_PROFILE_BRAKE_RATIO_Q8) >> 15);
+            brake_duty = b > D_O ? D_O : (uint8_t)b;
+            brake_left = HB_PROFILE_BIDIRECTIONAL ? edge_ticks(HB_PROFILE_BRAKE_MS, edge_sharpness) : 0u;
+            kick_left = 0;
+            level = 0;
+        }
+        if (brake_left != 0u && brake_duty != 0u) {
+            brake_left--;
+            d = brake_duty;
+            inv = 1;
+            predict((int16_t)(-(int16_t)((uint16_t)d << 7)), ALPHA_DRIVEN);
+        } else {
+            brake_left = 0;
+            d = 0;
+            predict(0, ALPHA_COAST);
+        }
+    }
     ATOMIC_BLOCK (ATOMIC_RESTORESTATE) {
         latch_drive = d;
         latch_increment = inc;
-        latch_invert = braking;
+        latch_invert = inv;
+        latch_restart = (uint8_t)(d != 0u && last_duty == 0u);
         latch_tag = hb_tick_count();
     }
+    last_duty = d;
 }
 
 void hb_output_timer_update(uint8_t boundary)
@@ -100,21 +204,78 @@ void hb_output_timer_update(uint8_t boundary)
         if (latch_tag != hb_tick_count()) {
             hb_output_late_ticks++; /* the newest sample there is plays on, a tick stale */
         }
-        uint8_t d = latch_drive;
-        if (d != 0u && drive == 0u) {
-            phase = 0;
-        }
-        drive = d;
+        drive = latch_drive;
         increment = latch_increment;
         invert = latch_invert;
+        if (latch_restart) {
+#if defined(HB_BOARD_LRA)
+            /* the first half-wave of a burst reduces any DC a previous burst has not balanced yet */
+            phase = net > 0 ? 0x8000u : 0u;
+#else
+            phase = 0;
+#endif
+            latch_restart = 0;
+        }
     }
-    uint8_t negative = (uint8_t)((uint8_t)(phase >> 15) ^ invert);
+    uint8_t d = drive;
+    uint8_t negative;
+    if (d != 0u) {
+        negative = (uint8_t)((uint8_t)(phase >> 15) ^ invert);
+        phase = (uint16_t)(phase + increment);
+#if defined(HB_BOARD_LRA)
+        if (net >= DC_LIMIT) { /* a burst's DC is bounded: past the limit, the sign reduces it */
+            negative = 1;
+        } else if (net <= -DC_LIMIT) {
+            negative = 0;
+        }
+#endif
+    }
+#if defined(HB_BOARD_LRA)
+    else if (net != 0) { /* silence after a burst: drive the net DC back to zero at most at D_R */
+        negative = (uint8_t)(net > 0);
+        uint16_t m = negative ? (uint16_t)net : (uint16_t)(-net);
+        d = m < D_R ? (uint8_t)m : D_R;
+    }
+#endif
+    else {
+        negative = 0;
+    }
     if (negative) {
         OCR1A = 0;
-        OCR1B = drive;
+        OCR1B = d;
+#if defined(HB_BOARD_LRA)
+        net = (int16_t)(net - d);
+#endif
     } else {
-        OCR1A = drive;
+        OCR1A = d;
         OCR1B = 0;
+#if defined(HB_BOARD_LRA)
+        net = (int16_t)(net + d);
+#endif
     }
-    phase = (uint16_t)(phase + increment);
+}
+
+/* An H-bridge reports nothing (no bus, no sensing): what it is set for. */
+uint8_t hb_output_fault(void)
+{
+    return 0;
+}
+
+void hb_output_diag(uint8_t *p)
+{
+    /* the voltages the caps give: duty / 255 x supply */
+    uint16_t rated = (uint16_t)((uint32_t)D_R * HB_SUPPLY_MV / 255UL);
+    uint16_t limit = (uint16_t)((uint32_t)D_O * HB_SUPPLY_MV / 255UL);
+    p[0] = HB_DIAG_STAGE_PWM;
+    p[4] = (uint8_t)(HB_SUPPLY_MV & 0xFFu);
+    p[5] = (uint8_t)(HB_SUPPLY_MV >> 8);
+    p[6] = (uint8_t)(rated & 0xFFu);
+    p[7] = (uint8_t)(rated >> 8);
+    p[8] = (uint8_t)(limit & 0xFFu);
+    p[9] = (uint8_t)(limit >> 8);
+}
+
+uint8_t hb_output_recalibrate(void)
+{
+    return HB_ERR_BAD_PARAM; /* nothing is calibrated */
 }

@@ -2,6 +2,7 @@
 #include "twi.h"
 
 #include <avr/io.h>
+#include <util/delay.h>
 
 #include "board.h"
 
@@ -16,6 +17,42 @@
 #define TW_MT_DATA_ACK 0x28u
 #define TW_MR_SLA_ACK 0x40u
 #define TW_MR_DATA_NACK 0x58u
+
+#define SDA _BV(PORTC4) /* A4 */
+#define SCL _BV(PORTC5) /* A5 */
+
+/* Open drain by hand: a line is pulled low by making it an output at 0, released by making it an
+ * input (the pull-ups, the breakout's and the port's, take it high). */
+static void line_low(uint8_t bit)
+{
+    PORTC &= (uint8_t)~bit;
+    DDRC |= bit;
+}
+
+static void line_release(uint8_t bit)
+{
+    DDRC &= (uint8_t)~bit;
+    PORTC |= bit;
+}
+
+uint8_t hb_twi_recover(void)
+{
+    TWCR = 0; /* the pins are plain port pins */
+    line_release(SDA);
+    line_release(SCL);
+    _delay_us(5);
+    for (uint8_t n = 0; n < 9u && !(PINC & SDA); n++) { /* 100 kHz, within every slave's limits */
+        line_low(SCL);
+        _delay_us(5);
+        line_release(SCL);
+        _delay_us(5);
+    }
+    line_low(SDA); /* STOP: SDA rises while SCL is high */
+    _delay_us(5);
+    line_release(SDA);
+    _delay_us(5);
+    return (uint8_t)((PINC & SDA) != 0u);
+}
 
 void hb_twi_init(void)
 {

@@ -14,6 +14,10 @@ enum {
     HB_TWI_ERR_NACK = 3     /* address or data byte not acknowledged */
 };
 
+/* I2C bus recovery (the I2C specification, UM10204 3.1.16 "Bus clear"): with the TWI off, while
+ * SDA reads low, clock SCL up to 9 times so that a slave cut off mid-byte (by a reset of this MCU)
+ * finishes it and lets go, then send a STOP. Returns 1 when SDA is high (the bus is free). */
+uint8_t hb_twi_recover(void);
 void hb_twi_init(void);
 uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value);
 uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value);

@@ -217,6 +217,11 @@ ISR(USART_UDRE_vect, ISR_NAKED)
     /* clang-format on */
 }
 
+uint8_t hb_uart_tx_idle(void)
+{
+    return (uint8_t)(tx_head == tx_tail);
+}
+
 uint8_t hb_uart_tx_free(void)
 {
     return (uint8_t)(HB_TX_BUFFER_SIZE - (uint8_t)(tx_head - tx_tail));

@@ -28,6 +28,9 @@ void hb_uart_rx_unmask(void);
 
 /* Free space in the transmit ring. */
 uint8_t hb_uart_tx_free(void);
+/* 1 when the transmit ring is empty: at most the two bytes in the UART are still going out
+ * (40 us at 500 kbaud). */
+uint8_t hb_uart_tx_idle(void);
 /* Queues bytes for sending; waits for room when the ring is full (never drops). */
 void hb_uart_write(const uint8_t *bytes, uint16_t length);
 

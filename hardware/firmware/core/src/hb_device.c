@@ -295,7 +295,11 @@ static reply cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
     value = hb_dev_get_u32(p + 1);
-    if (p[0] != HB_CONFIG_WATCHDOG || value > 0xFFFFu) {
+    if (p[0] != HB_CONFIG_WATCHDOG) {
+        uint8_t code = dev->config_hook != NULL ? dev->config_hook(dev->ctx, p[0], value) : HB_ERR_BAD_PARAM;
+        return code == 0u ? hb_dev_ack(value) : hb_dev_nack(code, 0);
+    }
+    if (value > 0xFFFFu) {
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
     dev->watchdog = (uint16_t)value;
@@ -363,6 +367,19 @@ static void on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
     hb_dev_put_u32(out + 4, dev->now);
     put_u16(out + 8, dev->subtick != NULL ? dev->subtick(dev->ctx) : 0u);
     hb_dev_send_reply(dev, HB_MSG_PONG, seq, out, sizeof out);
+}
+
+/* DIAG (2.18): the board's output stage, with the stage fault the device holds; sent in pieces
+ * like INFO (it does not fit the held-reply buffer). */
+static void on_diag(hb_device *dev, uint8_t seq)
+{
+    uint8_t out[HB_LEN_DIAG_REPORT];
+    memset(out, 0, sizeof out);
+    if (dev->diag != NULL) {
+        dev->diag(dev->ctx, out);
+    }
+    out[1] = dev->stage_fault;
+    hb_dev_send_frame(dev, HB_MSG_DIAG_REPORT, seq, out, sizeof out, 1);
 }
 
 static void on_set_param(hb_device *dev, const uint8_t *p)
@@ -436,6 +453,7 @@ static void on_frame(hb_device *dev)
             hb_dev_on_stream_data(dev, p, n);
         }
         break;
+    case HB_MSG_DIAG: on_diag(dev, h.sequence); break;
     case HB_MSG_HELLO:
         /* HELLO takes effect before any step its INFO lets run (hb_dev_send_frame): its reply goes out
          * before their notices (hb_dev_send_frame), so the silence it ends is ended before them too. */
@@ -504,6 +522,16 @@ void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick)
 void hb_device_set_yield(hb_device *dev, hb_yield_fn yield)
 {
     dev->yield = yield;
+}
+
+void hb_device_set_diag(hb_device *dev, hb_device_diag_fn diag)
+{
+    dev->diag = diag;
+}
+
+void hb_device_set_config_hook(hb_device *dev, hb_device_config_fn hook)
+{
+    dev->config_hook = hook;
 }
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)

@@ -55,7 +55,8 @@
 
 /* Notices one step can produce, at most: TELEMETRY STOPPED (a PLAY replaces a running play),
  * STARTED or FAULT (the load), FIRST_OUTPUT, FINISHED or FAULT (the end), and CREDIT (2.14:
- * the watchdog's FAULT excludes a start). hb_device_step records them in a queue of this size. */
+ * the watchdog's FAULT and a new stage fault's exclude a start, and end what plays).
+ * hb_device_step records them in a queue of this size. */
 #define HB_DEVICE_NOTICE_QUEUE 5u
 /* A recorded notice: TELEMETRY(event, slot, code) of the step's tick, or CREDIT (event
  * HB_DEVICE_NOTICE_CREDIT), whose fields are read when it is sent (nothing changes them between
@@ -93,6 +94,12 @@ typedef struct hb_device_config {
 } hb_device_config;
 
 typedef void (*hb_device_tx_fn)(void *ctx, const uint8_t *bytes, uint16_t length);
+/* Fills a DIAG_REPORT payload (HB_LEN_DIAG_REPORT bytes, 2.18) with the board's output stage; the
+ * device sets byte 1 (the stage fault) itself. */
+typedef void (*hb_device_diag_fn)(void *ctx, uint8_t *payload);
+/* A SET_CONFIG key the core does not know (2.13): 0 to accept (ACK value = value), else the NACK
+ * code. Called while the frame is handled. */
+typedef uint8_t (*hb_device_config_fn)(void *ctx, uint8_t key, uint32_t value);
 /* Elapsed fraction of the current tick in 1/65536 (PONG's subtick, 2.11). */
 typedef uint16_t (*hb_device_subtick_fn)(void *ctx);
 
@@ -113,8 +120,10 @@ typedef struct hb_device {
     hb_device_tx_fn tx;
     hb_device_subtick_fn subtick;
     hb_yield_fn yield; /* NULL: frames are handled in one go */
-    void *ctx;         /* passed to tx and subtick */
-    uint32_t now;      /* device tick: steps since boot */
+    hb_device_diag_fn diag;
+    hb_device_config_fn config_hook;
+    void *ctx;    /* passed to tx and subtick */
+    uint32_t now; /* device tick: steps since boot */
     uint32_t pending_at;
     uint32_t full_scale_run; /* the active play's limiter counter, across iterations */
     uint32_t granted;        /* last CREDIT limit */
@@ -138,6 +147,8 @@ typedef struct hb_device {
     uint8_t first_output; /* the active play has output amp > 0 */
     uint8_t stream_state; /* closed, open, playing */
     uint8_t stage;        /* HB_STAGE_* */
+    uint8_t stage_fault;  /* the board's output-stage fault now (2.18), 0: none */
+    uint8_t fault_sent;   /* the stage fault last reported by TELEMETRY */
     uint8_t last_kind;    /* none, ACK, NACK */
     uint8_t last_seq;
     uint8_t last_type;
@@ -210,5 +221,16 @@ hb_sample hb_device_tick(hb_device *dev);
 
 /* The output stage's state (HB_STAGE_*): a board may power its driver down while COLD. */
 uint8_t hb_device_stage(const hb_device *dev);
+
+/* The board's output stage has a fault (2.18: HB_ERR_DRIVER_ABSENT .. HB_ERR_OVER_CURRENT), or none
+ * (0) any more. Called between steps; the next step reports a new fault with TELEMETRY FAULT and
+ * stops what plays, and while it lasts every play that would start ends with it instead. */
+void hb_device_set_stage_fault(hb_device *dev, uint8_t code);
+
+/* DIAG's source (2.18); without one DIAG_REPORT carries only the stage fault. */
+void hb_device_set_diag(hb_device *dev, hb_device_diag_fn diag);
+
+/* SET_CONFIG keys of the board (HB_CONFIG_RECALIBRATE); without a hook they are BAD_PARAM. */
+void hb_device_set_config_hook(hb_device *dev, hb_device_config_fn hook);
 
 #endif

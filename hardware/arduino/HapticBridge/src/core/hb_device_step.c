@@ -60,30 +60,59 @@ static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
  * Phases 3 and 4 are written out in hb_device_step: as functions taking the sample and the play's
  * end by pointer they changed the register allocation of the whole step on the ATmega328P. */
 
+/* The watchdog's and a stage fault's way to end things: the active play ends with a brake, or the
+ * pending one is cancelled, the stream closes, and TELEMETRY FAULT reports `code` with the play's
+ * slot (HB_NO_SLOT when nothing plays: only a stage fault, 2.18, is reported then). */
+static void fault_stop(hb_device *dev, uint8_t code, uint32_t n)
+{
+    uint8_t slot = dev->active ? dev->active_slot : (dev->pending ? dev->pending_slot : HB_NO_SLOT);
+    dev->pending = 0;
+    if (dev->interp.mode == HB_MODE_PLAYING) {
+        hb_interp_stop(&dev->interp, 1);
+    }
+    hb_dev_stream_close(dev);
+    hb_dev_telemetry(dev, HB_EVENT_FAULT, slot, code, n);
+    dev->active = 0;
+}
+
 /* 1. The host-silence watchdog (2.13) ends a play, or cancels a pending one. */
 static HB_ALWAYS_INLINE void step_watchdog(hb_device *dev, uint32_t n)
 {
-    hb_interp *it = &dev->interp;
     if (dev->watchdog != 0u && dev->silence >= dev->watchdog
-        && (it->mode == HB_MODE_PLAYING || dev->pending)) {
-        uint8_t slot = dev->active ? dev->active_slot : dev->pending_slot;
-        dev->pending = 0;
-        if (it->mode == HB_MODE_PLAYING) {
-            hb_interp_stop(it, 1);
-        }
-        hb_dev_stream_close(dev);
-        hb_dev_telemetry(dev, HB_EVENT_FAULT, slot, HB_ERR_WATCHDOG, n);
-        dev->active = 0;
+        && (dev->interp.mode == HB_MODE_PLAYING || dev->pending)) {
+        fault_stop(dev, HB_ERR_WATCHDOG, n);
     }
 }
 
-/* 2. A pending play starts when the stage is warm and its time has come; it replaces a running one. */
+/* 1b. A new output-stage fault (2.18) is reported, and ends a play or cancels a pending one as the
+ * watchdog does. */
+static HB_ALWAYS_INLINE void step_stage_fault(hb_device *dev, uint32_t n)
+{
+    uint8_t code = dev->stage_fault;
+    if (code != dev->fault_sent) {
+        dev->fault_sent = code;
+        if (code != 0u) {
+            fault_stop(dev, code, n);
+        }
+    }
+}
+
+/* 2. A pending play starts when the stage is warm and its time has come; it replaces a running one.
+ * While the output stage has a fault, the play ends with it instead, as a failed load does. */
 static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
 {
     hb_interp *it = &dev->interp;
     if (dev->pending && dev->stage == HB_STAGE_WARM
         && ((dev->pending_flags & HB_PLAY_AT) == 0u || hb_dev_tick_diff(n, dev->pending_at) >= 0)) {
         hb_err err;
+        if (dev->stage_fault != 0u) {
+            dev->pending = 0;
+            if (dev->pending_slot == HB_STREAM_SLOT) {
+                hb_dev_stream_close(dev);
+            }
+            hb_dev_telemetry(dev, HB_EVENT_FAULT, dev->pending_slot, dev->stage_fault, n);
+            return;
+        }
         if (dev->active && it->mode == HB_MODE_PLAYING) {
             hb_dev_telemetry(dev, HB_EVENT_STOPPED, dev->active_slot, HB_STOPPED_BY_PLAY, n);
             if (dev->active_slot == HB_STREAM_SLOT) {
@@ -143,6 +172,7 @@ hb_sample hb_device_step(hb_device *dev)
     }
     dev->in_step = 1; /* notices are queued until hb_device_flush */
     step_watchdog(dev, n);
+    step_stage_fault(dev, n);
     step_start(dev, n);
     /* 3. the interpreter's tick, with seamless loop restarts: a slot play with iterations left
      * (PLAY's `loops`; 0: forever) restarts in the tick its iteration ended */
@@ -208,4 +238,9 @@ hb_sample hb_device_tick(hb_device *dev)
 uint8_t hb_device_stage(const hb_device *dev)
 {
     return dev->stage;
+}
+
+void hb_device_set_stage_fault(hb_device *dev, uint8_t code)
+{
+    dev->stage_fault = code;
 }

@@ -114,22 +114,6 @@ size_t hb_frame_encode_general(const hb_frame_header *header, const uint8_t *pay
     return encode_stuffed(head, payload, payload_length, out, capacity);
 }
 
-void hb_frame_decoder_init(hb_frame_decoder *decoder)
-{
-    decoder->length = 0;
-    decoder->crc = HB_CRC16_INIT;
-    decoder->block_remaining = 0;
-    decoder->zero_pending = 0;
-    decoder->state = RECEIVING;
-    decoder->started = 0;
-    decoder->stats.frames = 0;
-    decoder->stats.too_long = 0;
-    decoder->stats.cobs = 0;
-    decoder->stats.short_frames = 0;
-    decoder->stats.crc = 0;
-    decoder->stats.version = 0;
-}
-
 static void restart(hb_frame_decoder *decoder)
 {
     decoder->length = 0;
@@ -138,6 +122,17 @@ static void restart(hb_frame_decoder *decoder)
     decoder->zero_pending = 0;
     decoder->state = RECEIVING;
     decoder->started = 0;
+}
+
+void hb_frame_decoder_init(hb_frame_decoder *decoder)
+{
+    restart(decoder);
+    decoder->stats.frames = 0;
+    decoder->stats.too_long = 0;
+    decoder->stats.cobs = 0;
+    decoder->stats.short_frames = 0;
+    decoder->stats.crc = 0;
+    decoder->stats.version = 0;
 }
 
 /* Appends one decoded byte; switches to discarding once the frame cannot fit. The checksum

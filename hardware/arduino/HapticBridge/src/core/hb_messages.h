@@ -19,15 +19,17 @@
 #define HB_MSG_STREAM_OPEN 0x09u /* command: program header u8[16] */
 #define HB_MSG_STREAM_DATA 0x0Au /* offset u32, data (unacknowledged) */
 #define HB_MSG_SET_CONFIG 0x0Bu  /* command: key u8, value u32 */
+#define HB_MSG_DIAG 0x0Cu        /* no payload -> DIAG_REPORT (unacknowledged) */
 
 /* Device to host (0x80..0xFF). */
-#define HB_MSG_ACK 0x80u       /* type u8, value u32 */
-#define HB_MSG_NACK 0x81u      /* type u8, code u8, value u32 */
-#define HB_MSG_INFO 0x82u      /* 44 bytes + profile name */
-#define HB_MSG_PONG 0x83u      /* echo u32, tick u32, subtick u16 */
-#define HB_MSG_TELEMETRY 0x84u /* event u8, slot u8, code u8, tick u32 */
-#define HB_MSG_CREDIT 0x85u    /* next u32, limit u32 */
-#define HB_MSG_RESET 0x86u     /* major u8, minor u8, reason u8, boot_count u32 */
+#define HB_MSG_ACK 0x80u         /* type u8, value u32 */
+#define HB_MSG_NACK 0x81u        /* type u8, code u8, value u32 */
+#define HB_MSG_INFO 0x82u        /* 44 bytes + profile name */
+#define HB_MSG_PONG 0x83u        /* echo u32, tick u32, subtick u16 */
+#define HB_MSG_TELEMETRY 0x84u   /* event u8, slot u8, code u8, tick u32 */
+#define HB_MSG_CREDIT 0x85u      /* next u32, limit u32 */
+#define HB_MSG_RESET 0x86u       /* major u8, minor u8, reason u8, boot_count u32 */
+#define HB_MSG_DIAG_REPORT 0x87u /* the output stage: 18 bytes (2.18) */
 
 /* Fixed payload parts (2.2.2). */
 #define HB_LEN_HELLO 2u
@@ -48,18 +50,32 @@
 #define HB_LEN_TELEMETRY 7u
 #define HB_LEN_CREDIT 8u
 #define HB_LEN_RESET 7u
+#define HB_LEN_DIAG 0u
+#define HB_LEN_DIAG_REPORT 18u
 #define HB_PROFILE_NAME_MAX 16u
 
 /* Field values. */
-#define HB_STREAM_SLOT 0xFFu  /* PLAY / TELEMETRY slot number of the stream */
-#define HB_PLAY_AT 0x01u      /* PLAY flags bit 0: start at `at` */
-#define HB_STOP_BRAKE 0x01u   /* STOP flags bit 0 */
-#define HB_CONFIG_WATCHDOG 1u /* SET_CONFIG key */
+#define HB_STREAM_SLOT 0xFFu     /* PLAY / TELEMETRY slot number of the stream */
+#define HB_PLAY_AT 0x01u         /* PLAY flags bit 0: start at `at` */
+#define HB_STOP_BRAKE 0x01u      /* STOP flags bit 0 */
+#define HB_CONFIG_WATCHDOG 1u    /* SET_CONFIG key */
+#define HB_CONFIG_RECALIBRATE 2u /* SET_CONFIG key: the board's (hb_device_set_config_hook) */
+#define HB_NO_SLOT 0xFEu         /* TELEMETRY slot of a fault when nothing plays */
 
 #define HB_CAP_STREAM 0x0001u
 #define HB_CAP_SHARPNESS 0x0002u
 #define HB_CAP_ACTIVE_BRAKE 0x0004u
 #define HB_CAP_SUBTICK 0x0008u
+#define HB_CAP_DIAG 0x0010u /* the board reports its output stage (DIAG, 2.18) */
+
+/* DIAG_REPORT stage kinds and flags (2.18). */
+#define HB_DIAG_STAGE_NONE 0u
+#define HB_DIAG_STAGE_PWM 1u
+#define HB_DIAG_STAGE_DRV2605L 2u
+#define HB_DIAG_PRESENT 0x01u    /* the driver answers on its bus */
+#define HB_DIAG_CALIBRATED 0x02u /* calibration results are in use */
+#define HB_DIAG_STORED 0x04u     /* ... read back from the board's memory, not measured at this boot */
+#define HB_DIAG_STANDBY 0x08u    /* the driver was put in standby after a failed stop */
 
 #define HB_ACTUATOR_UNKNOWN 0u
 #define HB_ACTUATOR_LRA 1u
@@ -83,6 +99,12 @@
 
 /* Error codes of part 2 (2.15); 1..30 and 48..49 are in hb_error.h. */
 #define HB_ERR_WATCHDOG 50u
+/* Output-stage faults (2.18), reported by the board (hb_device_set_stage_fault). */
+#define HB_ERR_DRIVER_ABSENT 59u      /* the driver does not answer at its address */
+#define HB_ERR_DRIVER_BUS 60u         /* transfers to the driver fail (NACK, time-out, stuck bus) */
+#define HB_ERR_CALIBRATION_FAILED 61u /* the driver's auto-calibration failed */
+#define HB_ERR_OVER_TEMPERATURE 62u   /* the driver shut down: over-temperature */
+#define HB_ERR_OVER_CURRENT 63u       /* the driver shut down: over-current */
 #define HB_ERR_UNKNOWN_MESSAGE 64u
 #define HB_ERR_BAD_LENGTH 65u
 #define HB_ERR_BAD_SLOT 66u
