@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import reference as ref  # noqa: E402
 from hbwire import cobs, crc16  # noqa: E402
 
-MAJOR, MINOR = 1, 0
+MAJOR, MINOR = 2, 0
 STREAM = 0xFF
 T = {"HELLO": 0x01, "PING": 0x02, "UPLOAD": 0x03, "COMMIT": 0x04, "PLAY": 0x05, "STOP": 0x06,
      "PREPARE": 0x07, "SET_PARAM": 0x08, "STREAM_OPEN": 0x09, "STREAM_DATA": 0x0A, "SET_CONFIG": 0x0B,

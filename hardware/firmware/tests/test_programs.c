@@ -294,7 +294,8 @@ static int api_failures = 0, api_checks = 0;
     } while (0)
 
 /* SET_A 200 at 0, END at 5 (SHARP set) */
-static uint8_t api_program[] = {0x48, 0x50, 1, 1, 0xE8, 0x03, 3, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0x00, 200, 0xE5};
+static uint8_t api_program[] = {
+    0x48, 0x50, HB_FORMAT_VERSION, 1, 0xE8, 0x03, 3, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0x00, 200, 0xE5};
 
 static void api_tests(void)
 {

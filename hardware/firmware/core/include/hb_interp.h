@@ -21,7 +21,7 @@
 
 #define HB_PULSE_VOICES 4u
 #define HB_SAMPLE_BRAKE 0x01u
-#define HB_MAX_TICK_EXECUTIONS 32u /* 1.15: instructions one tick can execute */
+#define HB_MAX_TICK_EXECUTIONS 9u /* 1.15: instructions one tick can execute */
 
 enum { HB_RAMP_NONE = 0, HB_RAMP_SHORT = 1, HB_RAMP_LONG = 2 };
 

@@ -11,9 +11,9 @@
 #include "hb_source.h"
 
 #define HB_HEADER_SIZE 16u
-#define HB_MAGIC_0 0x48u /* 'H' */
-#define HB_MAGIC_1 0x50u /* 'P' */
-#define HB_FORMAT_VERSION 1u
+#define HB_MAGIC_0 0x48u       /* 'H' */
+#define HB_MAGIC_1 0x50u       /* 'P' */
+#define HB_FORMAT_VERSION 2u   /* 2.0: the rules of 1.6 with (d), (e) at 9 */
 #define HB_FLAG_SHARP 0x01u    /* the sharpness channel is present */
 #define HB_DELAY_EXTENDED 31u  /* 5-bit delay field value meaning "31 + varint" */
 #define HB_VARINT_MAX_BYTES 4u /* so varints carry 0 .. 2^28 - 1 */
