@@ -225,14 +225,20 @@ public enum BoardBudget {
         guard try link.response(to: play.sequence)?.isAck == true else { throw BoardBudgetError.noResponse("PLAY") }
         try board.run(ticks: 25)
         board.resetProfile()
-        let sentBefore = board.inputLog.count
+        let bytes = try uploadsAtLineRate(frames: frames, link: &link)
+        return (board.profile(), bytes, Int(board.readGlobal("hb_output_late_ticks", size: 2) ?? 0), link)
+    }
+
+    /// 115-byte UPLOADs to slot 1, each sent as soon as the previous one is acknowledged: the
+    /// line at its rate, less the ACKs' round trips. Returns the bytes sent.
+    static func uploadsAtLineRate(frames: Int, link: inout HostLink) throws -> Int {
+        let sentBefore = link.board.inputLog.count
         let data = [UInt8](repeating: 0x5A, count: 115)
         for round in 0..<frames {
             let sent = try link.send(.upload(.init(slot: 1, offset: UInt32(round % 2) * 115, data: data)))
             guard try link.response(to: sent.sequence)?.isAck == true else { throw BoardBudgetError.noResponse("UPLOAD") }
         }
-        return (board.profile(), board.inputLog.count - sentBefore,
-                Int(board.readGlobal("hb_output_late_ticks", size: 2) ?? 0), link)
+        return link.board.inputLog.count - sentBefore
     }
 
     /// Everything above plus the board's INFO.

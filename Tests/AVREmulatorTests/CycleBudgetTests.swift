@@ -77,43 +77,45 @@ import Testing
         #expect(steady.worstLoadPercent(.tickInterrupt) < 10)
     }
 
-    /// PROTOCOL.md 1.15's bound: 9 instruction executions in one tick (5 up to the jumping
-    /// ENDLOOP, then the body's head of 4), every one but the ENDLOOP a ramp or a pulse, each tick.
-    static let adversarial: [UInt8] = {
-        var b = ProgramBuilder()
-        b.loop(count: 255, at: 0)
-        for tick: UInt32 in 0...1 {
-            for i in 0..<4 {
-                switch i % 3 {
-                case 0: b.rampA(to: UInt8(40 + i * 13), duration: 200 + UInt32(i), at: tick)
-                case 1: b.rampS(to: UInt8(250 - i * 11), duration: 150 + UInt32(i), at: tick)
-                default: b.pulse(amplitude: UInt8(100 + i * 9), sharpness: UInt8(i * 17), at: tick)
-                }
+    /// The generator of PROTOCOL.md 1.15's worst ticks makes valid programs that do execute 9
+    /// instructions at their busy ticks (the restart: END's tick and the next tick 0 together).
+    @Test func worstCaseProgramsAreValidAndBusy() throws {
+        for item in WorstCasePrograms.slotCases + WorstCasePrograms.streamedCases {
+            var model = Interpreter()
+            try model.load(item.program)
+            var executed: [Int] = []
+            for _ in 0..<40 {
+                _ = model.step()
+                executed.append(model.executedLastStep)
+            }
+            if item.name.hasPrefix("restart") {
+                #expect(executed[0] == 8 && executed[1] == 1, "\(item.name): \(executed)")
+            } else if item.name.hasPrefix("jump") {
+                #expect(executed[2...].allSatisfy { $0 == 9 }, "\(item.name): \(executed)")
+            } else {
+                #expect(executed[0] == 8 && stride(from: 1, to: 40, by: item.busyPeriod).allSatisfy { executed[$0] == 9 },
+                        "\(item.name): \(executed)")
             }
         }
-        b.endLoop(at: 1)
-        return b.program(endingAt: 256).bytes
-    }()
+    }
 
-    @Test func adversarialTick() throws {
-        var link = try DeviceFirmwareTests.bootedLink()
-        try DeviceFirmwareTests.upload(Self.adversarial, slot: 0, link: &link)
-        let board = link.board
-        let play = try link.send(.play(.init(slot: 0)))
-        let start = try #require(try link.response(to: play.sequence)?.ackValue)
-        try board.run(ticks: Int(start) + 25 - Int(board.cycle / board.cyclesPerTick))
-        board.resetProfile()
-        try board.run(ticks: 200)
-        let profile = board.profile()
-        let late = board.readGlobal("hb_output_late_ticks", size: 2) ?? 0
-        Self.report("playing 1.15's adversarial program (9 instructions every tick)", profile)
-        for (function, cycles) in try board.cyclesByFunction().prefix(8) {
-            print("REPORT   adversarial program, cycles in \(function): \(cycles)")
+    /// Every worst case of 1.15 on the board with the line at its rate (UPLOADs back to back from
+    /// the slot, the stream's own bytes when streamed): no tick is late, nothing faults or underruns.
+    @Test func worstCaseTicksAreOnTime() throws {
+        let report = try BoardBudget.worstCase(firmware: Self.firmware())
+        for run in report.runs {
+            print("REPORT worst case \(run.name): interpreter + UART worst tick \(run.worstTickCycles) cycles (\(Double(run.worstTickCycles) / 160) %), interpreter worst \(run.profile[.interpreterTick].maxCyclesPerTick), slowest step \(run.slowestStepCycles) of \(report.stepLead), late \(run.lateTicks), \(run.receivedBytes) bytes received")
+            #expect(run.lateTicks == 0, "\(run.name)")
+            #expect(!run.faulted, "\(run.name): \(run.telemetry)")
+            #expect(run.slowestStepCycles < report.stepLead, "\(run.name)")
+            #expect(run.receivedBytes > 1_000, "\(run.name): the line was busy")
         }
-        print("REPORT   adversarial tick: \(profile[.interpreterTick].maxCyclesPerCall) cycles (\(profile.worstLoadPercent(.interpreterTick)) % of a tick), late ticks \(late)")
-        #expect(Self.adversarial.count <= 256)
-        #expect(profile[.interpreterTick].maxCyclesPerCall > 1_000)
-        #expect(late == 0)
+        for run in report.runs where run.name.hasPrefix("streamed") {
+            #expect(run.telemetry.contains { $0.event == .finished }, "\(run.name): \(run.telemetry)")
+        }
+        let worst = try #require(report.worst)
+        print("REPORT worst case over \(report.runs.count) programs: \(report.worstTickCycles) cycles (\(report.worstTickPercent) % of a tick, \(worst.name)); slowest step \(report.slowestStepCycles) of the \(report.stepLead)-cycle lead; late ticks \(report.lateTicks)")
+        #expect(report.lateTicks == 0)
     }
 
     /// UPLOAD frames at line rate while a program plays: nothing is lost and no tick is late.

@@ -40,11 +40,12 @@ typedef struct hb_header {
 } hb_header;
 
 typedef struct hb_instr {
-    uint32_t delay; /* ticks after the previous instruction */
-    uint32_t dur;   /* RAMP_A / RAMP_S duration in ticks */
-    uint8_t op;     /* HB_OP_* */
-    uint8_t value;  /* SET/RAMP value, PULSE amp, LOOP count */
-    uint8_t sharp;  /* PULSE sharpness */
+    uint32_t delay;        /* ticks after the previous instruction */
+    uint32_t dur;          /* RAMP_A / RAMP_S duration in ticks */
+    const uint8_t *dur_at; /* the interpreter's RAMPs: their duration's varint, if not in dur */
+    uint8_t op;            /* HB_OP_* */
+    uint8_t value;         /* SET/RAMP value, PULSE amp, LOOP count */
+    uint8_t sharp;         /* PULSE sharpness */
 } hb_instr;
 
 /* Parses the header and applies the header-only rules 1-5 (length, magic, version, flags, rate).

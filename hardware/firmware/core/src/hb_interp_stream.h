@@ -21,7 +21,7 @@
 
 /* The bytes from body offset `at` (written) that are written, in the body and before the ring's
  * wrap: returns the first, *lim is past the last. */
-const uint8_t *hb_stream_window(const hb_interp *it, uint32_t at, const uint8_t **lim);
+const uint8_t *hb_stream_window(hb_interp *it, uint32_t at, const uint8_t **lim);
 
 /* The decoder needed a byte past the window [*p, *lim), where *p is the byte at read_offset.
  * If *lim is the ring's end and more bytes are written: at the wrap, *p, *lim become the window
