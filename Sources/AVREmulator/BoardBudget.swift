@@ -35,7 +35,10 @@ public struct BoardBudgetReport: Sendable {
     public var lineRate: CycleProfile
     /// The line-rate run's received bytes (for cycles per byte of the RX interrupt).
     public var lineRateBytes: Int
-    /// Ticks whose sample was computed after its boundary over all runs (must be 0).
+    /// The worst programs PROTOCOL.md 2.0 allows (`WorstCasePrograms`), played with the line busy.
+    public var worstCase: WorstCaseReport
+    /// Ticks whose sample was computed after its boundary over all runs, the worst cases
+    /// included (must be 0).
     public var lateTicks: Int
     /// Build configuration from INFO: slots held at once, bytes per slot, stream ring.
     public var slotCount: Int
@@ -252,13 +255,14 @@ public enum BoardBudget {
         let cold = try playLatency(firmware: path, prepare: false)
         let playing = try playingProfile(firmware: path)
         let lineRate = try lineRateProfile(firmware: path)
+        let worst = try worstCase(firmware: path, mcu: mcu)
         let board = link.board
         return BoardBudgetReport(
             mcu: mcu, frequency: board.frequency, cyclesPerTick: Int(board.cyclesPerTick),
             uartCyclesPerByte: Int(board.uartCyclesPerByte), playFrameBytes: warm.playFrameBytes,
             playLatencyWarm: warm, playLatencyColdCycles: cold.cycles,
             playing: playing.profile, lineRate: lineRate.profile, lineRateBytes: lineRate.bytes,
-            lateTicks: playing.late + lineRate.late,
+            worstCase: worst, lateTicks: playing.late + lineRate.late + worst.lateTicks,
             slotCount: Int(info.slotCount), slotCapacity: Int(info.slotCapacity),
             maxBody: Int(info.maxBody), streamCapacity: Int(info.streamCapacity))
     }
