@@ -104,7 +104,7 @@ let package = Package(
 
         // MARK: Tests
         // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
-        .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HapticTransport", "HapticPattern"], path: "Tests/TestSupport"),
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"]),
         .testTarget(name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"]),
         .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"]),
