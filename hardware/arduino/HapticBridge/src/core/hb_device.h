@@ -3,7 +3,8 @@
  * output stage's wake-up model, duplicate suppression and the host-silence watchdog.
  *
  * No allocation: the board owns the hb_device, the program memory (slot_count * slot_capacity
- * bytes) and the stream ring (stream_capacity bytes, a power of two, or none). Main loop:
+ * bytes) and the stream ring (stream_capacity bytes, a power of two, or none, plus stream_tail
+ * bytes). Main loop:
  *
  *     hb_device_init(&dev, &config, memory, ring, uart_write, NULL);   // sends RESET
  *     between ticks:  hb_device_receive_byte(&dev, byte) for every received byte
@@ -76,6 +77,8 @@ typedef struct hb_device_config {
     hb_config core;           /* rate, max_body, brake, safety (1.2) */
     uint32_t slot_capacity;   /* bytes per slot, header included */
     uint32_t stream_capacity; /* stream ring bytes, a power of two; 0: no streaming */
+    uint8_t stream_tail;      /* the ring storage's bytes past stream_capacity: 0, or HB_SOURCE_TAIL
+                               * to read streamed instructions across the wrap in place (faster) */
     uint32_t device_id;
     uint32_t boot_count;
     const char *profile_name; /* ASCII, up to 16 characters are reported; NULL: none */

@@ -4,7 +4,7 @@
 #ifndef HB_MESSAGES_H
 #define HB_MESSAGES_H
 
-#define HB_PROTOCOL_MAJOR 1u
+#define HB_PROTOCOL_MAJOR 2u
 #define HB_PROTOCOL_MINOR 0u
 
 /* Host to device (0x01..0x7F). */
