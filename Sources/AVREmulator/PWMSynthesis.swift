@@ -1,4 +1,5 @@
 import FirmwareModel
+import HapticCompiler
 
 /// Bit-exact model of the ATmega328P PWM output stage's drive synthesis
 /// (hardware/firmware/boards/atmega328p/output_pwm.c; hardware/README.md, "PWM drive synthesis",
@@ -28,19 +29,12 @@ public struct PWMSynthesis: Sendable {
     public let maximumIncrement: UInt16
     public let resonanceIncrement: UInt16
     private let ratedDuty: UInt8
-    private let overdriveDuty: UInt8
-    private let alphaDriven: Int
-    private let alphaCoast: Int
 
-    // Per-tick state (the main loop's in the firmware).
-    private var level: UInt8 = 0
-    private var edgeSharpness: UInt8 = 0
-    private var kickLeft = 0
-    private var brakeLeft = 0
-    private var brakeDuty: UInt8 = 0
+    // Per-tick state (the main loop's in the firmware): the edges, shared with the physics.
+    private var stage: OpenLoopStage
     private var lastDuty: UInt8 = 0
     /// Predicted motion, duty x 128.
-    public private(set) var envelope = 0
+    public var envelope: Int { stage.envelope }
     // Per-update state (the timer interrupt's).
     private var drive: UInt8 = 0
     private var increment: UInt16 = 0
@@ -57,14 +51,12 @@ public struct PWMSynthesis: Sendable {
         maximumIncrement = settings.kind == .lra ? settings.phaseIncrement(hz: settings.maximumHz) : 0
         resonanceIncrement = settings.kind == .lra ? settings.phaseIncrement(hz: settings.resonanceHz) : 0
         ratedDuty = settings.ratedDuty
-        overdriveDuty = settings.overdriveDuty
-        alphaDriven = PWMStageSettings.alpha(tauMicroseconds: settings.tauMicroseconds)
-        alphaCoast = PWMStageSettings.alpha(tauMicroseconds: settings.coastTauMicroseconds)
+        stage = OpenLoopStage(constants: settings.openLoopConstants())
     }
 
     /// I = (f * 65536 + U / 2) / U for U updates per second: the 16-bit phase step per update.
     public static func phaseIncrement(hz: Int, updatesPerSecond: Int) -> UInt16 {
-        UInt16((hz * 65_536 + updatesPerSecond / 2) / updatesPerSecond)
+        PWMStageSettings.phaseIncrement(hz: hz, updatesPerSecond: updatesPerSecond)
     }
 
     /// The phase step for a sharpness code: I_MIN + (((I_MAX - I_MIN) * s + 128) >> 8).
@@ -75,72 +67,21 @@ public struct PWMSynthesis: Sendable {
 
     /// An edge's length in ticks at sharpness `s`: round(ms x e), with the edge strength
     /// e = E0 + (256 - E0) x s' / 256 in 1/256 and s' = s + (s >> 7).
-    public func edgeTicks(ms: Int, sharpness s: UInt8) -> Int {
-        let sp = Int(s) + Int(s >> 7)
-        let e = settings.minimumEdgeQ8 + (((256 - settings.minimumEdgeQ8) * sp) >> 8)
-        return (ms * e + 128) >> 8
-    }
-
-    /// (a x cap + 127) / 255.
-    private static func scaled(_ a: UInt8, _ cap: UInt8) -> UInt8 { UInt8((Int(a) * Int(cap) + 127) / 255) }
-
-    private mutating func predict(target: Int, alpha: Int) {
-        let step = (target - envelope) * alpha
-        envelope = max(0, envelope + (step >> 16))  // >> on Int floors, as the C arithmetic shift
-    }
+    public func edgeTicks(ms: Int, sharpness s: UInt8) -> Int { stage.edgeTicks(ms, sharpness: s) }
 
     /// The updates of one tick that plays `sample`.
     public mutating func tick(_ sample: OutputSample) -> [Update] {
-        let a = sample.isBraking ? 0 : sample.amplitude
-        var d: UInt8
-        var inv = false
-        var inc = resonanceIncrement
-        if a != 0 {
-            let steady = Self.scaled(a, ratedDuty)
-            if level == 0 {
-                kickLeft = edgeTicks(ms: settings.kickMs, sharpness: sample.sharpness)
-                brakeLeft = 0
-            }
-            level = a
-            edgeSharpness = sample.sharpness
-            d = steady
-            if kickLeft != 0 {
-                let kick = Self.scaled(a, overdriveDuty)
-                if kick > steady && envelope < Int(steady) << 7 {
-                    d = kick
-                    kickLeft -= 1
-                } else {
-                    kickLeft = 0
-                }
-            }
-            inc = increment(sharpness: sample.sharpness)
-            predict(target: Int(d) << 7, alpha: alphaDriven)
-        } else {
-            if level != 0 {
-                let b = (envelope * settings.brakeRatioQ8) >> 15
-                brakeDuty = UInt8(min(b, Int(overdriveDuty)))
-                brakeLeft = settings.bidirectional ? edgeTicks(ms: settings.brakeMs, sharpness: edgeSharpness) : 0
-                kickLeft = 0
-                level = 0
-            }
-            if brakeLeft != 0 && brakeDuty != 0 {
-                brakeLeft -= 1
-                d = brakeDuty
-                inv = true
-                predict(target: -(Int(d) << 7), alpha: alphaDriven)
-            } else {
-                brakeLeft = 0
-                d = 0
-                predict(target: 0, alpha: alphaCoast)
-            }
-        }
+        let out = stage.tick(sample)
+        let d = out.duty
+        let driven = !sample.isBraking && sample.amplitude != 0
+        var inc = driven ? increment(sharpness: sample.sharpness) : resonanceIncrement
         if settings.kind == .erm { inc = 0 }
         // The boundary: the interrupt takes the latched values.
         if d != 0 && lastDuty == 0 { phase = settings.kind == .lra && net > 0 ? 0x8000 : 0 }
         lastDuty = d
         drive = d
         increment = inc
-        invert = inv
+        invert = out.inverted
         var updates: [Update] = []
         updates.reserveCapacity(updatesPerTick)
         for _ in 0..<updatesPerTick { updates.append(update()) }

@@ -3,14 +3,31 @@ import FirmwareModel
 extension ActuatorProfile {
     /// The plain parameters the physics simulation (FirmwareModel) runs on. The model knows
     /// nothing of profiles; this is the one place the figures are turned into its inputs.
-    public func physicsModel(tickRate: Double = 1000) -> ActuatorSimulator.Model {
+    ///
+    /// The output stage is the one the repository drives the profile with: an open-loop LRA or an
+    /// ERM the ATmega328P's PWM stage (its own integer kick and brake logic, `OpenLoopStage`, with
+    /// the H-bridge at `supplyMillivolts`), a closed-loop LRA the DRV2605L (kick and brake decided
+    /// from the simulated motion, as the chip senses it), a voice coil an amplifier.
+    public func physicsModel(
+        tickRate: Double = 1000, supplyMillivolts: Int = PWMStageSettings.defaultSupplyMillivolts
+    ) -> ActuatorSimulator.Model {
         let strength = (0...255).map { sharpness.edgeStrength(forCode: UInt8($0)) }
+        let pwmStage: Bool
+        switch mechanics {
+        case .lra(let lra): pwmStage = !lra.closedLoop
+        case .erm: pwmStage = true
+        case .voiceCoil: pwmStage = false
+        }
+        let openLoop =
+            pwmStage
+            ? (try? PWMStageSettings(profile: self, supplyMillivolts: supplyMillivolts))?.openLoopConstants(tickRate: tickRate)
+            : nil
         let edgeParameters = EdgeParameters(
             overdriveRatio: drive.overdriveRatio,
             kickTicks: kickTicks(tickRate: tickRate),
             brakeTicks: brakeTicks(tickRate: tickRate),
             brakeRatio: edges.brakeRatio,
-            edgeStrength: strength)
+            edgeStrength: strength, openLoop: openLoop)
         let frequencies = (0...255).map { driveFrequency(forSharpnessCode: UInt8($0)) ?? 0 }
         switch mechanics {
         case .lra(let lra):

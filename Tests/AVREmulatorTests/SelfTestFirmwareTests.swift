@@ -1,5 +1,6 @@
 import AVREmulator
 import FirmwareModel
+import HapticCompiler
 import TestSupport
 import Testing
 

@@ -48,6 +48,28 @@ struct ProfilePhysicsTests {
         }
     }
 
+    /// An open-loop LRA or an ERM is driven by the ATmega328P's PWM stage: its physics runs that
+    /// stage's own per-tick logic with the board's figures (5 V supply), so it kicks and brakes on
+    /// the ticks and at the duties the board does; the DRV2605L and the voice coil decide from the motion.
+    @Test func openLoopProfilesRunThePWMStagesOwnEdges() throws {
+        for p in ActuatorProfile.builtIns {
+            let edges: EdgeParameters
+            switch p.physicsModel() {
+            case .resonator(let r): edges = r.edges
+            case .erm(let e): edges = e.edges
+            }
+            var pwm = p.kind == .erm
+            if case .lra(let lra) = p.mechanics { pwm = !lra.closedLoop }
+            #expect(edges.openLoop == (pwm ? try PWMStageSettings(profile: p).openLoopConstants() : nil), "\(p.name)")
+        }
+        let lra = try #require(try Self.profile("lra-170hz-10mm").physicsModel(supplyMillivolts: 3_300).openLoopEdges)
+        // 255 x 2000 / 3300 and 255 x 2500 / 3300, rounded down; tau 22.469 ms: 2 / (2 tau + 1) in 1/65536.
+        #expect(lra.ratedDuty == 154 && lra.overdriveDuty == 193 && lra.alphaDriven == 2_853)
+        #expect(lra.kickTicks == 36 && lra.brakeTicks == 13 && lra.brakeRatioQ8 == 320 && lra.minimumEdgeQ8 == 256)
+        let erm = try #require(try Self.profile("erm-coin-10mm").physicsModel().openLoopEdges)
+        #expect(erm.ratedDuty == 153 && erm.overdriveDuty == 183 && !erm.bidirectional && erm.minimumEdgeQ8 == 128)
+    }
+
     @Test func closedLoopDefaultHasTheChipsFullEdgesAtEverySharpness() throws {
         let p = try Self.profile(ActuatorProfile.defaultName)
         let sharp = Self.hold(255, 255, 200) + Self.hold(0, 255, 100)
@@ -104,6 +126,16 @@ struct ProfilePhysicsTests {
                 r * r / ((1 - r * r) * (1 - r * r) + (r / coil.qualityFactor) * (r / coil.qualityFactor)).squareRoot()
             }
             #expect(abs(out.last!.envelope - gain(r) / gain(rRef)) < 1e-3, "code \(code) at \(f) Hz")
+        }
+    }
+}
+
+extension ActuatorSimulator.Model {
+    /// The open-loop stage the model runs, if any.
+    fileprivate var openLoopEdges: OpenLoopStage.Constants? {
+        switch self {
+        case .resonator(let r): r.edges.openLoop
+        case .erm(let e): e.edges.openLoop
         }
     }
 }

@@ -16,10 +16,16 @@ public struct EdgeParameters: Sendable, Hashable {
     /// Edge strength per sharpness code (256 entries, each 0...1): scales the kick and brake
     /// durations. All ones when the profile renders sharpness as frequency.
     public var edgeStrength: [Double]
+    /// An open-loop stage's own integer logic (the ATmega328P's PWM stage): when set, it decides
+    /// every tick's drive, kick and brake from its predicted envelope, and the fields above are
+    /// not used; the plant only follows. When nil, the plant decides from the motion it simulates
+    /// (sensed, as a closed-loop driver does).
+    public var openLoop: OpenLoopStage.Constants?
 
     public init(
         overdriveRatio: Double, kickTicks: Int, brakeTicks: Int, brakeRatio: Double,
-        edgeStrength: [Double] = Array(repeating: 1, count: 256)
+        edgeStrength: [Double] = Array(repeating: 1, count: 256),
+        openLoop: OpenLoopStage.Constants? = nil
     ) {
         precondition(edgeStrength.count == 256, "one edge strength per sharpness code")
         self.overdriveRatio = overdriveRatio
@@ -27,6 +33,7 @@ public struct EdgeParameters: Sendable, Hashable {
         self.brakeTicks = brakeTicks
         self.brakeRatio = brakeRatio
         self.edgeStrength = edgeStrength
+        self.openLoop = openLoop
     }
 
     /// No kick, no brake: the actuator's natural response.
@@ -38,7 +45,7 @@ struct DriveCommand {
     enum Phase { case off, drive, kick, brake }
     var phase: Phase
     /// Drive level (fraction of rated); for `.brake`, the brake ratio (the plant scales it by
-    /// the motion it measures or predicts when the brake starts).
+    /// the motion it measures when the brake starts), or with `decided` the brake's own level.
     var level: Double
     /// Level the actuator is asked to settle at (the sample's amplitude / 255).
     var target: Double
@@ -46,23 +53,53 @@ struct DriveCommand {
     var sharpness: UInt8
     /// True on the first tick of a brake burst.
     var brakeStarts: Bool
+    /// An open-loop stage decided this tick (`EdgeParameters.openLoop`): the plant follows it
+    /// and neither ends a kick or brake nor eases a kick itself.
+    var decided = false
 }
 
 /// The output stage's edge logic: a kick at every onset (amplitude leaving 0), a brake burst at
 /// every fall to 0 (amplitude 0 or the BRAKE flag), both scaled by the edge strength of the
-/// sharpness code. A BRAKE-flag tick never drives, whatever its amplitude byte says. The plant
-/// ends a kick early once the motion reaches its target (sensed in closed loop, predicted from
-/// the profile's figures in open loop: in the simulation both read the model's state).
+/// sharpness code. A BRAKE-flag tick never drives, whatever its amplitude byte says.
+///
+/// With an open-loop stage (`EdgeParameters.openLoop`) its integer logic decides, from its
+/// predicted envelope, exactly as the board does. Otherwise the plant decides from the motion it
+/// simulates, as a closed-loop driver does from back-EMF: it ends a kick once the motion reaches
+/// the target.
 struct DriveStage {
     let edges: EdgeParameters
     private(set) var lastLevel = 0.0
     private(set) var lastSharpness: UInt8 = 0
     private var kickRemaining = 0
     private var brakeRemaining = 0
+    private var openLoop: OpenLoopStage?
 
-    init(edges: EdgeParameters) { self.edges = edges }
+    init(edges: EdgeParameters) {
+        self.edges = edges
+        openLoop = edges.openLoop.map { OpenLoopStage(constants: $0) }
+    }
+
+    /// The level of a steady drive at amplitude code `amplitude` (fraction of rated): an open-loop
+    /// stage's steady duty over its rated duty, else amplitude / 255.
+    func steadyLevel(amplitude: UInt8) -> Double {
+        guard let c = edges.openLoop else { return Double(amplitude) / 255 }
+        return Double(OpenLoopStage.scaled(amplitude, c.ratedDuty)) / Double(c.ratedDuty)
+    }
 
     mutating func command(for sample: OutputSample) -> DriveCommand {
+        if var stage = openLoop {
+            let drive = stage.tick(sample)
+            openLoop = stage
+            let rated = Double(stage.constants.ratedDuty)
+            let driven = !sample.isBraking && sample.amplitude != 0
+            if driven { lastSharpness = sample.sharpness }
+            let level = Double(drive.duty) / rated
+            let phase: DriveCommand.Phase =
+                drive.inverted ? .brake : drive.duty == 0 ? .off : drive.kicking ? .kick : .drive
+            return DriveCommand(
+                phase: phase, level: level, target: Double(drive.steadyDuty) / rated, sharpness: lastSharpness,
+                brakeStarts: false, decided: true)
+        }
         if sample.isBraking || sample.amplitude == 0 {
             var starts = false
             if lastLevel > 0 {

@@ -82,18 +82,24 @@ struct ERMModel {
 
     func steadyEnvelope(for sample: OutputSample) -> Double {
         if sample.isBraking || sample.amplitude == 0 { return 0 }
-        let level = Double(sample.amplitude) / 255
+        let level = stage.steadyLevel(amplitude: sample.amplitude)
         return level >= parameters.minimumRunningLevel ? level * level : 0
     }
 
     mutating func step(_ sample: OutputSample) -> PhysicsSample {
         var command = stage.command(for: sample)
-        if command.phase == .kick && speed >= command.target {
+        if command.phase == .kick && !command.decided && speed >= command.target {
             stage.endKick()
             command.phase = .drive
             command.level = command.target
         }
-        if command.phase == .brake && command.brakeStarts { brakeLevel = command.level * abs(speed) }
+        if command.phase == .brake {
+            if command.decided {
+                brakeLevel = command.level
+            } else if command.brakeStarts {
+                brakeLevel = command.level * abs(speed)
+            }
+        }
         let target: Double
         let held: Bool
         switch command.phase {

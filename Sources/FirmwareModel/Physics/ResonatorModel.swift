@@ -146,14 +146,14 @@ struct ResonatorModel {
     func steadyEnvelope(for sample: OutputSample) -> Double {
         if sample.isBraking || sample.amplitude == 0 { return 0 }
         let f = parameters.closedLoop ? parameters.resonanceHz : parameters.driveFrequencies[Int(sample.sharpness)]
-        return Double(sample.amplitude) / 255 * parameters.normalizedAccelerationGain(atHz: f)
+        return stage.steadyLevel(amplitude: sample.amplitude) * parameters.normalizedAccelerationGain(atHz: f)
     }
 
     mutating func step(_ sample: OutputSample) -> PhysicsSample {
         var command = stage.command(for: sample)
         let code = Int(command.sharpness)
         // Edge decisions at the start of the tick, from the motion as it is now.
-        if command.phase == .kick {
+        if command.phase == .kick && !command.decided {
             // The target in the same units: the steady response at this drive frequency.
             let w = omegas[code]
             let steady = command.target * parameters.displacementGain(atHz: w / (2 * Double.pi)) / parameters.qualityFactor
@@ -164,13 +164,17 @@ struct ResonatorModel {
             }
         }
         if command.phase == .brake {
-            if command.brakeStarts {
-                brakeStartEnvelope = ringingLevel
-                brakeLevel = command.level * brakeStartEnvelope
-            }
-            if parameters.closedLoop && ringingLevel <= Self.closedLoopBrakeStop * brakeStartEnvelope {
-                stage.endBrake()
-                command.phase = .off
+            if command.decided {
+                brakeLevel = command.level
+            } else {
+                if command.brakeStarts {
+                    brakeStartEnvelope = ringingLevel
+                    brakeLevel = command.level * brakeStartEnvelope
+                }
+                if parameters.closedLoop && ringingLevel <= Self.closedLoopBrakeStop * brakeStartEnvelope {
+                    stage.endBrake()
+                    command.phase = .off
+                }
             }
         }
 

@@ -1,9 +1,11 @@
-import HapticCompiler
+import FirmwareModel
 
 /// What the ATmega328P's PWM output stage is built with: the board profile's figures
 /// (hardware/firmware/boards/atmega328p/profiles/<name>.h, written by tools/gen-board-profiles from
-/// the actuator profile) and the H-bridge's supply (make SUPPLY_MV). `PWMSynthesis` derives its
-/// constants from these exactly as output_pwm.c does (hardware/README.md, "PWM drive synthesis").
+/// the actuator profile) and the H-bridge's supply (make SUPPLY_MV). `AVREmulator.PWMSynthesis`
+/// derives its constants from these exactly as output_pwm.c does (hardware/README.md, "PWM drive
+/// synthesis"), and so does the physics of an open-loop profile (`ActuatorProfile.physicsModel`),
+/// through the same `OpenLoopStage`.
 public struct PWMStageSettings: Sendable, Hashable {
     public enum Kind: Sendable, Hashable { case lra, erm }
 
@@ -119,15 +121,29 @@ public struct PWMStageSettings: Sendable, Hashable {
     public var overdriveDuty: UInt8 { duty(millivolts: overdriveMillivolts) }
 
     /// The predictor's gain per tick, 2 / (2 tau + 1) in 1/65536 (tau in ms), rounded.
-    public static func alpha(tauMicroseconds tau: Int) -> Int {
-        let d = 2 * tau + 1_000
-        return (131_072_000 + d / 2) / d
+    public static func alpha(tauMicroseconds tau: Int) -> Int { OpenLoopStage.alpha(tauMicroseconds: tau) }
+
+    /// The stage's per-tick edge figures at `tickRate` (the board's 1,000: exactly output_pwm.c's;
+    /// at other rates the time constants and edge lengths scale to ticks).
+    public func openLoopConstants(tickRate: Double = 1000) -> OpenLoopStage.Constants {
+        func ticks(_ ms: Int) -> Int { tickRate == 1000 ? ms : Int((Double(ms) * tickRate / 1000).rounded()) }
+        func tau(_ us: Int) -> Int { tickRate == 1000 ? us : Int((Double(us) * tickRate / 1000).rounded()) }
+        return OpenLoopStage.Constants(
+            ratedDuty: ratedDuty, overdriveDuty: overdriveDuty, alphaDriven: Self.alpha(tauMicroseconds: tau(tauMicroseconds)),
+            alphaCoast: Self.alpha(tauMicroseconds: tau(coastTauMicroseconds)), kickTicks: ticks(kickMs),
+            brakeTicks: ticks(brakeMs), brakeRatioQ8: brakeRatioQ8, minimumEdgeQ8: minimumEdgeQ8,
+            bidirectional: bidirectional)
     }
 
     public var updatesPerTick: Int { kind == .lra ? 8 : 1 }
 
     /// The carrier's phase step per update at `hz`: (hz x 65536 + U / 2) / U, U updates per second.
-    public func phaseIncrement(hz: Int) -> UInt16 { PWMSynthesis.phaseIncrement(hz: hz, updatesPerSecond: 1_000 * updatesPerTick) }
+    public func phaseIncrement(hz: Int) -> UInt16 { Self.phaseIncrement(hz: hz, updatesPerSecond: 1_000 * updatesPerTick) }
+
+    /// I = (f * 65536 + U / 2) / U for U updates per second: the 16-bit phase step per update.
+    public static func phaseIncrement(hz: Int, updatesPerSecond: Int) -> UInt16 {
+        UInt16((hz * 65_536 + updatesPerSecond / 2) / updatesPerSecond)
+    }
 
     /// The voltage a duty puts on the actuator.
     public func volts(duty: UInt8) -> Double { Double(duty) / 255 * Double(supplyMillivolts) / 1_000 }
