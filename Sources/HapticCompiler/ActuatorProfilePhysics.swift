@@ -7,9 +7,11 @@ extension ActuatorProfile {
     /// The output stage is the one the repository drives the profile with: an open-loop LRA or an
     /// ERM the ATmega328P's PWM stage (its own integer kick and brake logic, `OpenLoopStage`, with
     /// the H-bridge at `supplyMillivolts`), a closed-loop LRA the DRV2605L (kick and brake decided
-    /// from the simulated motion, as the chip senses it), a voice coil an amplifier.
+    /// from the simulated motion, as the chip senses it), a voice coil an amplifier. `kick`
+    /// `.proportional` is the stage as it was before the felt-latency work, to measure against.
     public func physicsModel(
-        tickRate: Double = 1000, supplyMillivolts: Int = PWMStageSettings.defaultSupplyMillivolts
+        tickRate: Double = 1000, kick: KickRule = .ceiling,
+        supplyMillivolts: Int = PWMStageSettings.defaultSupplyMillivolts
     ) -> ActuatorSimulator.Model {
         let strength = (0...255).map { sharpness.edgeStrength(forCode: UInt8($0)) }
         let pwmStage: Bool
@@ -20,14 +22,14 @@ extension ActuatorProfile {
         }
         let openLoop =
             pwmStage
-            ? (try? PWMStageSettings(profile: self, supplyMillivolts: supplyMillivolts))?.openLoopConstants(tickRate: tickRate)
+            ? (try? PWMStageSettings(profile: self, supplyMillivolts: supplyMillivolts))?.openLoopConstants(tickRate: tickRate, kick: kick)
             : nil
         let edgeParameters = EdgeParameters(
             overdriveRatio: drive.overdriveRatio,
             kickTicks: kickTicks(tickRate: tickRate),
             brakeTicks: brakeTicks(tickRate: tickRate),
             brakeRatio: edges.brakeRatio,
-            edgeStrength: strength, openLoop: openLoop)
+            edgeStrength: strength, kick: kick, openLoop: openLoop)
         let frequencies = (0...255).map { driveFrequency(forSharpnessCode: UInt8($0)) ?? 0 }
         switch mechanics {
         case .lra(let lra):
@@ -53,7 +55,7 @@ extension ActuatorProfile {
     }
 
     /// A simulator at rest for this profile.
-    public func simulator(tickRate: Double = 1000) -> ActuatorSimulator {
-        ActuatorSimulator(model: physicsModel(tickRate: tickRate))
+    public func simulator(tickRate: Double = 1000, kick: KickRule = .ceiling) -> ActuatorSimulator {
+        ActuatorSimulator(model: physicsModel(tickRate: tickRate, kick: kick))
     }
 }

@@ -124,15 +124,16 @@ public struct PWMStageSettings: Sendable, Hashable {
     public static func alpha(tauMicroseconds tau: Int) -> Int { OpenLoopStage.alpha(tauMicroseconds: tau) }
 
     /// The stage's per-tick edge figures at `tickRate` (the board's 1,000: exactly output_pwm.c's;
-    /// at other rates the time constants and edge lengths scale to ticks).
-    public func openLoopConstants(tickRate: Double = 1000) -> OpenLoopStage.Constants {
+    /// at other rates the time constants and edge lengths scale to ticks). `kick` other than
+    /// `.ceiling` describes no board: it is there to measure against (`KickRule.proportional`).
+    public func openLoopConstants(tickRate: Double = 1000, kick: KickRule = .ceiling) -> OpenLoopStage.Constants {
         func ticks(_ ms: Int) -> Int { tickRate == 1000 ? ms : Int((Double(ms) * tickRate / 1000).rounded()) }
         func tau(_ us: Int) -> Int { tickRate == 1000 ? us : Int((Double(us) * tickRate / 1000).rounded()) }
         return OpenLoopStage.Constants(
             ratedDuty: ratedDuty, overdriveDuty: overdriveDuty, alphaDriven: Self.alpha(tauMicroseconds: tau(tauMicroseconds)),
             alphaCoast: Self.alpha(tauMicroseconds: tau(coastTauMicroseconds)), kickTicks: ticks(kickMs),
             brakeTicks: ticks(brakeMs), brakeRatioQ8: brakeRatioQ8, minimumEdgeQ8: minimumEdgeQ8,
-            bidirectional: bidirectional)
+            bidirectional: bidirectional, kick: kick)
     }
 
     public var updatesPerTick: Int { kind == .lra ? 8 : 1 }

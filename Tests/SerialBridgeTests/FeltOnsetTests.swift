@@ -25,6 +25,47 @@ import Testing
         #expect(FeltRise.of(drive: [OutputSample(amplitude: 0, sharpness: 0)], model: model) == nil)
     }
 
+    /// Issue 15, part 3: the stage's kick at the overdrive ceiling (eased onto the level) against
+    /// the proportional kick it replaced, over the presets compiled for each shipped profile.
+    @Test(arguments: ActuatorProfile.builtIns.map(\.name))
+    func ceilingKickShortensTheRise(profileName: String) throws {
+        let profile = try #require(ActuatorProfile.builtIns.first { $0.name == profileName })
+        let after = profile.physicsModel(), before = profile.physicsModel(kick: .proportional)
+        var pairs: [(name: String, before: FeltRise, after: FeltRise)] = []
+        for preset in Preset.all {
+            let program = try PatternCompiler.compile(preset.pattern, profile: profile).program
+            guard let b = FeltPrediction.of(program: program, model: before)?.rise,
+                let a = FeltPrediction.of(program: program, model: after)?.rise
+            else { continue }
+            pairs.append((preset.name, b, a))
+        }
+        func median(_ v: [Double]) -> Double { LatencyReport.median(v) * 1000 }
+        let b50 = median(pairs.map(\.before.rise50)), a50 = median(pairs.map(\.after.rise50))
+        let b90 = median(pairs.map(\.before.rise90)), a90 = median(pairs.map(\.after.rise90))
+        let worst = pairs.map { $0.after.rise50 - $0.before.rise50 }.max() ?? 0
+        print(
+            String(
+                format:
+                    "REPORT felt kick rise %@ (%d presets): rise 50%% median %.3f -> %.3f ms, rise 90%% median %.3f -> %.3f ms; latest by %.3f ms",
+                profile.name, pairs.count, b50, a50, b90, a90, worst * 1000))
+        #expect(pairs.count == Preset.all.count)
+        #expect(a50 <= b50 + 1e-6 && a90 <= b90 + 1e-6)
+        // No preset is felt much later: the few that are reach a higher first peak (a transient
+        // that the proportional kick left short now reaches its level), and 50 % of it a little later.
+        #expect(worst < 0.0006)
+        switch profile.kind {
+        case .lra:
+            // Where the rise dominates, the ceiling kick takes a third or more off the median.
+            #expect(a50 < 0.7 * b50 && a90 < 0.7 * b90)
+        case .erm:
+            // The presets' first stretches are shorter than the motor's rise: the same shape, only
+            // stronger; the slowest onsets (long first events) are sooner.
+            #expect(abs(a50 - b50) < 1e-6 && (pairs.map(\.after.rise50).max() ?? 0) < (pairs.map(\.before.rise50).max() ?? 0))
+        case .voiceCoil:
+            #expect(pairs.allSatisfy { $0.before == $0.after })  // no kick: nothing to change
+        }
+    }
+
     @Test func profilerReportsFeltOnsetFromTheRecordedOutput() async throws {
         let fixture = try await DeviceFixture.start()
         defer { Task { await fixture.stop() } }

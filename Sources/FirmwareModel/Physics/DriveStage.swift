@@ -16,6 +16,9 @@ public struct EdgeParameters: Sendable, Hashable {
     /// Edge strength per sharpness code (256 entries, each 0...1): scales the kick and brake
     /// durations. All ones when the profile renders sharpness as frequency.
     public var edgeStrength: [Double]
+    /// How the kick drives: at the ceiling k (eased onto the target in its last tick) or at k times
+    /// the level asked for.
+    public var kick: KickRule
     /// An open-loop stage's own integer logic (the ATmega328P's PWM stage): when set, it decides
     /// every tick's drive, kick and brake from its predicted envelope, and the fields above are
     /// not used; the plant only follows. When nil, the plant decides from the motion it simulates
@@ -24,7 +27,7 @@ public struct EdgeParameters: Sendable, Hashable {
 
     public init(
         overdriveRatio: Double, kickTicks: Int, brakeTicks: Int, brakeRatio: Double,
-        edgeStrength: [Double] = Array(repeating: 1, count: 256),
+        edgeStrength: [Double] = Array(repeating: 1, count: 256), kick: KickRule = .ceiling,
         openLoop: OpenLoopStage.Constants? = nil
     ) {
         precondition(edgeStrength.count == 256, "one edge strength per sharpness code")
@@ -33,7 +36,16 @@ public struct EdgeParameters: Sendable, Hashable {
         self.brakeTicks = brakeTicks
         self.brakeRatio = brakeRatio
         self.edgeStrength = edgeStrength
+        self.kick = kick
         self.openLoop = openLoop
+    }
+
+    /// The same stage with another kick rule (for an open-loop stage, its integer logic's too).
+    public func withKick(_ rule: KickRule) -> EdgeParameters {
+        var copy = self
+        copy.kick = rule
+        copy.openLoop?.kick = rule
+        return copy
     }
 
     /// No kick, no brake: the actuator's natural response.
@@ -64,8 +76,9 @@ struct DriveCommand {
 ///
 /// With an open-loop stage (`EdgeParameters.openLoop`) its integer logic decides, from its
 /// predicted envelope, exactly as the board does. Otherwise the plant decides from the motion it
-/// simulates, as a closed-loop driver does from back-EMF: it ends a kick once the motion reaches
-/// the target.
+/// simulates, as a closed-loop driver does from back-EMF: within the kick window it drives at the
+/// level once the motion is there and eases a ceiling kick's last tick onto it (a proportional
+/// kick ends for the burst once the motion first reaches the level).
 struct DriveStage {
     let edges: EdgeParameters
     private(set) var lastLevel = 0.0
@@ -127,14 +140,14 @@ struct DriveStage {
         lastSharpness = sample.sharpness
         if kickRemaining > 0 && edges.overdriveRatio > 1 {
             kickRemaining -= 1
-            return DriveCommand(
-                phase: .kick, level: edges.overdriveRatio * level, target: level,
-                sharpness: sample.sharpness, brakeStarts: false)
+            let kick = edges.kick == .ceiling ? edges.overdriveRatio : edges.overdriveRatio * level
+            return DriveCommand(phase: .kick, level: kick, target: level, sharpness: sample.sharpness, brakeStarts: false)
         }
         return DriveCommand(phase: .drive, level: level, target: level, sharpness: sample.sharpness, brakeStarts: false)
     }
 
-    /// The motion reached the target: drop to the plain level from now on.
+    /// The motion reached the target: drop to the plain level for the rest of the burst (the
+    /// proportional rule).
     mutating func endKick() { kickRemaining = 0 }
 
     /// Closed-loop sensing saw the motion stopped: no more brake ticks in this burst.

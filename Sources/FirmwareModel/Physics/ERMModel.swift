@@ -63,6 +63,8 @@ struct ERMModel {
     private let heldIntegral: Double
     private let coastIntegral: Double
     private let angularRate: Double
+    /// e^(-1 / tau_m) per tick.
+    private let tickDecay: Double
 
     /// Under this fraction of rated speed the motor counts as stopped (static friction applies).
     static let restSpeed = 0.01
@@ -78,6 +80,7 @@ struct ERMModel {
         heldIntegral = p.timeConstant * (1 - heldDecay)
         coastIntegral = p.coastTimeConstant * (1 - coastDecay)
         angularRate = 2 * Double.pi * p.ratedSpeedHz
+        tickDecay = exp(-1 / (p.timeConstant * p.tickRate))
     }
 
     func steadyEnvelope(for sample: OutputSample) -> Double {
@@ -88,10 +91,15 @@ struct ERMModel {
 
     mutating func step(_ sample: OutputSample) -> PhysicsSample {
         var command = stage.command(for: sample)
-        if command.phase == .kick && !command.decided && speed >= command.target {
-            stage.endKick()
-            command.phase = .drive
-            command.level = command.target
+        if command.phase == .kick && !command.decided {
+            if speed >= command.target {
+                if parameters.edges.kick == .proportional { stage.endKick() }
+                command.phase = .drive
+                command.level = command.target
+            } else if parameters.edges.kick == .ceiling {
+                // Eased onto the target: the level that takes the speed to it in this tick.
+                command.level = min(command.level, (command.target - speed * tickDecay) / (1 - tickDecay))
+            }
         }
         if command.phase == .brake {
             if command.decided {

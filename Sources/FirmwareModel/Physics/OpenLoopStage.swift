@@ -1,3 +1,17 @@
+/// How an output stage kicks at an onset (docs/semantics.md 13.3).
+public enum KickRule: Sendable, Hashable {
+    /// Within the kick window (the first kickMs of a burst, scaled by the edge strength), every tick
+    /// whose motion is under the level asked for drives at the overdrive ceiling (k times rated
+    /// drive) whatever that level, eased in its last tick so that the motion lands on the level
+    /// rather than past it. The fastest rise the profile's voltage limits allow: what the PWM stage
+    /// and the DRV2605L model do.
+    case ceiling
+    /// At k times the level asked for, until the motion first reaches it (then no more kick in the
+    /// burst). The rule before the felt-latency work (issue 15, part 3): kept to measure the two
+    /// side by side (`FeltOnsetTests`); no stage runs it any more.
+    case proportional
+}
+
 /// The per-tick edge logic of an open-loop output stage, in the integers the ATmega328P's PWM stage
 /// runs it in (hardware/firmware/boards/atmega328p/output_pwm.c, `hb_hal_output`; hardware/README.md,
 /// "PWM drive synthesis", states the rule): duties capped by rated and overdrive drive, a kick at
@@ -25,11 +39,13 @@ public struct OpenLoopStage: Sendable {
         public var minimumEdgeQ8: Int
         /// The stage can drive in reverse (brake).
         public var bidirectional: Bool
+        public var kick: KickRule
 
         public init(
             ratedDuty: UInt8, overdriveDuty: UInt8, alphaDriven: Int, alphaCoast: Int, kickTicks: Int, brakeTicks: Int,
-            brakeRatioQ8: Int, minimumEdgeQ8: Int, bidirectional: Bool
+            brakeRatioQ8: Int, minimumEdgeQ8: Int, bidirectional: Bool, kick: KickRule = .ceiling
         ) {
+            precondition(alphaDriven > 256 && alphaDriven < 32_768, "a time constant of 2 to 250 ticks")
             self.ratedDuty = ratedDuty
             self.overdriveDuty = overdriveDuty
             self.alphaDriven = alphaDriven
@@ -39,7 +55,11 @@ public struct OpenLoopStage: Sendable {
             self.brakeRatioQ8 = brakeRatioQ8
             self.minimumEdgeQ8 = minimumEdgeQ8
             self.bidirectional = bidirectional
+            self.kick = kick
         }
+
+        /// 65536 x 256 / alphaDriven, rounded: the ticks a unit of the envelope's gap takes to close, x 256.
+        public var inverseAlphaQ8: Int { (65_536 * 256 + alphaDriven / 2) / alphaDriven }
     }
 
     /// What the stage drives for one tick.
@@ -100,14 +120,31 @@ public struct OpenLoopStage: Sendable {
             level = a
             edgeSharpness = sample.sharpness
             var d = steady
-            if kickLeft != 0 {
-                // k x the level, until the prediction first reaches it; then no more kick in this burst.
-                let kick = Self.scaled(a, c.overdriveDuty)
-                if kick > steady && envelope < Int(steady) << 7 {
-                    d = kick
+            let target = Int(steady) << 7
+            switch c.kick {
+            case .ceiling:
+                // The kick window is the burst's first kickTicks (scaled by the edge strength):
+                // within it, every tick whose predicted motion is under the level drives at the
+                // ceiling, or at the duty that brings the prediction onto the level in this tick
+                // if that is less (E + (T - E) / alpha, rounded up), so a level that rises within
+                // the window is caught up with too.
+                if kickLeft != 0 {
                     kickLeft -= 1
-                } else {
-                    kickLeft = 0
+                    if c.overdriveDuty > steady && envelope < target {
+                        let land = (envelope + (((target - envelope) * c.inverseAlphaQ8) >> 8) + 127) >> 7
+                        d = UInt8(min(land, Int(c.overdriveDuty)))
+                    }
+                }
+            case .proportional:
+                // k x the level, until the prediction first reaches it; then no more kick in this burst.
+                if kickLeft != 0 {
+                    let kick = Self.scaled(a, c.overdriveDuty)
+                    if kick > steady && envelope < target {
+                        d = kick
+                        kickLeft -= 1
+                    } else {
+                        kickLeft = 0
+                    }
                 }
             }
             predict(target: Int(d) << 7, alpha: c.alphaDriven)

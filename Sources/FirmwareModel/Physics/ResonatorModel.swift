@@ -96,6 +96,8 @@ struct ResonatorModel {
     private let h: Double
     private let steps: Int
     private let normalization: Double
+    /// e^(-1 / tau) per tick: how much of the envelope's gap to its target a tick leaves.
+    private let tickDecay: Double
     /// Per sharpness code: drive angular frequency and the half-step rotation (cos, sin).
     private let omegas: [Double]
     private let halfCos: [Double]
@@ -122,6 +124,7 @@ struct ResonatorModel {
         omegas = frequencies.map { 2 * Double.pi * $0 }
         halfCos = omegas.map { cos($0 * (1 / (p.tickRate * Double(p.subSteps))) / 2) }
         halfSin = omegas.map { sin($0 * (1 / (p.tickRate * Double(p.subSteps))) / 2) }
+        tickDecay = exp(-1 / (p.timeConstant * p.tickRate))
         ringingHalfCos = cos(dampedOmega * h / 2)
         ringingHalfSin = sin(dampedOmega * h / 2)
     }
@@ -156,11 +159,19 @@ struct ResonatorModel {
         if command.phase == .kick && !command.decided {
             // The target in the same units: the steady response at this drive frequency.
             let w = omegas[code]
-            let steady = command.target * parameters.displacementGain(atHz: w / (2 * Double.pi)) / parameters.qualityFactor
-            if sensedLevel(atOmega: w) >= steady {
-                stage.endKick()
+            let gain = parameters.displacementGain(atHz: w / (2 * Double.pi)) / parameters.qualityFactor
+            let steady = command.target * gain
+            let sensed = sensedLevel(atOmega: w)
+            if sensed >= steady {
+                // At the level: a proportional kick is over for the burst, a ceiling kick's window
+                // stays open for a level that rises within it.
+                if parameters.edges.kick == .proportional { stage.endKick() }
                 command.phase = .drive
                 command.level = command.target
+            } else if parameters.edges.kick == .ceiling {
+                // Eased onto the target: the level that takes the envelope (first order, tau) to
+                // it in this tick, if under the ceiling.
+                command.level = min(command.level, (steady - sensed * tickDecay) / ((1 - tickDecay) * gain))
             }
         }
         if command.phase == .brake {

@@ -5,12 +5,14 @@
  * OCR / 255 of the bridge supply HB_SUPPLY_MV.
  *
  * Drive synthesis (normative): hardware/README.md, "PWM drive synthesis", states it step by step
- * and AVREmulator.PWMSynthesis is its Swift model, update for update. In short: every duty is
- * capped by the actuator profile's voltages against the supply (D_R for rated drive, D_O for kick
- * and brake); a kick at each onset and a brake burst at each fall follow the profile's kickMs,
- * brakeMs and brakeRatio, scaled by the edge strength of the sharpness code and steered by a
- * predicted envelope; and an LRA's carrier never leaves net DC on the coil: silence after a burst
- * drives the balance back to zero first. The per-tick part runs in the main loop
+ * and AVREmulator.PWMSynthesis is its Swift model, update for update (its per-tick part,
+ * FirmwareModel.OpenLoopStage, also decides the kicks and brakes of the actuator physics). In
+ * short: every duty is capped by the actuator profile's voltages against the supply (D_R for rated
+ * drive, D_O for kick and brake); within kickMs of each onset, a tick whose predicted envelope is
+ * under the level asked for kicks at the ceiling D_O, eased onto the level in its last tick, and a
+ * brake burst at each fall follows the profile's brakeRatio for brakeMs; both windows scaled by the
+ * edge strength of the sharpness code; and an LRA's carrier never leaves net DC on the coil: silence
+ * after a burst drives the balance back to zero first. The per-tick part runs in the main loop
  * (hb_hal_output), the per-update part in the timer interrupt (hb_output_timer_update). */
 #include <avr/interrupt.h>
 #include <avr/io.h>
@@ -32,6 +34,8 @@
     ((uint16_t)((131072000UL + (2UL * (tau_us) + 1000UL) / 2UL) / (2UL * (tau_us) + 1000UL)))
 #define ALPHA_DRIVEN ALPHA(HB_PROFILE_TAU_US)
 #define ALPHA_COAST ALPHA(HB_PROFILE_COAST_TAU_US)
+/* 65536 x 256 / ALPHA_DRIVEN, rounded: the kick's landing duty (hardware/README.md). */
+#define INV_ALPHA_Q8 ((uint16_t)((65536UL * 256UL + ALPHA_DRIVEN / 2UL) / ALPHA_DRIVEN))
 
 #if HB_PROFILE_OVERDRIVE_MV < HB_PROFILE_RATED_MV
 #error "the profile's overdrive voltage is under its rated voltage"
@@ -41,6 +45,9 @@
 #endif
 #if HB_PROFILE_TAU_US < 2000u || HB_PROFILE_COAST_TAU_US < 2000u
 #error "time constants under 2 ms overflow the predictor's arithmetic"
+#endif
+#if HB_PROFILE_TAU_US > 250000u
+#error "a driven time constant over 250 ms overflows the kick's landing arithmetic"
 #endif
 
 #if defined(HB_BOARD_LRA)
@@ -154,13 +161,15 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
         level = a;
         edge_sharpness = sharpness;
         d = steady;
-        if (kick_left != 0u) {
-            uint8_t kick = scaled(a, D_O);
-            if (kick > steady && envelope < (uint16_t)((uint16_t)steady << 7)) {
-                d = kick;
-                kick_left--;
-            } else {
-                kick_left = 0; /* the motion reached its target: no more kick in this burst */
+        if (kick_left != 0u) { /* the kick window: the burst's first kickMs */
+            uint16_t target = (uint16_t)((uint16_t)steady << 7);
+            kick_left--;
+            if (D_O > steady && envelope < target) {
+                /* under the level: at the ceiling, or at the duty that brings the prediction onto
+                 * the level in this tick if that is less: E + (T - E) / alpha, rounded up */
+                uint32_t land =
+                    ((uint32_t)envelope + (((uint32_t)(target - envelope) * INV_ALPHA_Q8) >> 8) + 127UL) >> 7;
+                d = land < D_O ? (uint8_t)land : D_O;
             }
         }
 #if INC_SPAN_RAW * 255UL + 128UL <= 0xFFFFUL
