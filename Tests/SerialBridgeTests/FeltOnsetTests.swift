@@ -143,15 +143,25 @@ import Testing
                         "REPORT felt %@ breakdown (medians, ms): host %.3f, line %.3f, tick wait %.3f, wake-up %.3f -> first output %.3f; rise 50%% %.3f -> felt 50%% %.3f; rise 90%% %.3f -> felt 90%% %.3f",
                     profile.name, b.host * 1000, b.line * 1000, b.tickWait * 1000, b.wakeUp * 1000, b.firstOutput * 1000,
                     b.rise50 * 1000, b.felt50 * 1000, b.rise90 * 1000, b.felt90 * 1000))
+            // Before and after, the same plays: each play's first output as measured, its rise through
+            // the stage as it was (proportional kick) and as it is (the device's physics: ceiling kick).
+            let before = try await Self.withRise(report.prepared, subjects: subjects, device: device, kick: .proportional)
             let presetNames = Set(Preset.all.map(\.name))
-            let presets = report.prepared.filter { presetNames.contains($0.pattern) },
-                files = report.prepared.filter { !presetNames.contains($0.pattern) }
-            for (name, part) in [("presets", presets), ("corpus", files)] {
-                let p50 = report.feltSummary(part, level: 50), p90 = report.feltSummary(part, level: 90)
+            for (name, keep) in [
+                ("all", { (_: String) in true }), ("presets", { presetNames.contains($0) }), ("corpus", { !presetNames.contains($0) }),
+            ] {
+                let after = report.prepared.filter { keep($0.pattern) }, old = before.filter { keep($0.pattern) }
+                let a50 = report.feltSummary(after, level: 50), a90 = report.feltSummary(after, level: 90)
+                let b50 = report.feltSummary(old, level: 50), b90 = report.feltSummary(old, level: 90)
+                let peaks = zip(after, old).compactMap { pair in pair.0.rise.flatMap { a in pair.1.rise.map { a.peak / $0.peak } } }
                 print(
                     String(
-                        format: "REPORT felt %@ %@ (%d): felt 50%% p50 %.3f p99 %.3f ms; felt 90%% p50 %.3f p99 %.3f ms",
-                        profile.name, name, part.count, p50.p50, p50.p99, p90.p50, p90.p99))
+                        format:
+                            "REPORT felt kick %@ %@ (%d): felt 50%% p50 %.3f -> %.3f, p99 %.3f -> %.3f ms; felt 90%% p50 %.3f -> %.3f, p99 %.3f -> %.3f ms; rise 50%% median %.3f -> %.3f ms, rise 90%% median %.3f -> %.3f ms; first peak after/before median %.2f, min %.2f",
+                        profile.name, name, after.count, b50.p50, a50.p50, b50.p99, a50.p99, b90.p50, a90.p50, b90.p99, a90.p99,
+                        report.breakdown(old).rise50 * 1000, report.breakdown(after).rise50 * 1000,
+                        report.breakdown(old).rise90 * 1000, report.breakdown(after).rise90 * 1000,
+                        LatencyReport.median(peaks), peaks.min() ?? 0))
             }
             await device.close()
             #expect(Self.percentile(landing.map(abs), 99) <= 0.001)
@@ -183,6 +193,26 @@ import Testing
             let recorded = clock.hostTime(ofStep: receipt.startTick &+ UInt32(lead)) + rise.rise50
             result.append((predicted - target, recorded - target))
             try await device.stop(brake: false)
+        }
+        return result
+    }
+
+    /// `samples` with each play's rise replaced by its program's rise through the device's profile
+    /// with the stage kicking by `kick` (the device is bit-exact with the model, so the program's
+    /// predicted rise is the recorded one: `profilerReportsFeltOnsetFromTheRecordedOutput`).
+    static func withRise(
+        _ samples: [LatencyReport.Sample], subjects: [LatencyProfiler.Subject], device: HapticDevice, kick: KickRule
+    ) async throws -> [LatencyReport.Sample] {
+        guard let profile = await device.profile, let rate = await device.info.map({ Double($0.rate) }) else { return [] }
+        let model = profile.physicsModel(tickRate: rate, kick: kick)
+        var rises: [String: FeltRise?] = [:]
+        var result = samples
+        for i in result.indices {
+            let name = result[i].pattern
+            if rises[name] == nil, let subject = subjects.first(where: { $0.name == name }) {
+                rises[name] = FeltPrediction.of(program: try await device.compile(subject.pattern).program, model: model)?.rise
+            }
+            result[i].rise = rises[name] ?? nil
         }
         return result
     }
