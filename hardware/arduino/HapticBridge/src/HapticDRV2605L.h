@@ -199,10 +199,11 @@ inline bool HapticDRV2605L::calibrate()
 inline bool HapticDRV2605L::begin(const HapticProfile &profile)
 {
     lra_ = profile.actuator == HAPTIC_ACTUATOR_LRA;
-    /* the profile's settings, else the defaults of the bare-metal firmware for the kind */
-    ratedVoltage_ = profile.drvRatedVoltage ? profile.drvRatedVoltage : (lra_ ? 0x54 : 0x8E);
-    overdriveClamp_ = profile.drvOverdriveClamp ? profile.drvOverdriveClamp : (lra_ ? 0x7E : 0x96);
-    driveTime_ = profile.drvDriveTime ? profile.drvDriveTime : 24;
+    /* the profile's settings, else the bare-metal firmware's for the kind's built-in profile
+     * (HapticProfiles: 2.0 V rms at 170 Hz, 3.0 V; 2.5 V rms, 3.6 V; half of 170 Hz, 4.8 ms) */
+    ratedVoltage_ = profile.drvRatedVoltage ? profile.drvRatedVoltage : (lra_ ? 0x53 : 0x8D);
+    overdriveClamp_ = profile.drvOverdriveClamp ? profile.drvOverdriveClamp : (lra_ ? 0x88 : 0xB6);
+    driveTime_ = profile.drvDriveTime ? profile.drvDriveTime : (lra_ ? 24 : 19);
     wire_.begin();
     wire_.setClock(400000UL);
     delay(1); /* the DRV2605L accepts I2C 250 us after power-up */
