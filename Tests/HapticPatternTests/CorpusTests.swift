@@ -198,10 +198,8 @@ enum AHAPCorpus {
         let document = try AHAPDecoder().decode(contentsOfFile: path)
         #expect(document.pattern.events[0].parameters[.hapticSharpness] == 0)
         #expect(
-            document.warnings == [
-                AHAPWarning(
-                    kind: .outOfRange, path: "Pattern[0].Event.EventParameters[1].ParameterValue",
-                    message: "HapticSharpness -1.0 is outside 0.0...1.0; clamped to 0.0")
+            document.warnings.map(\.description) == [
+                "Pattern[0].Event.EventParameters[1].ParameterValue: HapticSharpness -1.0 is outside 0.0...1.0; clamped to 0.0 [outOfRange]"
             ])
     }
 
