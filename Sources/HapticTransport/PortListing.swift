@@ -112,28 +112,21 @@ private func describe(_ port: OpaquePointer) -> SerialPortInfo {
 
 // MARK: - Codable (`haptic ports --json` writes this form with snake_case keys, docs/cli.md)
 
+/// Decoding is synthesized (absent or null optionals read as nil); encoding is written out below.
 extension SerialPortInfo: Codable {
-    private enum Keys: String, CodingKey {
-        case path, description, transport, usb, bluetoothAddress
+    private enum CodingKeys: String, CodingKey {
+        case path, description, usb, bluetoothAddress
+        case connection = "transport"
     }
 
     /// Every key is always present (null when it does not apply), so consumers need no existence checks.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
         try container.encode(description, forKey: .description)
-        try container.encode(connection, forKey: .transport)
+        try container.encode(connection, forKey: .connection)
         try container.encode(usb, forKey: .usb)
         try container.encode(bluetoothAddress, forKey: .bluetoothAddress)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        path = try container.decode(String.self, forKey: .path)
-        description = try container.decode(String.self, forKey: .description)
-        connection = try container.decode(Connection.self, forKey: .transport)
-        usb = try container.decodeIfPresent(USBDetails.self, forKey: .usb)
-        bluetoothAddress = try container.decodeIfPresent(String.self, forKey: .bluetoothAddress)
     }
 }
 

@@ -31,41 +31,11 @@ enum RandomKind: String, CaseIterable, Sendable {
     case long
 
     /// Cases per `swift test` run (more for the cheap kinds).
-    var count: Int {
-        switch self {
-        case .short: 30_000
-        case .edges: 10_000
-        case .live: 8_000
-        case .stops: 8_000
-        case .pulses: 8_000
-        case .safety: 6_000
-        case .nested: 3_000
-        case .stream: 12_000
-        case .mutation: 15_000
-        case .noise: 6_000
-        case .huge: 3_000
-        case .long: 300
-        }
-    }
+    var count: Int { plan.count }
 
     /// Error codes (0: none) some case of a full run must end with, so the generator provably
     /// reaches the edges it is meant for.
-    var expectedEndings: [UInt8] {
-        switch self {
-        case .short: [0, 5, 8, 19, 25, 29, 49]
-        case .edges: [0, 21, 26]
-        case .live: [0]
-        case .stops: [0, 1]  // 1: a reload with a truncated header
-        case .pulses: [0]
-        case .safety: [0, 49]
-        case .nested: [0, 21, 25]
-        case .stream: [0, 8, 16, 23, 28, 29, 30, 48]
-        case .mutation: [0, 2, 3, 4, 5, 6, 7, 8, 16, 17, 18, 19, 20, 22, 27, 28, 29, 30]
-        case .noise: [16, 17, 18, 22, 28, 29, 30]
-        case .huge: [0, 24, 25, 29]
-        case .long: [0]
-        }
-    }
+    var expectedEndings: [UInt8] { plan.endings }
 
     /// Seed of case `index`: the kind in the top byte, so seeds never collide across kinds.
     func seed(_ index: Int, base: UInt64) -> UInt64 {
@@ -74,19 +44,24 @@ enum RandomKind: String, CaseIterable, Sendable {
 
     func scenario(seed: UInt64) -> Scenario {
         var rng = SeededGenerator(seed: seed)
+        return plan.generate(&rng)
+    }
+
+    /// One row a kind: cases per run, expected endings, generator.
+    private var plan: (count: Int, endings: [UInt8], generate: (inout SeededGenerator) -> Scenario) {
         switch self {
-        case .short: return shortScenario(&rng)
-        case .edges: return edgeScenario(&rng)
-        case .live: return liveScenario(&rng)
-        case .stops: return stopScenario(&rng)
-        case .pulses: return pulseScenario(&rng)
-        case .safety: return safetyScenario(&rng)
-        case .nested: return nestedScenario(&rng)
-        case .stream: return streamScenario(&rng)
-        case .mutation: return mutationScenario(&rng)
-        case .noise: return noiseScenario(&rng)
-        case .huge: return hugeScenario(&rng)
-        case .long: return longScenario(&rng)
+        case .short: (30_000, [0, 5, 8, 19, 25, 29, 49], shortScenario)
+        case .edges: (10_000, [0, 21, 26], edgeScenario)
+        case .live: (8_000, [0], liveScenario)
+        case .stops: (8_000, [0, 1], stopScenario)  // 1: a reload with a truncated header
+        case .pulses: (8_000, [0], pulseScenario)
+        case .safety: (6_000, [0, 49], safetyScenario)
+        case .nested: (3_000, [0, 21, 25], nestedScenario)
+        case .stream: (12_000, [0, 8, 16, 23, 28, 29, 30, 48], streamScenario)
+        case .mutation: (15_000, [0, 2, 3, 4, 5, 6, 7, 8, 16, 17, 18, 19, 20, 22, 27, 28, 29, 30], mutationScenario)
+        case .noise: (6_000, [16, 17, 18, 22, 28, 29, 30], noiseScenario)
+        case .huge: (3_000, [0, 24, 25, 29], hugeScenario)
+        case .long: (300, [0], longScenario)
         }
     }
 }

@@ -58,39 +58,9 @@ enum CompilerFixtures {
         return (0..<Int(program.header.totalTicks)).map { _ in interpreter.step() }
     }
 
-    /// Random patterns with every haptic feature: continuous events with envelopes, transients,
-    /// intensity and sharpness controls as steps and curves.
-    static func randomPattern(_ g: inout SeededGenerator, span: Double = 1.5) -> HapticPattern {
-        func unit() -> Double { Double.random(in: 0...1, using: &g) }
-        func time() -> Double { (Double.random(in: 0...span, using: &g) * 1000).rounded() / 1000 }
-        func maybe(_ v: Double) -> Double? { Bool.random(using: &g) ? v : nil }
-        var events: [HapticEvent] = []
-        for _ in 0..<Int.random(in: 0...4, using: &g) {
-            events.append(
-                .continuous(
-                    at: time(), duration: Double.random(in: 0...0.8, using: &g),
-                    intensity: unit(), sharpness: unit(),
-                    attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
-                    sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
-        }
-        for _ in 0..<Int.random(in: 0...10, using: &g) {
-            events.append(.transient(at: time(), intensity: unit(), sharpness: unit()))
-        }
-        let controls: [DynamicParameterID] = [.hapticIntensityControl, .hapticSharpnessControl]
-        var parameters: [DynamicParameter] = []
-        for _ in 0..<Int.random(in: 0...2, using: &g) {
-            parameters.append(DynamicParameter(controls.randomElement(using: &g)!, value: Double.random(in: -1...1, using: &g), at: time()))
-        }
-        var curves: [ParameterCurve] = []
-        for _ in 0..<Int.random(in: 0...3, using: &g) {
-            var t = 0.0
-            let points = (0..<Int.random(in: 1...6, using: &g)).map { _ -> (Double, Double) in
-                t += Double.random(in: 0...0.3, using: &g)
-                return (t, Double.random(in: -1...1, using: &g))
-            }
-            curves.append(ParameterCurve(controls.randomElement(using: &g)!, at: time(), points: points))
-        }
-        return HapticPattern(events: events, parameters: parameters, curves: curves)
+    /// Random patterns with every haptic feature, within the controls' ranges.
+    static func randomPattern(_ g: inout SeededGenerator) -> HapticPattern {
+        RandomPatterns.haptic.pattern(&g)
     }
 }
 
@@ -99,6 +69,19 @@ enum CompilerFixtures {
 /// An intensity-control curve rising linearly from 0 to 1 over `seconds`, then holding.
 private func rise(over seconds: Double) -> ParameterCurve {
     ParameterCurve(.hapticIntensityControl, at: 0, points: [(0, 0), (seconds, 1)])
+}
+
+/// Compiles the pattern of `events` (no curves) for `profile`.
+private func compile(
+    _ events: HapticEvent..., for profile: ActuatorProfile, options: CompileOptions = CompileOptions()
+) throws -> CompiledProgram {
+    try PatternCompiler.compile(HapticPattern(events: events), profile: profile, options: options)
+}
+
+/// The program plays its pattern exactly: no tick of either channel is a code off.
+private func expectExact(_ compiled: CompiledProgram, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(compiled.report.fidelity.amplitudeMaxError == 0, sourceLocation: sourceLocation)
+    #expect(compiled.report.fidelity.sharpnessMaxError == 0, sourceLocation: sourceLocation)
 }
 
 @Test func linearRampInCodesIsOneRamp() throws {
@@ -132,11 +115,10 @@ private func rise(over seconds: Double) -> ParameterCurve {
 @Test func rectanglesAreSetsAtTheirExactEdges() throws {
     // Times exact in binary, so each edge falls on its tick (0.01 + 0.05 would end just after
     // tick 60 in floating point, and the renderer's grid would count tick 60 in).
-    let pattern = HapticPattern(events: [
+    let compiled = try compile(
         .continuous(at: 0.5, duration: 0.25, intensity: 1, sharpness: 0),
         .continuous(at: 1.0, duration: 0.125, intensity: 0.5, sharpness: 0),
-    ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+        for: CompilerFixtures.defaultProfile)
     let instructions = try compiled.program.decodedInstructions().map(\.instruction)
     // Intensity 0.5 with A = 255 I^2 -> 64 (63.75 rounded).
     #expect(instructions == [.setA(255, delay: 500), .setA(0, delay: 250), .setA(64, delay: 250), .end(delay: 125)])
@@ -151,34 +133,30 @@ private func rise(over seconds: Double) -> ParameterCurve {
     // pattern lasts until 40.4 ms, so the grid has 41 ticks and END comes 11 ticks after the PULSE.
     #expect(instructions == [.pulse(amplitude: 255, sharpness: 255, delay: 30), .end(delay: 11)])
     #expect(compiled.report.sharpnessChannel)
-    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
-    #expect(compiled.report.fidelity.sharpnessMaxError == 0)
+    expectExact(compiled)
     #expect(compiled.report.programBytes == 16 + 3 + 1)
     #expect(compiled.report.totalTicks == 41)
 }
 
 @Test func pulseOverAContinuousEventLeavesTheEnvelopeFree() throws {
     // A loud tap in the middle of a quiet hum: the hum's SET holds under the pulse.
-    let pattern = HapticPattern(events: [
+    let compiled = try compile(
         .continuous(at: 0, duration: 0.1, intensity: 0.5, sharpness: 0.2),
         .transient(at: 0.05, intensity: 1, sharpness: 0.8),
-    ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessProfile)
+        for: CompilerFixtures.sharpnessProfile)
     let counts = compiled.report.instructions
     #expect(counts.setA == 1 && counts.rampA == 0)
     #expect(counts.setS == 1 && counts.rampS == 0)
     #expect(counts.pulse == 1)
-    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
-    #expect(compiled.report.fidelity.sharpnessMaxError == 0)
+    expectExact(compiled)
 }
 
 @Test func dominatedTransientIsNotEmitted() throws {
     // A weak tap under a louder hum never shows: no PULSE for it.
-    let pattern = HapticPattern(events: [
+    let compiled = try compile(
         .continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0.3),
         .transient(at: 0.05, intensity: 0.5, sharpness: 0.9),
-    ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile)
+        for: CompilerFixtures.defaultProfile)
     #expect(compiled.report.transients == 1)
     #expect(compiled.report.pulses == 0)
     #expect(compiled.report.fidelity.withinTolerance)
@@ -192,16 +170,14 @@ private func rise(over seconds: Double) -> ParameterCurve {
         HapticPattern(events: events), profile: CompilerFixtures.sharpnessProfile,
         options: CompileOptions(tolerance: 0))
     #expect(compiled.report.pulses <= 4)
-    #expect(compiled.report.fidelity.amplitudeMaxError == 0)
-    #expect(compiled.report.fidelity.sharpnessMaxError == 0)
+    expectExact(compiled)
 }
 
 @Test func sharpnessChannelOffWhenTheProfileIgnoresIt() throws {
-    let pattern = HapticPattern(events: [
+    let compiled = try compile(
         .continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0.9),
         .transient(at: 0.2, intensity: 1, sharpness: 0.7),
-    ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.sharpnessBlindProfile)
+        for: CompilerFixtures.sharpnessBlindProfile)
     #expect(compiled.program.header.hasSharpness == false)
     #expect(compiled.report.instructions.setS + compiled.report.instructions.rampS == 0)
     #expect(compiled.report.fidelity.sharpnessMaxError == nil)
@@ -275,11 +251,10 @@ private func rise(over seconds: Double) -> ParameterCurve {
 
 @Test func otherTickRatesPlayTransientsThroughTheChannel() throws {
     // At 500 Hz a 20 ms tap is 10 ticks but the kernel's pulse is 20: the channel plays it.
-    let pattern = HapticPattern(events: [
+    let compiled = try compile(
         .transient(at: 0.1, intensity: 1, sharpness: 0),
         .continuous(at: 0.2, duration: 0.3, intensity: 0.7, sharpness: 0.4, attack: 0.5),
-    ])
-    let compiled = try PatternCompiler.compile(pattern, profile: CompilerFixtures.defaultProfile, options: CompileOptions(tickRate: 500))
+        for: CompilerFixtures.defaultProfile, options: CompileOptions(tickRate: 500))
     #expect(compiled.program.header.rate == 500)
     #expect(compiled.report.pulses == 0)
     #expect(compiled.report.totalTicks == 250)

@@ -20,101 +20,83 @@ struct ProfileLoadingTests {
     }
 
     @Test func unknownKeyNamesFileKeyAndSuggestion() throws {
-        let result = try ProfileFiles.decodeEdited("lra-235hz-8mm", "\"qualityFactor\": 15", "\"qualityFacor\": 15")
-        guard case .failure(let error) = result else {
-            Issue.record("typo accepted")
-            return
-        }
+        let error = try ProfileFiles.rejection("lra-235hz-8mm", "\"qualityFactor\": 15", "\"qualityFacor\": 15")
         #expect(error.file == "lra-235hz-8mm.json")
         #expect(error.keyPath == "lra.qualityFacor")
         #expect(error.description.hasPrefix("lra-235hz-8mm.json: lra.qualityFacor: unknown key (did you mean 'qualityFactor'?)"))
     }
 
     @Test func unknownTopLevelKey() throws {
-        let result = try ProfileFiles.decodeEdited("erm-coin-10mm", "\"kind\": \"erm\",", "\"kind\": \"erm\", \"colour\": \"red\",")
-        guard case .failure(let error) = result else {
-            Issue.record("unknown key accepted")
-            return
-        }
+        let error = try ProfileFiles.rejection("erm-coin-10mm", "\"kind\": \"erm\",", "\"kind\": \"erm\", \"colour\": \"red\",")
         #expect(error.keyPath == "colour")
         #expect(error.message.hasPrefix("unknown key; allowed here: name, kind"))
     }
 
     @Test func missingRequiredField() throws {
-        let result = try ProfileFiles.decodeEdited("lra-235hz-8mm", "\"resonanceHz\": 235,", "")
-        guard case .failure(let error) = result else {
-            Issue.record("missing field accepted")
-            return
-        }
+        let error = try ProfileFiles.rejection("lra-235hz-8mm", "\"resonanceHz\": 235,", "")
         #expect(error.description == "lra-235hz-8mm.json: lra.resonanceHz: missing required number")
     }
 
-    @Test func wrongTypesAndChoices() throws {
-        let cases: [(String, String, String, String, String)] = [
-            ("lra-235hz-8mm", "\"closedLoop\": false", "\"closedLoop\": \"no\"", "lra.closedLoop", "expected true or false"),
-            (
-                "lra-235hz-8mm", "\"curve\": \"power\"", "\"curve\": \"pow\"", "transfer.curve",
-                "expected one of power, linear, table; found 'pow' (did you mean 'power'?)"
-            ),
-            ("lra-235hz-8mm", "\"kickMs\": 26", "\"kickMs\": 25.5", "edges.kickMs", "expected a whole number, found 25.5"),
-            ("lra-235hz-8mm", "\"bandHz\": [225, 245]", "\"bandHz\": [245, 225]", "lra.bandHz", "low (245.0) must be below high (225.0)"),
-            (
-                "lra-235hz-8mm", "\"kind\": \"lra\"", "\"kind\": \"LRA\"", "kind",
-                "expected one of lra, erm, voice-coil; found 'LRA' (did you mean 'lra'?)"
-            ),
-        ]
-        for (name, old, new, keyPath, message) in cases {
-            let result = try ProfileFiles.decodeEdited(name, old, new)
-            guard case .failure(let error) = result else {
-                Issue.record("accepted: \(new)")
-                continue
-            }
-            #expect(error.keyPath == keyPath)
-            #expect(error.message == message)
-        }
+    /// A type or choice error: (file, text, replacement, key path, message).
+    static let typeAndChoiceErrors: [(String, String, String, String, String)] = [
+        ("lra-235hz-8mm", "\"closedLoop\": false", "\"closedLoop\": \"no\"", "lra.closedLoop", "expected true or false"),
+        (
+            "lra-235hz-8mm", "\"curve\": \"power\"", "\"curve\": \"pow\"", "transfer.curve",
+            "expected one of power, linear, table; found 'pow' (did you mean 'power'?)"
+        ),
+        ("lra-235hz-8mm", "\"kickMs\": 26", "\"kickMs\": 25.5", "edges.kickMs", "expected a whole number, found 25.5"),
+        ("lra-235hz-8mm", "\"bandHz\": [225, 245]", "\"bandHz\": [245, 225]", "lra.bandHz", "low (245.0) must be below high (225.0)"),
+        (
+            "lra-235hz-8mm", "\"kind\": \"lra\"", "\"kind\": \"LRA\"", "kind",
+            "expected one of lra, erm, voice-coil; found 'LRA' (did you mean 'lra'?)"
+        ),
+    ]
+
+    @Test(arguments: typeAndChoiceErrors)
+    func wrongTypesAndChoices(name: String, old: String, new: String, keyPath: String, message: String) throws {
+        let error = try ProfileFiles.rejection(name, old, new)
+        #expect(error.keyPath == keyPath)
+        #expect(error.message == message)
     }
 
-    @Test func physicalRulesAreChecked() throws {
-        let cases: [(String, String, String, String)] = [
-            // A single-switch ERM driver cannot brake.
-            ("erm-coin-10mm", "\"brakeMs\": 0,\n    \"brakeRatio\": 0", "\"brakeMs\": 20,\n    \"brakeRatio\": 1.2", "edges.brakeMs"),
-            // A closed-loop LRA drives at f0: sharpness cannot be a frequency.
-            (
-                "lra-drv2605l-170hz-10mm", "\"render\": \"edges\",\n    \"minimumEdge\": 1",
-                "\"render\": \"frequency\", \"minHz\": 160, \"maxHz\": 180, \"scale\": \"linear\"", "sharpness.render"
-            ),
-            // An ERM floor under the minimum running level would stall.
-            ("erm-coin-10mm", "\"floor\": 0.65", "\"floor\": 0.3", "transfer.floor"),
-            // Floor above running level but no kick to reach the start level.
-            ("erm-coin-10mm", "\"floor\": 0.65", "\"floor\": 0.6", "transfer.floor"),
-            // Kick without overdrive headroom.
-            ("vc-haptuator-mark2d", "\"kickMs\": 0", "\"kickMs\": 5", "edges.kickMs"),
-            // Brake stronger than the overdrive ceiling.
-            ("lra-235hz-8mm", "\"brakeRatio\": 1.38", "\"brakeRatio\": 2", "edges.brakeRatio"),
-            // The band must contain the resonance.
-            ("lra-235hz-8mm", "\"bandHz\": [225, 245]", "\"bandHz\": [240, 260]", "lra.bandHz"),
-            // Sharpness frequencies must lie in the band.
-            ("lra-235hz-8mm", "\"maxHz\": 245", "\"maxHz\": 260", "sharpness.minHz"),
-            // A non-monotone table.
-            (
-                "lra-235hz-8mm", "\"curve\": \"power\",\n    \"exponent\": 2,",
-                "\"curve\": \"table\", \"points\": [[0, 0], [0.5, 0.6], [0.7, 0.4], [1, 1]],", "transfer.points"
-            ),
-            // A section for another kind.
-            ("lra-235hz-8mm", "\"edges\": {", "\"erm\": {}, \"edges\": {", "erm"),
-            // Name must be usable on a command line.
-            ("lra-235hz-8mm", "\"name\": \"lra-235hz-8mm\"", "\"name\": \"LRA 235\"", "name"),
-            // A source for a figure that is not there.
-            ("lra-235hz-8mm", "\"lra.qualityFactor\": \"Estimated", "\"lra.qualityFacor\": \"Estimated", "sources.lra.qualityFacor"),
-        ]
-        for (name, old, new, keyPath) in cases {
-            let result = try ProfileFiles.decodeEdited(name, old, new)
-            guard case .failure(let error) = result else {
-                Issue.record("accepted \(name): \(new)")
-                continue
-            }
-            #expect(error.keyPath == keyPath, "\(error)")
-        }
+    /// A physical rule broken: (file, text, replacement, key path of the error).
+    static let physicalRules: [(String, String, String, String)] = [
+        // A single-switch ERM driver cannot brake.
+        ("erm-coin-10mm", "\"brakeMs\": 0,\n    \"brakeRatio\": 0", "\"brakeMs\": 20,\n    \"brakeRatio\": 1.2", "edges.brakeMs"),
+        // A closed-loop LRA drives at f0: sharpness cannot be a frequency.
+        (
+            "lra-drv2605l-170hz-10mm", "\"render\": \"edges\",\n    \"minimumEdge\": 1",
+            "\"render\": \"frequency\", \"minHz\": 160, \"maxHz\": 180, \"scale\": \"linear\"", "sharpness.render"
+        ),
+        // An ERM floor under the minimum running level would stall.
+        ("erm-coin-10mm", "\"floor\": 0.65", "\"floor\": 0.3", "transfer.floor"),
+        // Floor above running level but no kick to reach the start level.
+        ("erm-coin-10mm", "\"floor\": 0.65", "\"floor\": 0.6", "transfer.floor"),
+        // Kick without overdrive headroom.
+        ("vc-haptuator-mark2d", "\"kickMs\": 0", "\"kickMs\": 5", "edges.kickMs"),
+        // Brake stronger than the overdrive ceiling.
+        ("lra-235hz-8mm", "\"brakeRatio\": 1.38", "\"brakeRatio\": 2", "edges.brakeRatio"),
+        // The band must contain the resonance.
+        ("lra-235hz-8mm", "\"bandHz\": [225, 245]", "\"bandHz\": [240, 260]", "lra.bandHz"),
+        // Sharpness frequencies must lie in the band.
+        ("lra-235hz-8mm", "\"maxHz\": 245", "\"maxHz\": 260", "sharpness.minHz"),
+        // A non-monotone table.
+        (
+            "lra-235hz-8mm", "\"curve\": \"power\",\n    \"exponent\": 2,",
+            "\"curve\": \"table\", \"points\": [[0, 0], [0.5, 0.6], [0.7, 0.4], [1, 1]],", "transfer.points"
+        ),
+        // A section for another kind.
+        ("lra-235hz-8mm", "\"edges\": {", "\"erm\": {}, \"edges\": {", "erm"),
+        // Name must be usable on a command line.
+        ("lra-235hz-8mm", "\"name\": \"lra-235hz-8mm\"", "\"name\": \"LRA 235\"", "name"),
+        // A source for a figure that is not there.
+        ("lra-235hz-8mm", "\"lra.qualityFactor\": \"Estimated", "\"lra.qualityFacor\": \"Estimated", "sources.lra.qualityFacor"),
+    ]
+
+    @Test(arguments: physicalRules)
+    func physicalRulesAreChecked(name: String, old: String, new: String, keyPath: String) throws {
+        let error = try ProfileFiles.rejection(name, old, new)
+        #expect(error.keyPath == keyPath, "\(error)")
     }
 
     @Test func invalidJSONNamesTheFile() {

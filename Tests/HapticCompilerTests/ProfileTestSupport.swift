@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 @testable import HapticCompiler
 
@@ -17,15 +18,18 @@ enum ProfileFiles {
         try String(contentsOfFile: directory + "/" + name + ".json", encoding: .utf8)
     }
 
-    /// Decodes a shipped file after replacing `old` by `new` in its text (exactly one occurrence).
-    static func decodeEdited(_ name: String, _ old: String, _ new: String) throws -> Result<ActuatorProfile, ProfileError> {
+    /// The error decoding a shipped file after replacing `old` by `new` in its text (exactly one
+    /// occurrence). When the edited file loads, the test fails here (and this throws).
+    static func rejection(_ name: String, _ old: String, _ new: String) throws -> ProfileError {
         let original = try text(name)
         precondition(original.components(separatedBy: old).count == 2, "'\(old)' must occur once in \(name)")
         let edited = original.replacingOccurrences(of: old, with: new)
+        var rejection: ProfileError?
         do {
-            return .success(try ProfileLoader.decode(Array(edited.utf8), file: "\(name).json"))
+            _ = try ProfileLoader.decode(Array(edited.utf8), file: "\(name).json")
         } catch {
-            return .failure(error)
+            rejection = error
         }
+        return try #require(rejection, "\(name) loaded with \(new)")
     }
 }

@@ -4,6 +4,19 @@ import Testing
 
 private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.map(\.kind) }
 
+/// A warning without its message: what it is about, which item and when.
+private struct Located: Equatable {
+    var kind: LintWarning.Kind
+    var item: LintWarning.Item
+    var time: Double
+
+    init(_ kind: LintWarning.Kind, _ item: LintWarning.Item, at time: Double) {
+        (self.kind, self.item, self.time) = (kind, item, time)
+    }
+}
+
+private func located(_ warnings: [LintWarning]) -> [Located] { warnings.map { Located($0.kind, $0.item, at: $0.time) } }
+
 @Test func lintIsQuietOnAReasonablePattern() {
     let pattern = HapticPattern(events: [
         .transient(at: 0, intensity: 0.6, sharpness: 0.5),
@@ -31,9 +44,7 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
     #expect(Lint.check(five).isEmpty)
     var events: [HapticEvent] = (0..<5).map { .transient(at: 1 + Double($0) * 0.05, intensity: 0.5) }
     events.append(.continuous(at: 1.3, duration: 0.1, intensity: 0.5))
-    let warnings = Lint.check(HapticPattern(events: events))
-    #expect(kinds(warnings) == [.burst])
-    #expect(warnings[0].item == .event(0) && warnings[0].time == 1)
+    #expect(located(Lint.check(HapticPattern(events: events))) == [Located(.burst, .event(0), at: 1)])
     // Two separate bursts give two warnings.
     var times: [Double] = []
     for start in [0.0, 5.0] { for k in 0..<6 { times.append(start + Double(k) * 0.05) } }
@@ -46,9 +57,7 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
         .continuous(at: 1, duration: 30, intensity: 0.5),
         .continuous(at: 40, duration: 32.5, intensity: 0.5),
     ])
-    let warnings = Lint.check(pattern)
-    #expect(kinds(warnings) == [.longContinuous])
-    #expect(warnings[0].item == .event(1) && warnings[0].time == 40)
+    #expect(located(Lint.check(pattern)) == [Located(.longContinuous, .event(1), at: 40)])
 }
 
 @Test func lintReportsEventsTooWeakToBeFelt() {
@@ -86,9 +95,7 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
     let sixteen = ParameterCurve(.hapticIntensityControl, at: 0, points: (0..<16).map { (Double($0) * 0.01, 1) })
     let seventeen = ParameterCurve(.hapticSharpnessControl, at: 0.5, points: (0..<17).map { (Double($0) * 0.01, 0) })
     let pattern = HapticPattern(events: [.continuous(at: 0, duration: 1)], curves: [sixteen, seventeen])
-    let warnings = Lint.check(pattern)
-    #expect(kinds(warnings) == [.longCurve])
-    #expect(warnings[0].item == .curve(1) && warnings[0].time == 0.5)
+    #expect(located(Lint.check(pattern)) == [Located(.longCurve, .curve(1), at: 0.5)])
 }
 
 @Test func lintReportsAudioThatAnActuatorIgnores() {
@@ -100,9 +107,11 @@ private func kinds(_ warnings: [LintWarning]) -> [LintWarning.Kind] { warnings.m
         parameters: [DynamicParameter(.audioVolumeControl, value: 0.5, at: 0.3)],
         curves: [ParameterCurve(.audioPitchControl, at: 0.4, points: [(0, 0), (0.1, 1)])])
     let warnings = Lint.check(pattern)
-    #expect(kinds(warnings) == [.audioIgnored, .audioIgnored, .audioIgnored, .audioIgnored])
-    #expect(warnings.map(\.item) == [.event(1), .event(2), .parameter(0), .curve(0)])
-    #expect(warnings.map(\.time) == [0.1, 0.2, 0.3, 0.4])
+    #expect(
+        located(warnings) == [
+            Located(.audioIgnored, .event(1), at: 0.1), Located(.audioIgnored, .event(2), at: 0.2),
+            Located(.audioIgnored, .parameter(0), at: 0.3), Located(.audioIgnored, .curve(0), at: 0.4),
+        ])
     #expect(warnings[0].description == "event 1 at 0.1 s: audio-ignored: AudioCustom event is kept in the file but never played on an actuator")
 }
 

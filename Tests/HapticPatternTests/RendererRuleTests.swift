@@ -14,6 +14,11 @@ private func expectSample(
     #expect(abs(s.sharpness - sharpness) < eps, "sharpness \(s.sharpness) != \(sharpness)", sourceLocation: sourceLocation)
 }
 
+/// Steps of one control, as `ParameterCurve` takes its points: (time, value) pairs.
+private func steps(_ id: DynamicParameterID, _ points: [(Double, Double)]) -> [DynamicParameter] {
+    points.map { DynamicParameter(id, value: $0.1, at: $0.0) }
+}
+
 private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = [], curves: [ParameterCurve] = []) -> ReferenceRenderer {
     ReferenceRenderer(pattern: HapticPattern(events: events, parameters: parameters, curves: curves))
 }
@@ -88,10 +93,7 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
     // Attack 0.2 + control 0.2 -> x = 0.4 -> 3/31 s. The later step (at 0.05 s) does not reshape this event.
     let r = render(
         [.continuous(at: 0, duration: 1, attack: 0.2)],
-        parameters: [
-            DynamicParameter(.hapticAttackTimeControl, value: 0.2, at: 0),
-            DynamicParameter(.hapticAttackTimeControl, value: -1, at: 0.05),
-        ])
+        parameters: steps(.hapticAttackTimeControl, [(0, 0.2), (0.05, -1)]))
     expectSample(r.sample(at: 1.5 / 31), 0.5, 0.5)
     expectSample(r.sample(at: 0.06), 0.06 * 31 / 3, 0.5)
 }
@@ -119,10 +121,7 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 @Test func sharpnessControlAddsThenClamps() {
     let up = render(
         [.continuous(at: 0, duration: 1, intensity: 1, sharpness: 0.7)],
-        parameters: [
-            DynamicParameter(.hapticSharpnessControl, value: 0.2, at: 0),
-            DynamicParameter(.hapticSharpnessControl, value: 0.5, at: 0.5),
-        ])
+        parameters: steps(.hapticSharpnessControl, [(0, 0.2), (0.5, 0.5)]))
     expectSample(up.sample(at: 0.25), 1, 0.9)
     expectSample(up.sample(at: 0.75), 1, 1)
     let down = render(
@@ -145,11 +144,7 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
 @Test func latestStartedStepOrCurveWinsAndCurveBeatsStepAtSameTime() {
     let r = render(
         [.continuous(at: 0, duration: 1)],
-        parameters: [
-            DynamicParameter(.hapticIntensityControl, value: 0.5, at: 0.1),
-            DynamicParameter(.hapticIntensityControl, value: 0.8, at: 0.4),
-            DynamicParameter(.hapticIntensityControl, value: 0.1, at: 0.6),
-        ],
+        parameters: steps(.hapticIntensityControl, [(0.1, 0.5), (0.4, 0.8), (0.6, 0.1)]),
         curves: [
             ParameterCurve(.hapticIntensityControl, at: 0.3, points: [(0, 1.0), (0.2, 0.0)]),
             ParameterCurve(.hapticIntensityControl, at: 0.6, points: [(0, 0.3)]),
@@ -184,10 +179,7 @@ private func render(_ events: [HapticEvent], parameters: [DynamicParameter] = []
     // at the onset; a later step does not change the pulse.
     let r = render(
         [.transient(at: 0.05, intensity: 0.8, sharpness: 0.6)],
-        parameters: [
-            DynamicParameter(.hapticSharpnessControl, value: 0.4, at: 0),
-            DynamicParameter(.hapticSharpnessControl, value: -1, at: 0.055),
-        ],
+        parameters: steps(.hapticSharpnessControl, [(0, 0.4), (0.055, -1)]),
         curves: [ParameterCurve(.hapticIntensityControl, at: 0, points: [(0, 1), (0.1, 0)])])
     #expect(r.transients.count == 1)
     expectSample(r.sample(at: 0.05), 0.4, 1)
