@@ -91,7 +91,6 @@ typedef struct hb_interp {
     hb_err error;
     uint8_t streamed;
     uint8_t executed; /* instructions executed by the last step (for tests) */
-    uint8_t scale;    /* master scale m as set */
     int8_t offset;    /* sharpness offset o */
 } hb_interp;
 

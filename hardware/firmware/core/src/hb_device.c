@@ -536,11 +536,16 @@ void hb_device_set_config_hook(hb_device *dev, hb_device_config_fn hook)
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
-    if (dev->reply_held || dev->queued_count != 0u) {
+    uint8_t length;
+    if (dev->reply_length != 0u || dev->queued_count != 0u) {
         hb_dev_flush_pending(dev); /* not flushed by the board: what is held back comes first */
     }
+    length = dev->rx.length;
     if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
         on_frame(dev);
+    } else if (dev->rx.length == (uint8_t)(length + 1u) && length >= STREAM_DATA_AT
+               && dev->rx.buffer[1] == HB_MSG_STREAM_DATA) {
+        hb_dev_stream_byte(dev, length); /* one byte decoded, at `length` */
     }
 }
 

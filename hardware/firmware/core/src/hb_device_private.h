@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "hb_device.h"
+#include "hb_messages.h"
 
 enum { STREAM_CLOSED = 0, STREAM_OPEN = 1, STREAM_PLAYING = 2 };
 enum { REPLY_NONE = 0, REPLY_ACK = 1, REPLY_NACK = 2 };
@@ -48,6 +49,11 @@ void hb_dev_yield(hb_device *dev);
 void hb_dev_send_credit(hb_device *dev);
 reply hb_dev_cmd_stream_open(hb_device *dev, const uint8_t *p, uint8_t n);
 void hb_dev_on_stream_data(hb_device *dev, const uint8_t *p, uint8_t n);
+/* Where a STREAM_DATA frame's data begins among its decoded bytes (header, then `offset`). */
+#define STREAM_DATA_AT (HB_FRAME_HEADER_SIZE + HB_LEN_STREAM_DATA)
+/* A STREAM_DATA frame's decoded byte `at` (>= STREAM_DATA_AT) has just arrived: its data is placed
+ * in the ring as it comes (hb_device_receive_byte). */
+void hb_dev_stream_byte(hb_device *dev, uint8_t at);
 
 /* ---- hb_device_telemetry.c ---- */
 

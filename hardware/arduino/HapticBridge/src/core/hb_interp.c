@@ -633,7 +633,6 @@ hb_sample hb_interp_step(hb_interp *it)
 
 void hb_interp_set_scale(hb_interp *it, uint8_t scale)
 {
-    it->scale = scale;
     it->scale_internal = (uint16_t)(scale + (scale >> 7));
 }
 
