@@ -91,6 +91,7 @@ void hb_board_run_due_ticks(void)
         hb_app_step(&amplitude, &sharpness, &flags);
         hb_hal_output(amplitude, sharpness, flags);
         HB_PROBE_OFF(HB_PROBE_TICK);
+        hb_output_after_step();
         HB_PROBE_ON(HB_PROBE_NOTICES);
         hb_app_flush();
         HB_PROBE_OFF(HB_PROBE_NOTICES);
