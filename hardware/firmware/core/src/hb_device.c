@@ -537,6 +537,7 @@ void hb_device_set_config_hook(hb_device *dev, hb_device_config_fn hook)
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
     uint8_t length;
+    hb_dev_settle(dev);
     if (dev->reply_length != 0u || dev->queued_count != 0u) {
         hb_dev_flush_pending(dev); /* not flushed by the board: what is held back comes first */
     }

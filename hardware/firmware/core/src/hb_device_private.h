@@ -35,6 +35,16 @@ uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot);
 /* Signed 32-bit distance a - b on the wrapping tick counter. */
 int32_t hb_dev_tick_diff(uint32_t a, uint32_t b);
 
+/* The interpreter's work that a step leaves for after its sample is handed over (hb_interp_settle:
+ * ramps started at the tick), done by hb_device_flush, or by whatever comes first of the next
+ * step and the next received byte (which may write the stream the ramps read). */
+static inline void hb_dev_settle(hb_device *dev)
+{
+    if (dev->interp.amp.ramp >= HB_RAMP_PENDING || dev->interp.sharp.ramp >= HB_RAMP_PENDING) {
+        hb_interp_settle(&dev->interp);
+    }
+}
+
 /* ---- hb_device_stream.c ---- */
 
 /* The streamed program's body length, from the header STREAM_OPEN stored. */

@@ -193,6 +193,7 @@ void hb_dev_telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code,
 
 void hb_device_flush(hb_device *dev)
 {
+    hb_dev_settle(dev); /* after the hand-off: outside the step's deadline */
     if ((dev->reply_length != 0u || dev->queued_count != 0u)
         && !dev->sending) { /* else hb_dev_send_frame does */
         hb_dev_flush_pending(dev);
