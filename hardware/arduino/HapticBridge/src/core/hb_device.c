@@ -6,6 +6,7 @@
 
 #include "hb_crc16.h"
 #include "hb_device_private.h"
+#include "hb_port.h"
 #include "hb_program.h"
 #include "hb_validate.h"
 
@@ -425,7 +426,7 @@ static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *
     }
 }
 
-static void on_frame(hb_device *dev)
+static HB_NOINLINE void on_frame(hb_device *dev)
 {
     hb_frame_header h;
     const uint8_t *p;

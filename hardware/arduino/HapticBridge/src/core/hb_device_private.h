@@ -9,6 +9,7 @@
 
 #include "hb_device.h"
 #include "hb_messages.h"
+#include "hb_port.h"
 
 enum { STREAM_CLOSED = 0, STREAM_OPEN = 1, STREAM_PLAYING = 2 };
 enum { REPLY_NONE = 0, REPLY_ACK = 1, REPLY_NACK = 2 };
@@ -38,7 +39,7 @@ int32_t hb_dev_tick_diff(uint32_t a, uint32_t b);
 /* The interpreter's work that a step leaves for after its sample is handed over (hb_interp_settle:
  * ramps started at the tick), done by hb_device_flush, or by whatever comes first of the next
  * step and the next received byte (which may write the stream the ramps read). */
-static inline void hb_dev_settle(hb_device *dev)
+static HB_ALWAYS_INLINE void hb_dev_settle(hb_device *dev)
 {
     if (dev->interp.amp.ramp >= HB_RAMP_PENDING || dev->interp.sharp.ramp >= HB_RAMP_PENDING) {
         hb_interp_settle(&dev->interp);
