@@ -86,9 +86,27 @@ extension BoardBudget {
             lead = Int(board.stepLeadCycles ?? 0)
             cyclesPerTick = Int(board.cyclesPerTick)
         }
-        for item in streamedCases { runs.append(try worstCaseStreamed(firmware: path, mcu: mcu, item).0) }
+        for item in streamedCases {
+            for phase in streamPhases {
+                var (run, _) = try worstCaseStreamed(firmware: path, mcu: mcu, item, phase: phase)
+                if phase != 0 { run.name += " (host \(phase) cycles later)" }
+                runs.append(run)
+            }
+        }
         return WorstCaseReport(runs: runs, cyclesPerTick: cyclesPerTick, stepLead: lead)
     }
+
+    /// Where the streamed cases start against the board's tick: the stream's frames then end at
+    /// other points of the step's lead. A STREAM_DATA frame whose handling the step trigger finds
+    /// under way is the slowest step there is, so each streamed case runs from these host phases,
+    /// not from one that may happen to miss it (one tick of 16,000 cycles in thirds and a bit).
+    public static let streamPhases: [UInt64] = [0, 5_000, 10_000]
+
+    /// How often the streaming host looks for CREDITs and sends what they allow, in cycles: about
+    /// 3 bytes of line time at 500 kbaud, so that the stream is fed at line rate (a host that
+    /// looked once a tick would leave the line idle for up to 50 bytes after each CREDIT, and
+    /// the densest streams would underrun or not with the phase of that tick).
+    public static let streamHostPeriod: UInt64 = 1_000
 
     /// Live controls in their costly paths: a scale other than 255 and a sharpness offset.
     static func worstCasePlay(slot: UInt8, loops: UInt16) -> Message {
@@ -120,12 +138,14 @@ extension BoardBudget {
 
     /// `item` streamed: STREAM_OPEN, the ring filled, PLAY 0xFF, the rest fed as credits come,
     /// to the end of the play.
+    /// `phase`: cycles the host waits after the board's boot before it opens the stream.
     public static func worstCaseStreamed(
         firmware path: String, mcu: String = "atmega328p",
-        _ item: WorstCasePrograms.Case
+        _ item: WorstCasePrograms.Case, phase: UInt64 = 0
     ) throws -> (WorstCaseRun, AVRBoard) {
         var link = try boot(firmware: path, mcu: mcu)
         let board = link.board
+        try board.run(until: board.cycle + phase)
         var feeder = StreamFeeder(program: item.program)
         try feeder.open(item.program, link: &link)
         let inputBefore = board.inputLog.count
@@ -135,7 +155,7 @@ extension BoardBudget {
         let totalTicks = try ProgramHeader(parsing: item.program).totalTicks
         let end = board.cycle + (UInt64(totalTicks) + 30) * board.cyclesPerTick
         while board.cycle < end {
-            try board.run(until: min(end, board.cycle + board.cyclesPerTick))
+            try board.run(until: min(end, board.cycle + streamHostPeriod))
             link.pump()
             try feeder.feed(&link)
         }

@@ -367,6 +367,73 @@ static uint8_t accept_recalibrate(void *ctx, uint8_t key, uint32_t value)
     return 0;
 }
 
+/* A STREAM_DATA frame's data goes into the ring as it is decoded (hb_dev_stream_byte), within the
+ * free bytes counted when its data began; a frame that passes rule 2 only because a step released
+ * bytes while it arrived is copied at its end instead. Both play the same samples, to FINISHED. */
+static void stream_placement(void)
+{
+    static hb_device dev;
+    static hb_device_config c;
+    uint8_t program[16 + 25], *body = program + 16,
+                              play[HB_LEN_PLAY] = {HB_STREAM_SLOT, 0, 0, 0, 0, 0, 255, 0, 1, 0};
+    uint8_t data[4 + 16], wire[HB_FRAME_MAX_WIRE], amp[20];
+    hb_frame_header h = {1, HB_MSG_STREAM_DATA, 0, 0};
+    uint16_t crc;
+    size_t n, i;
+    int k, ok = 1;
+    for (i = 0; i < 12; i++) { /* SET_A 10 + 10 i after 1 tick each, then END a tick later */
+        body[2 * i] = 0x01;
+        body[2 * i + 1] = (uint8_t)(10u + 10u * i);
+    }
+    body[24] = 0xE1;
+    crc = hb_crc16(HB_CRC16_INIT, body, 25);
+    memcpy(program, "HP\x02\x00\xE8\x03\x19\x00\x00\x00\x0D\x00\x00\x00", 14);
+    program[14] = (uint8_t)(crc & 0xFFu);
+    program[15] = (uint8_t)(crc >> 8);
+    hb_device_config_default(&c);
+    c.slot_count = 1;
+    c.stream_capacity = 16;
+    c.stream_tail = HB_SOURCE_TAIL;
+    c.wake_ticks = 0;
+    hb_device_init(&dev, &c, memory, ring, tx, NULL);
+    send_frame(&dev, HB_MSG_STREAM_OPEN, 1, program, 16);
+    memcpy(data, "\0\0\0\0", 4);
+    memcpy(data + 4, body, 16);
+    send_frame(&dev, HB_MSG_STREAM_DATA, 2, data, 20); /* the whole ring, placed as it came */
+    check(dev.ring.written == 16 && dev.ring.crc_at == 16 && memcmp(ring, body, 16) == 0
+              && memcmp(ring + 16, body, HB_SOURCE_TAIL) == 0,
+          "STREAM_DATA placed in the ring and its mirrored tail as it arrived");
+    send_frame(&dev, HB_MSG_PLAY, 3, play, sizeof play);
+    for (k = 0; k < 4; k++) { /* ticks 0..3 read up to body offset 8 (the instruction of tick 4) */
+        amp[k] = hb_device_tick(&dev).amp;
+    }
+    /* bytes 16..24 with 8 free bytes above next: the first half of the frame, then steps that
+     * release more, then the rest; by its end rule 2 lets all 9 in */
+    data[0] = 16;
+    memcpy(data + 4, body + 16, 9);
+    n = hb_frame_encode(&h, data, 4 + 9, wire, sizeof wire);
+    check(dev.ring.released == 8u, "ticks 0..3 released body offsets 0..7");
+    hb_device_receive(&dev, wire, 14); /* the frame's first data bytes: 8 free above next */
+    for (; k < 6; k++) {
+        amp[k] = hb_device_tick(&dev).amp;
+    }
+    hb_device_receive(&dev, wire + 14, (uint16_t)(n - 15));
+    check(dev.rx_placing == 0u && dev.ring.written == 16u,
+          "the 9th byte, past the 8 free at its start, not placed");
+    hb_device_receive(&dev, wire + n - 1, 1);
+    check(dev.ring.written == 25 && dev.ring.crc_at == 25 && memcmp(ring, body + 16, 9) == 0
+              && memcmp(ring + 16, body + 16, 9) == 0,
+          "its frame, in by rule 2 at its end (steps released 4 more), copied then");
+    for (; k < 20; k++) {
+        amp[k] = hb_device_tick(&dev).amp;
+    }
+    for (k = 0; k < 13; k++) {
+        ok = ok && amp[k] == (k == 0 ? 0 : 10 + 10 * (k - 1));
+    }
+    check(ok && !dev.active && dev.interp.error == HB_OK,
+          "the stream plays every sample to its END, CRC right");
+}
+
 static void api_tests(void)
 {
     static hb_device dev;
@@ -438,6 +505,7 @@ static void api_tests(void)
         hb_device_set_stage_fault(&dev, 0);
     }
     hello_yields();
+    stream_placement();
     printf("sizeof(hb_device) = %u bytes on this host (interpreter %u, frame decoder %u)\n",
            (unsigned)sizeof(hb_device), (unsigned)sizeof(hb_interp), (unsigned)sizeof(hb_frame_decoder));
 }

@@ -84,19 +84,41 @@ void HapticBridgeDevice::runDueSteps()
 
 /* Received bytes to the device, in order, until none is waiting, a step is due or a frame ends
  * (its final 0x00: the frame takes effect before the next step, PROTOCOL.md 2.3), and never more
- * than the receive buffer holds. */
-void HapticBridgeDevice::receive()
+ * than the receive buffer holds. Returns true when it stopped at a frame's final 0x00, which
+ * poll() then hands over: the frame's handling (on_frame) does not run on top of this loop's
+ * saved registers, the deepest the stack goes.
+ *
+ * Whether a step is due is asked every DUE_EVERY bytes, not before each: tick_.due() reads
+ * micros(), about 200 cycles on an Uno with the call, while a byte comes every 320 cycles at
+ * 500 kbaud. Asked before every byte (with a frame's handling inlined into this loop, its
+ * registers spilled at every byte), the loop took about 570 cycles a byte with the serial
+ * interrupt: a host's back-to-back STREAM_DATA frames within their credit and the command after
+ * them (182 bytes, which PROTOCOL.md 2.5 allows) filled the 64-byte serial ring, a frame was lost
+ * and the stream underran. Now about 380: the ring peaks at 47 bytes there (ArduinoLibraryTests),
+ * and a due step waits for at most DUE_EVERY - 1 bytes more (about 0.15 ms). */
+static const uint8_t DUE_EVERY = 8;
+
+bool HapticBridgeDevice::receive()
 {
-    for (uint16_t n = config_.rx_buffer; n > 0u && !tick_.due(); n--) {
+    uint8_t k = 0;
+    for (uint16_t n = config_.rx_buffer; n > 0u; n--) {
+        if (k == 0u) {
+            if (tick_.due()) {
+                return false;
+            }
+            k = DUE_EVERY;
+        }
+        k--;
         int byte = link_->read();
         if (byte < 0) {
-            return;
+            return false;
+        }
+        if (byte == 0) {
+            return true; /* the frame's end: poll() hands it over */
         }
         hb_device_receive_byte(&device_, (uint8_t)byte);
-        if (byte == 0) {
-            return;
-        }
     }
+    return false;
 }
 
 void HapticBridgeDevice::poll()
@@ -113,5 +135,9 @@ void HapticBridgeDevice::poll()
         }
         return;
     }
-    receive();
+    if (receive()) {
+        /* a frame's final 0x00, and so the frame's handling: here rather than inside receive(),
+         * whose registers would otherwise stay on the stack under the handler's */
+        hb_device_receive_byte(&device_, 0);
+    }
 }

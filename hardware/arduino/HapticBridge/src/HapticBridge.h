@@ -108,7 +108,7 @@ class HapticBridgeDevice
      * frame handlers' payloads), which every step would then run on top of. */
     HB_NOINLINE void start(Stream &link, HapticOutput &output, const HapticProfile &profile);
     void runDueSteps();
-    HB_NOINLINE void receive();
+    HB_NOINLINE bool receive(); /* true: it stopped at a frame's final 0x00, not yet handed over */
     static void transmit(void *ctx, const uint8_t *bytes, uint16_t length);
     static uint16_t subtick(void *ctx);
     static void yield(void *ctx);

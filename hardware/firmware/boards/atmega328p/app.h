@@ -5,10 +5,11 @@
 
 #include <stdint.h>
 
-/* MCUSR at reset (or as the bootloader passed it in r2), read by main before anything else. */
+/* MCUSR at reset (or as the bootloader passed it in r2), read by main before anything else, with
+ * HB_BOARD_SOFTWARE_RESET set when the reset was hb_board_restart's (a watchdog reset the firmware
+ * asked for). */
 extern uint8_t hb_board_reset_flags;
-/* 1 when the last reset was hb_board_restart's (a watchdog reset the firmware asked for). */
-extern uint8_t hb_board_software_reset;
+#define HB_BOARD_SOFTWARE_RESET 0x80u /* a bit MCUSR does not have */
 /* Set by the application: main restarts the board once what it sent is on the line. */
 extern volatile uint8_t hb_board_restart_requested;
 

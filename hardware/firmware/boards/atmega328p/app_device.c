@@ -89,11 +89,12 @@ static void yield_to_ticks(void *ctx)
     hb_board_yield();
 }
 
-/* MCUSR flags to the protocol's reset reasons (2.6); 0 when the bootloader cleared them. */
+/* MCUSR flags (and HB_BOARD_SOFTWARE_RESET) to the protocol's reset reasons (2.6); 0 when the
+ * bootloader cleared them. */
 static uint8_t reset_reason(uint8_t flags)
 {
     if (flags & _BV(WDRF)) {
-        return hb_board_software_reset ? HB_RESET_SOFTWARE : HB_RESET_WATCHDOG;
+        return (flags & HB_BOARD_SOFTWARE_RESET) ? HB_RESET_SOFTWARE : HB_RESET_WATCHDOG;
     }
     if (flags & _BV(BORF)) {
         return HB_RESET_BROWN_OUT;

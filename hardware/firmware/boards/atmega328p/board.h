@@ -61,7 +61,7 @@
  * and gives the step, with what interrupts take inside D (the UART's 66 cycles per byte at up
  * to 50 bytes a tick, the 8 kHz synthesis, the UART's transmit) and the one bounded piece of
  * frame handling it may wait for, 1,000 cycles more than two whole PWM updates (4,000) would:
- * the slowest step of the emulator tests, a streamed corpus tick, needs about 4,450.
+ * the slowest step of the emulator tests, the worst valid streamed program, takes 4,000.
  * hardware/README.md ("Timers, serial line, flow control") gives the measured margins. The
  * 1-update builds trigger on 64-cycle timer counts: 4,992 there (tick.h). */
 #ifndef HB_STEP_LEAD_REQUESTED

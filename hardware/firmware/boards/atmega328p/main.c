@@ -25,7 +25,6 @@
 #include "uart.h"
 
 uint8_t hb_board_reset_flags;
-uint8_t hb_board_software_reset;
 volatile uint8_t hb_board_restart_requested;
 /* Optiboot clears MCUSR and hands its value over in r2: save r2 before the C runtime uses it. */
 static uint8_t bootloader_flags __attribute__((section(".noinit")));
@@ -92,6 +91,7 @@ void hb_board_run_due_ticks(void)
         hb_app_step(&amplitude, &sharpness, &flags);
         hb_hal_output(amplitude, sharpness, flags);
         HB_PROBE_OFF(HB_PROBE_TICK);
+        hb_output_after_step();
         HB_PROBE_ON(HB_PROBE_NOTICES);
         hb_app_flush();
         HB_PROBE_OFF(HB_PROBE_NOTICES);
@@ -166,8 +166,11 @@ static void receive(void)
 
 int main(void)
 {
-    hb_board_reset_flags = reset_mcusr ? reset_mcusr : bootloader_flags;
-    hb_board_software_reset = (uint8_t)((hb_board_reset_flags & _BV(WDRF)) && restart_mark == RESTART_MARK);
+    uint8_t flags = reset_mcusr ? reset_mcusr : bootloader_flags;
+    if ((flags & _BV(WDRF)) && restart_mark == RESTART_MARK) {
+        flags |= HB_BOARD_SOFTWARE_RESET;
+    }
+    hb_board_reset_flags = flags;
     restart_mark = 0;
     GPIOR0 = 0;
     /* From here a main loop that stalls for 250 ms resets the board (long waits, such as the

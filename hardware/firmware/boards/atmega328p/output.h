@@ -42,6 +42,15 @@ void hb_output_work(void);
 #define hb_output_work() ((void)0)
 #endif
 
+/* The stage's bookkeeping for the tick just handed over that the next hand-off needs but this
+ * one does not (the PWM stage's predicted envelope): the main loop calls it right after
+ * hb_hal_output(), outside the step's lead. */
+#if defined(HB_BOARD_PWM)
+void hb_output_after_step(void);
+#else
+#define hb_output_after_step() ((void)0)
+#endif
+
 /* Boundaries that found no sample from the step due there (the main loop was late); the stage
  * then plays the newest it has. Stays 0 while every step finishes within the lead. */
 extern volatile uint16_t hb_output_late_ticks;

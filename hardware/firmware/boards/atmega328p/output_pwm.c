@@ -177,7 +177,6 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
 #else
         inc = (uint16_t)(INC_MIN + (uint16_t)((((uint32_t)INC_SPAN) * sharpness + 128u) >> 8));
 #endif
-        predict((int16_t)((uint16_t)d << 7), ALPHA_DRIVEN);
     } else {
         if (level != 0u) { /* fall: a brake at brakeRatio x the motion, for the edge's length */
             uint16_t b = (uint16_t)(((uint32_t)envelope * HB_PROFILE_BRAKE_RATIO_Q8) >> 15);
@@ -190,11 +189,9 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
             brake_left--;
             d = brake_duty;
             inv = 1;
-            predict((int16_t)(-(int16_t)((uint16_t)d << 7)), ALPHA_DRIVEN);
         } else {
             brake_left = 0;
             d = 0;
-            predict(0, ALPHA_COAST);
         }
     }
     ATOMIC_BLOCK (ATOMIC_RESTORESTATE) {
@@ -205,6 +202,21 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
         latch_tag = hb_tick_count();
     }
     last_duty = d;
+}
+
+/* The predicted envelope follows the tick just handed over (its duty, braking or not, and the
+ * gain of a driven or a coasting actuator), ready for the next tick's decisions: after the
+ * hand-off, so that it takes none of the step's lead (output.h). */
+void hb_output_after_step(void)
+{
+    uint8_t d = last_duty;
+    if (latch_invert) { /* a brake tick */
+        predict((int16_t)(-(int16_t)((uint16_t)d << 7)), ALPHA_DRIVEN);
+    } else if (level != 0u) { /* a driven tick (its duty may round to 0) */
+        predict((int16_t)((uint16_t)d << 7), ALPHA_DRIVEN);
+    } else {
+        predict(0, ALPHA_COAST);
+    }
 }
 
 void hb_output_timer_update(uint8_t boundary)

@@ -91,7 +91,6 @@ typedef struct hb_interp {
     hb_err error;
     uint8_t streamed;
     uint8_t executed; /* instructions executed by the last step (for tests) */
-    uint8_t scale;    /* master scale m as set */
     int8_t offset;    /* sharpness offset o */
 } hb_interp;
 
@@ -116,6 +115,15 @@ hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *sr
 
 /* Produces the sample of the current tick and moves to the next (1.8). */
 hb_sample hb_interp_step(hb_interp *it);
+
+/* hb_interp_step in two parts, for a caller with a deadline for the sample (a device step): the
+ * sample, and hb_interp_settle, the start of the ramps the tick's instructions left pending with
+ * their first advance (1.8 step 8), which changes nothing the sample depends on. Settle before the
+ * next hb_interp_sample and before any write to a streamed program's source (a pending ramp may
+ * still read its duration there); a load starts afresh, and a stopped program settles nothing.
+ * hb_interp_step does both parts. Settling twice is harmless. */
+hb_sample hb_interp_sample(hb_interp *it);
+void hb_interp_settle(hb_interp *it);
 
 /* A looped play's next iteration (2.8) of the flat program that just ended with END: the same
  * as hb_interp_load_validated of the same bytes, without parsing the header again. */

@@ -6,6 +6,7 @@
 
 #include "hb_crc16.h"
 #include "hb_device_private.h"
+#include "hb_port.h"
 #include "hb_program.h"
 #include "hb_validate.h"
 
@@ -425,7 +426,7 @@ static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *
     }
 }
 
-static void on_frame(hb_device *dev)
+static HB_NOINLINE void on_frame(hb_device *dev)
 {
     hb_frame_header h;
     const uint8_t *p;
@@ -536,11 +537,17 @@ void hb_device_set_config_hook(hb_device *dev, hb_device_config_fn hook)
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
-    if (dev->reply_held || dev->queued_count != 0u) {
+    uint8_t length;
+    hb_dev_settle(dev);
+    if (dev->reply_length != 0u || dev->queued_count != 0u) {
         hb_dev_flush_pending(dev); /* not flushed by the board: what is held back comes first */
     }
+    length = dev->rx.length;
     if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
         on_frame(dev);
+    } else if (dev->rx.length == (uint8_t)(length + 1u) && length >= STREAM_DATA_AT
+               && dev->rx.buffer[1] == HB_MSG_STREAM_DATA) {
+        hb_dev_stream_byte(dev, length); /* one byte decoded, at `length` */
     }
 }
 

@@ -51,9 +51,10 @@ static void transmit(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *p
  * always older than queued notices, since the frame that made it flushed any before it. */
 void hb_dev_flush_pending(hb_device *dev)
 {
-    if (dev->reply_held) {
-        dev->reply_held = 0;
-        transmit(dev, dev->reply_type, dev->reply_seq, dev->reply_payload, dev->reply_length, 0);
+    uint8_t length = dev->reply_length;
+    if (length != 0u) {
+        dev->reply_length = 0;
+        transmit(dev, dev->reply_type, dev->reply_seq, dev->reply_payload, length, 0);
     }
     if (dev->queued_count != 0u) {
         flush_notices(dev);
@@ -92,13 +93,12 @@ static void yield_unless_queued(void *ctx)
  * as they would have. */
 void hb_dev_send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
 {
-    if (dev->defer_replies && length <= sizeof dev->reply_payload) {
+    if (dev->defer_replies && length != 0u && length <= sizeof dev->reply_payload) {
         hb_dev_flush_pending(dev);
         memcpy(dev->reply_payload, payload, length);
         dev->reply_type = type;
         dev->reply_seq = seq;
-        dev->reply_length = length;
-        dev->reply_held = 1;
+        dev->reply_length = length; /* every reply has a payload: held */
     } else {
         send(dev, type, seq, payload, length);
     }
@@ -193,14 +193,16 @@ void hb_dev_telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code,
 
 void hb_device_flush(hb_device *dev)
 {
-    if ((dev->reply_held || dev->queued_count != 0u) && !dev->sending) { /* else hb_dev_send_frame does */
+    hb_dev_settle(dev); /* after the hand-off: outside the step's deadline */
+    if ((dev->reply_length != 0u || dev->queued_count != 0u)
+        && !dev->sending) { /* else hb_dev_send_frame does */
         hb_dev_flush_pending(dev);
     }
 }
 
 uint8_t hb_device_pending(const hb_device *dev)
 {
-    return (uint8_t)(dev->reply_held || dev->queued_count != 0u);
+    return (uint8_t)(dev->reply_length != 0u || dev->queued_count != 0u);
 }
 
 void hb_device_set_deferred_replies(hb_device *dev, uint8_t on)

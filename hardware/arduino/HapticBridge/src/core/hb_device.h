@@ -161,11 +161,12 @@ typedef struct hb_device {
     uint8_t queued_count;  /* notices queued by the last step, not yet sent */
     uint8_t sending;       /* a frame goes out in pieces (INFO): flushes wait for it */
     uint8_t defer_replies; /* hb_device_set_deferred_replies */
-    uint8_t reply_held;    /* a reply waits for hb_device_flush */
     uint8_t reply_type;
     uint8_t reply_seq;
-    uint8_t reply_length;
+    uint8_t reply_length;               /* of the reply held for hb_device_flush; 0: none is held */
     uint8_t reply_payload[HB_LEN_PONG]; /* the longest held reply: PONG (ACK 5, NACK 6) */
+    uint16_t rx_crc;                    /* a STREAM_DATA frame being received: the body's CRC with its data */
+    uint8_t rx_placing;                 /* ... its data is going into the ring as it is decoded */
     hb_device_notice queued[HB_DEVICE_NOTICE_QUEUE];
 } hb_device;
 

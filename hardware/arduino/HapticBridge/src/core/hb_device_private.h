@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "hb_device.h"
+#include "hb_messages.h"
+#include "hb_port.h"
 
 enum { STREAM_CLOSED = 0, STREAM_OPEN = 1, STREAM_PLAYING = 2 };
 enum { REPLY_NONE = 0, REPLY_ACK = 1, REPLY_NACK = 2 };
@@ -34,6 +36,16 @@ uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot);
 /* Signed 32-bit distance a - b on the wrapping tick counter. */
 int32_t hb_dev_tick_diff(uint32_t a, uint32_t b);
 
+/* The interpreter's work that a step leaves for after its sample is handed over (hb_interp_settle:
+ * ramps started at the tick), done by hb_device_flush, or by whatever comes first of the next
+ * step and the next received byte (which may write the stream the ramps read). */
+static HB_ALWAYS_INLINE void hb_dev_settle(hb_device *dev)
+{
+    if (dev->interp.amp.ramp >= HB_RAMP_PENDING || dev->interp.sharp.ramp >= HB_RAMP_PENDING) {
+        hb_interp_settle(&dev->interp);
+    }
+}
+
 /* ---- hb_device_stream.c ---- */
 
 /* The streamed program's body length, from the header STREAM_OPEN stored. */
@@ -48,6 +60,11 @@ void hb_dev_yield(hb_device *dev);
 void hb_dev_send_credit(hb_device *dev);
 reply hb_dev_cmd_stream_open(hb_device *dev, const uint8_t *p, uint8_t n);
 void hb_dev_on_stream_data(hb_device *dev, const uint8_t *p, uint8_t n);
+/* Where a STREAM_DATA frame's data begins among its decoded bytes (header, then `offset`). */
+#define STREAM_DATA_AT (HB_FRAME_HEADER_SIZE + HB_LEN_STREAM_DATA)
+/* A STREAM_DATA frame's decoded byte `at` (>= STREAM_DATA_AT) has just arrived: its data is placed
+ * in the ring as it comes (hb_device_receive_byte). */
+void hb_dev_stream_byte(hb_device *dev, uint8_t at);
 
 /* ---- hb_device_telemetry.c ---- */
 

@@ -166,6 +166,7 @@ hb_sample hb_device_step(hb_device *dev)
     hb_sample s;
     uint8_t ended = 0, code = 0, was_playing;
 
+    hb_dev_settle(dev); /* the previous step's, if the board did not flush */
     if (dev->queued_count != 0u) {
         hb_dev_flush_pending(dev); /* the previous step's notices, if the board did not flush them; a
                                     * held reply alone waits for this step's notices */
@@ -177,14 +178,14 @@ hb_sample hb_device_step(hb_device *dev)
     /* 3. the interpreter's tick, with seamless loop restarts: a slot play with iterations left
      * (PLAY's `loops`; 0: forever) restarts in the tick its iteration ended */
     was_playing = (uint8_t)(it->mode == HB_MODE_PLAYING);
-    s = hb_interp_step(it);
+    s = hb_interp_sample(it);
     if (dev->active && was_playing && it->mode != HB_MODE_PLAYING) {
         if (it->error == HB_OK && dev->active_slot != HB_STREAM_SLOT && dev->loops_left != 1u) {
             if (dev->loops_left > 1u) {
                 dev->loops_left--;
             }
             hb_interp_restart(it); /* the same slot, validated at COMMIT, parsed at the play's start */
-            s = hb_interp_step(it);
+            s = hb_interp_sample(it);
             if (it->mode != HB_MODE_PLAYING) {
                 ended = 1;
                 code = it->error;
@@ -203,7 +204,7 @@ hb_sample hb_device_step(hb_device *dev)
             }
             if (dev->full_scale_run > dev->cfg->core.safety_ticks) {
                 hb_interp_stop(it, 1);
-                s = hb_interp_step(it);
+                s = hb_interp_sample(it);
                 ended = 1;
                 code = HB_ERR_SAFETY_LIMIT;
             }

@@ -330,7 +330,7 @@ static void set_wait(hb_interp *it, uint32_t ticks)
 /* SET_x and RAMP_x (op 0..3: bit 1 the sharpness channel, bit 0 a ramp). A RAMP with D >= 1
  * leaves the channel's value at this tick as it is (1.9), so only the last one of a tick matters,
  * unless a SET or a RAMP with D = 0 (a step) comes after it: the ramp is started once, when the
- * tick's instructions are done (ramps_start), its target and D kept in the old ramp's fields
+ * tick's instructions are done (hb_interp_settle), its target and D kept in the old ramp's fields
  * meanwhile (that ramp ends at this tick anyway). So a tick's ramps cost at most two starts
  * whatever their number (1.15's worst ticks are nine of them). */
 static HB_ALWAYS_INLINE void channel_op(hb_interp *it, const hb_instr *in)
@@ -362,15 +362,14 @@ static HB_NOINLINE void ramp_start_pending(hb_channel *c)
     channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->pending_at) : c->err);
 }
 
-/* The ramps the tick's instructions left pending (channel_op), after run: the bytes of a
- * duration still in the ring were released but cannot be overwritten before the step ends. */
-static HB_ALWAYS_INLINE void ramps_start(hb_interp *it)
+/* A ramp the tick's instructions left pending (channel_op) is started after the tick's sample
+ * (starting it changes no value this tick: 1.9) together with its first advance, step 8
+ * (hb_interp_settle). */
+static HB_ALWAYS_INLINE void channel_settle(hb_channel *c)
 {
-    if (it->amp.ramp >= HB_RAMP_PENDING) {
-        ramp_start_pending(&it->amp);
-    }
-    if (it->sharp.ramp >= HB_RAMP_PENDING) {
-        ramp_start_pending(&it->sharp);
+    if (c->ramp >= HB_RAMP_PENDING) {
+        ramp_start_pending(c);
+        channel_advance(c);
     }
 }
 
@@ -540,7 +539,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
     return err;
 }
 
-hb_sample hb_interp_step(hb_interp *it)
+hb_sample hb_interp_sample(hb_interp *it)
 {
     hb_sample out;
     uint8_t amp, sharp, n;
@@ -567,7 +566,6 @@ hb_sample hb_interp_step(hb_interp *it)
             }
             return fault(it, err);
         }
-        ramps_start(it);
     }
     /* 4. combine: max amplitude; ties go to pulses, then to the newest pulse */
     amp = it->amp.value;
@@ -621,19 +619,37 @@ hb_sample hb_interp_step(hb_interp *it)
         it->safety_left = it->cfg.safety_ticks;
         it->loud = 0;
     }
-    /* 7. output, 8. advance */
+    /* 7. output, 8. advance (a channel with a ramp pending: hb_interp_settle) */
     out.amp = amp;
     out.sharp = sharp;
     out.flags = 0;
-    channel_advance(&it->amp);
-    channel_advance(&it->sharp);
+    if (it->amp.ramp < HB_RAMP_PENDING) {
+        channel_advance(&it->amp);
+    }
+    if (it->sharp.ramp < HB_RAMP_PENDING) {
+        channel_advance(&it->sharp);
+    }
     it->tick++;
+    return out;
+}
+
+void hb_interp_settle(hb_interp *it)
+{
+    if (it->mode == HB_MODE_PLAYING) {
+        channel_settle(&it->amp);
+        channel_settle(&it->sharp);
+    }
+}
+
+hb_sample hb_interp_step(hb_interp *it)
+{
+    hb_sample out = hb_interp_sample(it);
+    hb_interp_settle(it);
     return out;
 }
 
 void hb_interp_set_scale(hb_interp *it, uint8_t scale)
 {
-    it->scale = scale;
     it->scale_internal = (uint16_t)(scale + (scale >> 7));
 }
 
