@@ -47,6 +47,18 @@ void hb_dev_send_credit(hb_device *dev);
 reply hb_dev_cmd_stream_open(hb_device *dev, const uint8_t *p, uint8_t n);
 void hb_dev_on_stream_data(hb_device *dev, const uint8_t *p, uint8_t n);
 
+/* ---- hb_device_plays.c (2.19) ---- */
+
+/* A new record 0 (the older one becomes record 1): a play that starts (state HB_PLAY_PLAYING) or
+ * a pending one that ends without starting (hb_dev_play_fault_pending). */
+void hb_dev_play_begin(hb_device *dev, uint8_t seq, uint8_t slot, uint8_t state, uint32_t tick);
+/* Record 0 ends with its end event (FINISHED, STOPPED, FAULT) and code at `tick`. */
+void hb_dev_play_end(hb_device *dev, uint8_t event, uint8_t code, uint32_t tick);
+/* Record 0's first output was at `tick`. */
+void hb_dev_play_first(hb_device *dev, uint32_t tick);
+void hb_dev_play_fault_pending(hb_device *dev, uint8_t code, uint32_t tick);
+void hb_dev_on_query(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n);
+
 /* ---- hb_device_telemetry.c ---- */
 
 /* Sends what is held back: a held reply, then the notices a step queued. */
