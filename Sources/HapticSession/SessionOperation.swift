@@ -2,12 +2,16 @@ import HapticProtocol
 
 /// A command's retransmission rule: wait `timeout` seconds for the response, up to `attempts`
 /// sends in all (PROTOCOL.md 2.4: 100 ms, 1 + 5).
+/// With `adaptive`, the wait per attempt follows the measured round trip and doubles per
+/// retransmission (at most `timeout`), and attempts go on until `timeout * attempts` has passed
+/// since the first (2.19): more, shorter tries on a fast line, the same total time.
 package struct CommandPolicy: Sendable {
     package var timeout: Double
     package var attempts: Int
+    package var adaptive = false
 
     package static func standard(_ timing: SessionTiming) -> CommandPolicy {
-        CommandPolicy(timeout: timing.commandTimeout, attempts: 1 + max(0, timing.retransmissions))
+        CommandPolicy(timeout: timing.commandTimeout, attempts: 1 + max(0, timing.retransmissions), adaptive: true)
     }
 }
 
@@ -16,8 +20,10 @@ package enum CommandReply: Sendable {
     case ack(UInt32)
     case nack(MessageErrorCode, UInt32)
     case info(Message.Info)
-    /// No response after every attempt.
-    case timedOut(attempts: Int)
+    /// One piece of INFO (2.19), for a HELLO with a part byte.
+    case infoPart(Message.InfoPart)
+    /// No response after every attempt; `damaged` frames arrived meanwhile that could not be read.
+    case timedOut(attempts: Int, damaged: Int)
 }
 
 /// What an operation wants next.
@@ -104,10 +110,10 @@ package final class CommandOperation: SessionOperation {
                 return .recoverAndRetry
             }
             completion(.failure(.rejected(command: name, code: code, value: value)))
-        case .info:
+        case .info, .infoPart:
             completion(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
-        case .timedOut(let attempts):
-            completion(.failure(.notResponding(command: name, attempts: attempts)))
+        case .timedOut(let attempts, let damaged):
+            completion(.failure(.noAnswer(command: name, attempts: attempts, damaged: damaged)))
         }
         return .done
     }
@@ -116,9 +122,10 @@ package final class CommandOperation: SessionOperation {
 
 }
 
-/// HELLO until INFO (2.6): establishes the session.
+/// HELLO until INFO (2.6), INFO in pieces where the device has them (2.19): establishes the session.
 package final class HandshakeOperation: SessionOperation {
     private let completion: OperationCompletion<Message.Info>
+    private var assembly = InfoAssembly()
 
     package init(completion: @escaping (Result<Message.Info, SessionError>) -> Void) {
         self.completion = OperationCompletion(completion)
@@ -128,11 +135,16 @@ package final class HandshakeOperation: SessionOperation {
     package var isSessionSetup: Bool { true }
 
     package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
-        .send(.hello(Message.Hello()), engine.handshakePolicy)
+        assembly.start(engine, now: now)
     }
 
     package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
-        switch HandshakeOperation.outcome(of: reply) {
+        let answer: CommandReply
+        switch assembly.handle(reply, engine, now: now) {
+        case .send(let step): return step
+        case .reply(let final): answer = final
+        }
+        switch HandshakeOperation.outcome(of: answer) {
         case .success(let info):
             engine.established(info, now: now)
             completion(.success(info))
@@ -160,8 +172,10 @@ package final class HandshakeOperation: SessionOperation {
             return .failure(.rejected(command: "HELLO", code: code, value: value))
         case .ack:
             return .failure(.rejected(command: "HELLO", code: .unknownMessage, value: 0))
-        case .timedOut(let attempts):
-            return .failure(.notResponding(command: "HELLO", attempts: attempts))
+        case .infoPart:
+            return .failure(.rejected(command: "HELLO", code: .unknownMessage, value: 0))
+        case .timedOut(let attempts, let damaged):
+            return .failure(.noAnswer(command: "HELLO", attempts: attempts, damaged: damaged))
         }
     }
 }

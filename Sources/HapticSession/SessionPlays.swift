@@ -1,0 +1,71 @@
+import HapticProtocol
+
+/// The engine's timers for a lossy line (PROTOCOL.md 2.19): the play records it asks for, and the
+/// retransmission time-out that follows the measured round trip.
+extension SessionEngine {
+    /// QUERYs for plays whose end has not come (2.19), one at a time, again after a time-out.
+    func queryPlays(now: Double) {
+        guard case .ready = state, let info, info.capabilities.contains(.status), !tracker.isEmpty else { return }
+        let timeout = attemptTimeout(.standard(timing), attempt: 1) * 2
+        guard let index = tracker.queryDue(now: now, timeout: timeout) else { return }
+        transmitUnacknowledged(.query(Message.Query(index: index)), now: now)
+    }
+
+    /// Starts tracking an acknowledged PLAY (`commandAcknowledged`).
+    func trackPlay(_ play: Message.Play, start: UInt32, now: Double) {
+        guard let info else { return }
+        let rate = Double(max(1, info.rate))
+        let programTicks =
+            play.slot == Message.streamSlot
+            ? stream.flatMap { try? ProgramHeader(parsing: $0.header).totalTicks } : slots[play.slot]?.totalTicks
+        let ticks = play.loops == 0 ? nil : programTicks.map { $0 &* UInt32(play.loops) }
+        // By when the end should have come: the wake-up or a start tick ahead, the play, a margin.
+        let lead = play.startTick.map { _ in 0.0 } ?? Double(info.wakeTicks) / rate
+        let due = now + lead + Double(ticks ?? UInt32(info.watchdog)) / rate + 0.03 + 2 * (smoothedRoundTrip ?? 0.01)
+        tracker.track(sequence: respondedSequence, slot: play.slot, start: start, ticks: ticks, due: due)
+    }
+
+    // MARK: Retransmission time-out (2.4, 2.19)
+
+    func roundTrip(_ sample: Double) {
+        guard let smoothed = smoothedRoundTrip else {
+            smoothedRoundTrip = sample
+            roundTripVariation = sample / 2
+            return
+        }
+        roundTripVariation = 0.75 * roundTripVariation + 0.25 * abs(smoothed - sample)
+        smoothedRoundTrip = 0.875 * smoothed + 0.125 * sample
+    }
+
+    /// The wait for attempt `attempt`: the policy's time-out, or with an adaptive policy and a
+    /// measured round trip, 2 x RTT + 4 x its variation (at least 10 ms), doubled per retransmission,
+    /// never more than the policy's.
+    func attemptTimeout(_ policy: CommandPolicy, attempt: Int) -> Double {
+        guard policy.adaptive, let smoothed = smoothedRoundTrip else { return policy.timeout }
+        let base = max(0.01, 2 * smoothed + 4 * roundTripVariation)
+        return min(policy.timeout, base * Double(1 << min(attempt - 1, 10)))
+    }
+
+    /// Whether frames were lost or damaged on this line: uploads then go in smaller chunks.
+    package var lineIsLossy: Bool { damagedFrames > 0 || retransmissions > 0 }
+
+    func keepAlive(now: Double) {
+        guard timing.keepAlive, playMayRun, let info, info.watchdog > 0, info.rate > 0 else { return }
+        // Every watchdog / 8: three lost keep-alives in a row still leave the watchdog half its time (2.19).
+        let interval = Double(info.watchdog) / Double(info.rate) / 8
+        if now - lastSend >= interval {
+            transmitUnacknowledged(.ping(Message.Ping(echo: 0)), now: now)
+        }
+    }
+
+    func countNotice(_ sequence: UInt8, now: Double) {
+        if let last = lastNotice {
+            let gap = Int(sequence &- last &- 1)
+            if gap > 0 && gap < 128 {
+                tracker.noticesLost(now: now)
+                onEvent(.noticesLost(gap))
+            }
+        }
+        lastNotice = sequence
+    }
+}
