@@ -19,6 +19,10 @@ public final class NoisyLineProxy: @unchecked Sendable {
     private var toDevice: LineNoise
     private var toHost: LineNoise
     private var stopping = false
+    private var cleanFromDevice: [UInt8] = []
+    /// Keep every byte the device sent, before the noise (`deviceBytes`): the device's own account
+    /// of what it did, for checking what the host concluded. Set before `start`.
+    public var recordsDeviceBytes = false
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
@@ -38,6 +42,9 @@ public final class NoisyLineProxy: @unchecked Sendable {
 
     /// The noise applied so far in each direction.
     public var noise: (toDevice: LineNoise, toHost: LineNoise) { lock.withLock { (toDevice, toHost) } }
+
+    /// The bytes the device sent so far, before the noise (with `recordsDeviceBytes`).
+    public var deviceBytes: [UInt8] { lock.withLock { cleanFromDevice } }
 
     public func start() {
         let thread = Thread { [self] in
@@ -60,7 +67,10 @@ public final class NoisyLineProxy: @unchecked Sendable {
         }
         if let bytes = try? device.read(maxCount: 4096, timeout: 0.002), !bytes.isEmpty {
             idle = false
-            let out = lock.withLock { toHost.apply(bytes) }
+            let out = lock.withLock {
+                if recordsDeviceBytes { cleanFromDevice += bytes }
+                return toHost.apply(bytes)
+            }
             if !out.isEmpty { try? pty.master.write(out, timeout: 0.5) }
         }
         if idle { usleep(500) }

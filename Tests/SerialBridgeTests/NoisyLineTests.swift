@@ -1,0 +1,42 @@
+import Foundation
+import HapticPattern
+import HapticTransport
+import Testing
+
+@testable import SerialBridge
+
+/// Plays through a real pseudo-terminal with a fault-injecting proxy between host and device
+/// (`NoisyLineProxy`: drops, bit flips, inserted bytes and bursts, both directions), as
+/// `haptic play --port` does: the host must report every play as the device played it
+/// (PROTOCOL.md 2.19). Seeded noise; the assertions are on outcomes, never on timings.
+@Suite(.serialized) struct NoisyLineTests {
+    /// Short presets and one pattern longer than the watchdog (2.5 s of a 1 s watchdog), which
+    /// lives on keep-alives through the noise.
+    static let patterns: [HapticPattern] = ["impact.medium", "notification.success", "impact.heavy", "selection"].compactMap {
+        Preset.named($0)?.pattern
+    } + [HapticPattern(events: [.continuous(at: 0, duration: 2.5, intensity: 0.5, sharpness: 0.3)])]
+
+    static func noise(_ seed: UInt64, drop: Double = 0.01, corrupt: Double = 0.01) -> (toDevice: LineNoise, toHost: LineNoise) {
+        let profile = FaultProfile(drop: drop, corrupt: corrupt)
+        return (
+            LineNoise(profile: profile, insert: 0.002, burst: 0.001, burstLength: 6, seed: seed),
+            LineNoise(profile: profile, insert: 0.002, burst: 0.001, burstLength: 6, seed: seed &+ 1)
+        )
+    }
+
+    @Test func everyPlayIsReportedAsTheVirtualDevicePlayedIt() async throws {
+        let device = try VirtualDevice()
+        device.start()
+        defer { device.stop() }
+        let run = try LossyLineRun(devicePath: device.path, noise: Self.noise(17), baudRate: device.options.baudRate)
+        let tally = await run.run(Self.patterns, count: 10)
+        let (toDevice, toHost) = run.proxy.noise
+        print("noisy line, virtual device: \(tally)")
+        #expect(toDevice.counts.dropped + toHost.counts.dropped > 0 && toDevice.counts.corrupted + toHost.counts.corrupted > 0)
+        #expect(toDevice.inserted + toHost.inserted > 0)
+        #expect(tally.plays == 10)
+        #expect(tally.misreported == 0, "\(tally.messages)")
+        #expect(tally.finished >= 8, "\(tally.messages)")
+        #expect(tally.messages.allSatisfy { !$0.contains("\n") })
+    }
+}
