@@ -151,7 +151,7 @@ package final class SessionEngine {
                 retransmissions += 1
                 needsDelimiter = true
                 bytesSinceCommand = 0
-                logger.debug("retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt)")
+                logger.debug("retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt), \(damagedSinceCommand) damaged frames since it, rto \(attemptTimeout(command.policy, attempt: command.attempt))")
                 guard transmit(command.bytes, now: now) else { return }
                 bytesSinceCommand = command.bytes.count
             } else {
@@ -160,7 +160,7 @@ package final class SessionEngine {
                 deliver(.timedOut(attempts: command.attempt, damaged: damagedSinceCommand), now: now)
             }
         }
-        for (echo, ping) in pings where now - ping.sent >= timing.pingTimeout {
+        for (echo, ping) in pings where now - ping.sent >= pingWait {
             pings[echo] = nil
             ping.completion(.failure(.timedOut("PONG")))
         }

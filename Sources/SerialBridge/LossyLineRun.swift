@@ -79,8 +79,13 @@ package final class LossyLineRun {
         let receipt: PlayReceipt
         let duration: Double
         do {
+            // As `haptic play` does: prepare, let the stage wake, synchronise the clock, play.
             let prepared = try await device.prepare(pattern)
             duration = prepared.duration
+            if let info = await device.info {
+                try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / Double(info.rate) * 1e9))
+            }
+            try await device.synchronizeClock()
             receipt = try await device.play(prepared)
         } catch {
             await device.close()

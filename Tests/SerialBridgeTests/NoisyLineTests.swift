@@ -40,3 +40,29 @@ import Testing
         #expect(tally.messages.allSatisfy { !$0.contains("\n") })
     }
 }
+
+/// The lossy-line benchmark (docs/performance.md, "A lossy line"): printed figures, no timing
+/// assertions. `HAPTIC_LOSSY_PLAYS=1000` sets the plays per line condition (default 6).
+@Suite(.serialized) struct NoisyLineBenchmark {
+    @Test func benchmark() async throws {
+        let count = ProcessInfo.processInfo.environment["HAPTIC_LOSSY_PLAYS"].flatMap { Int($0) } ?? 6
+        let patterns = Array(NoisyLineTests.patterns.dropLast())  // the short ones, like the issue's
+        var results: [(String, LossyLineRun.Tally)] = []
+        for (name, drop, corrupt) in [("clean", 0.0, 0.0), ("1 % + 1 %", 0.01, 0.01), ("5 % + 5 %", 0.05, 0.05)] {
+            let device = try VirtualDevice()
+            device.start()
+            defer { device.stop() }
+            let profile = FaultProfile(drop: drop, corrupt: corrupt)
+            let run = try LossyLineRun(
+                devicePath: device.path,
+                noise: (LineNoise(profile: profile, seed: 101), LineNoise(profile: profile, seed: 102)), baudRate: device.options.baudRate)
+            let tally = await run.run(patterns, count: count)
+            print("lossy-line benchmark, \(name) both ways: \(tally)")
+            results.append((name, tally))
+            #expect(tally.misreported == 0, "\(name): \(tally.messages)")
+        }
+        let clean = LossyLineRun.Tally.median(results[0].1.overheadSeconds)
+        let lossy = LossyLineRun.Tally.median(results[1].1.overheadSeconds)
+        print(String(format: "lossy-line benchmark: overhead at 1 %% + 1 %% is %.2fx the clean overhead", lossy / clean))
+    }
+}
