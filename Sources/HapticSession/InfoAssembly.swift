@@ -21,6 +21,7 @@ package struct InfoAssembly {
     package mutating func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         pieces = []
         started = now
+        engine.infoPieces = [:]
         return .send(.hello(Message.Hello(part: 0)), engine.handshakePolicy)
     }
 
@@ -31,13 +32,20 @@ package struct InfoAssembly {
             return .reply(.nack(.badLength, UInt32(piece.parts)))
         }
         pieces[Int(piece.part)] = piece.data
-        guard let missing = pieces.firstIndex(where: { $0 == nil }) else {
+        // Pieces that answered the extra HELLOs (same INFO: same count of parts).
+        for (part, other) in engine.infoPieces where Int(other.parts) == pieces.count && Int(part) < pieces.count {
+            pieces[Int(part)] = other.data
+        }
+        let missingParts = pieces.indices.filter { pieces[$0] == nil }
+        guard let missing = missingParts.first else {
             let bytes = pieces.flatMap { $0 ?? [] }
             guard case .info(let info)? = try? Message(type: MessageType.info.rawValue, payload: bytes) else {
                 return .reply(.nack(.badLength, UInt32(bytes.count)))
             }
             return .reply(.info(info))
         }
+        // Ask for the others at once too: each answer that arrives intact is one less round trip.
+        engine.requestInfoPieces(missingParts.dropFirst().map { UInt8($0) }, now: now)
         let timing = engine.timing
         let left = max(timing.commandTimeout, started + timing.handshakeTimeout - now)
         let policy = CommandPolicy(

@@ -76,6 +76,8 @@ package final class SessionEngine {
     package internal(set) var tracker = PlayTracker()
     /// The sequence number of the command whose response is being delivered.
     private(set) var respondedSequence: UInt8 = 0
+    /// INFO pieces received during the handshake, whichever HELLO they answer (2.19).
+    package internal(set) var infoPieces: [UInt8: Message.InfoPart] = [:]
     /// Smoothed round trip of commands and its variation (RFC 6298), from first attempts only.
     package internal(set) var smoothedRoundTrip: Double?
     var roundTripVariation = 0.0
@@ -271,6 +273,8 @@ package final class SessionEngine {
         case .info(let info):
             matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .info(info), now: now)
         case .infoPart(let part):
+            // Every piece counts, also the answers to the extra HELLOs sent alongside (2.19).
+            if part.parts == 0 || Int(part.part) < Int(part.parts) { infoPieces[part.part] = part }
             matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .infoPart(part), now: now)
         case .status(let status):
             for event in tracker.status(status, now: now, rate: Double(max(1, info?.rate ?? 1000))) {
@@ -394,7 +398,7 @@ package final class SessionEngine {
     // MARK: Output
 
     /// Sends raw bytes (with a leading 0x00 when one is due); false when the link failed.
-    private func transmit(_ bytes: [UInt8], now: Double) -> Bool {
+    func transmit(_ bytes: [UInt8], now: Double) -> Bool {
         let out = needsDelimiter ? [0] + bytes : bytes
         do {
             try send(out)

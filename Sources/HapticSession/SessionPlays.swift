@@ -4,6 +4,16 @@ import HapticProtocol
 /// The engine's timers for a lossy line (PROTOCOL.md 2.19): the play records it asks for, and the
 /// retransmission time-out that follows the measured round trip.
 extension SessionEngine {
+    /// Extra HELLOs asking for INFO pieces alongside the one in flight (2.19), unacknowledged:
+    /// their answers are kept in `infoPieces` whatever their sequence numbers. At most five (55
+    /// bytes), within any receive buffer of 64 bytes or more (2.5).
+    func requestInfoPieces(_ parts: [UInt8], now: Double) {
+        for part in parts.prefix(5) {
+            guard let bytes = try? Message.hello(Message.Hello(part: part)).encoded(sequence: 0xC0 | part) else { continue }
+            guard transmit(bytes, now: now) else { return }
+        }
+    }
+
     /// QUERYs for plays whose end has not come (2.19), one at a time, again after a time-out.
     func queryPlays(now: Double) {
         guard case .ready = state, let info, info.capabilities.contains(.status), !tracker.isEmpty else { return }

@@ -80,18 +80,29 @@ package final class LossyLineRun {
         let duration: Double
         do {
             // As `haptic play` does: prepare, let the stage wake, synchronise the clock, play.
+            let t1 = HapticDevice.hostTime()
             let prepared = try await device.prepare(pattern)
             duration = prepared.duration
+            let t2 = HapticDevice.hostTime()
             if let info = await device.info {
                 try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / Double(info.rate) * 1e9))
             }
+            let t3 = HapticDevice.hostTime()
             try await device.synchronizeClock()
+            let t4 = HapticDevice.hostTime()
             receipt = try await device.play(prepared)
+            if ProcessInfo.processInfo.environment["HAPTIC_LOSSY_DEBUG"] != nil {
+                print(String(format: "DBG connect %.3f prepare %.3f sync %.3f play %.3f", t1 - began, t2 - t1, t4 - t3, HapticDevice.hostTime() - t4))
+            }
         } catch {
             await device.close()
             return judgeFailure("\(error)", before: before, into: &tally)
         }
+        let t5 = HapticDevice.hostTime()
         let end = try? await device.waitForEnd(of: receipt, timeout: duration + 2)
+        if ProcessInfo.processInfo.environment["HAPTIC_LOSSY_DEBUG"] != nil {
+            print(String(format: "DBG wait beyond duration %.3f", HapticDevice.hostTime() - t5 - duration))
+        }
         await device.close()
         let truth = deviceEnd(of: receipt, from: before)
         guard let end else {
