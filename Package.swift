@@ -123,7 +123,7 @@ let package = Package(
 
         // MARK: Tests
         // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
-        .target(name: "TestSupport", dependencies: ["HapticTransport"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HapticTransport", "HapticPattern"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"], swiftSettings: strict),

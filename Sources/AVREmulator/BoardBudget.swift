@@ -35,7 +35,10 @@ public struct BoardBudgetReport: Sendable {
     public var lineRate: CycleProfile
     /// The line-rate run's received bytes (for cycles per byte of the RX interrupt).
     public var lineRateBytes: Int
-    /// Ticks whose sample was computed after its boundary over all runs (must be 0).
+    /// The worst programs PROTOCOL.md 2.0 allows (`WorstCasePrograms`), played with the line busy.
+    public var worstCase: WorstCaseReport
+    /// Ticks whose sample was computed after its boundary over all runs, the worst cases
+    /// included (must be 0).
     public var lateTicks: Int
     /// Build configuration from INFO: slots held at once, bytes per slot, stream ring.
     public var slotCount: Int
@@ -235,16 +238,20 @@ public enum BoardBudget {
         guard try link.response(to: play.sequence)?.isAck == true else { throw BoardBudgetError.noResponse("PLAY") }
         try board.run(ticks: 25)
         board.resetProfile()
-        let sentBefore = board.inputLog.count
+        let bytes = try uploadsAtLineRate(frames: frames, link: &link)
+        return (board.profile(), bytes, Int(board.readGlobal("hb_output_late_ticks", size: 2) ?? 0), link)
+    }
+
+    /// 115-byte UPLOADs to slot 1, each sent as soon as the previous one is acknowledged: the
+    /// line at its rate, less the ACKs' round trips. Returns the bytes sent.
+    static func uploadsAtLineRate(frames: Int, link: inout HostLink) throws -> Int {
+        let sentBefore = link.board.inputLog.count
         let data = [UInt8](repeating: 0x5A, count: 115)
         for round in 0..<frames {
             let sent = try link.send(.upload(.init(slot: 1, offset: UInt32(round % 2) * 115, data: data)))
             guard try link.response(to: sent.sequence)?.isAck == true else { throw BoardBudgetError.noResponse("UPLOAD") }
         }
-        return (
-            board.profile(), board.inputLog.count - sentBefore,
-            Int(board.readGlobal("hb_output_late_ticks", size: 2) ?? 0), link
-        )
+        return link.board.inputLog.count - sentBefore
     }
 
     /// Everything above plus the board's INFO.
@@ -258,13 +265,14 @@ public enum BoardBudget {
         let cold = try playLatency(firmware: path, prepare: false)
         let playing = try playingProfile(firmware: path)
         let lineRate = try lineRateProfile(firmware: path)
+        let worst = try worstCase(firmware: path, mcu: mcu)
         let board = link.board
         return BoardBudgetReport(
             mcu: mcu, frequency: board.frequency, cyclesPerTick: Int(board.cyclesPerTick),
             uartCyclesPerByte: Int(board.uartCyclesPerByte), playFrameBytes: warm.playFrameBytes,
             playLatencyWarm: warm, playLatencyColdCycles: cold.cycles,
             playing: playing.profile, lineRate: lineRate.profile, lineRateBytes: lineRate.bytes,
-            lateTicks: playing.late + lineRate.late,
+            worstCase: worst, lateTicks: playing.late + lineRate.late + worst.lateTicks,
             slotCount: Int(info.slotCount), slotCapacity: Int(info.slotCapacity),
             maxBody: Int(info.maxBody), streamCapacity: Int(info.streamCapacity))
     }

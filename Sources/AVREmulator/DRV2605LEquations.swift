@@ -1,8 +1,9 @@
 import CAVRHarness
 
-/// The DRV2605L's steady output for a register file, by the datasheet's equations (TI SLOS854
-/// 8.5.2.1, 8.5.2.2, 8.5.3.1; Sources/CAVRHarness/drv2605l_model.c): what the simulated chip
-/// drives, and what tests hold the board's register values to.
+/// The DRV2605L's steady output for a register file, by the datasheet's equations (TI SLOS854C
+/// 8.5.2.1 Equations 4 to 7, 8.5.2.2 Equations 8 and 9, 8.5.8.1 data formats;
+/// Sources/CAVRHarness/drv2605l_model.c): what the simulated chip drives, and what tests hold the
+/// board's register values to.
 public enum DRV2605LEquations {
     /// Output for RTP code `code`: volts RMS (LRA) or average (ERM), negative in reverse; 0 unless
     /// in RTP mode out of standby. `registers` holds all 256 registers.

@@ -53,9 +53,10 @@ static void reset_registers(hb_drv_model *drv)
     drv->registers[0x1E] = 0x20;
 }
 
-/* ---- the output the registers command (TI SLOS854; hardware/README.md, "DRV2605L registers") ---- */
+/* ---- the output the registers command (TI SLOS854C; hardware/README.md, "DRV2605L registers") ---- */
 
-/* sqrt(1 - (4 t_SAMPLE + 300 us) f): the driven share of an LRA's closed-loop drive. */
+/* sqrt(1 - (4 t_SAMPLE + 300 us) f): the driven share of an LRA's closed-loop drive (Equation 5;
+ * SAMPLE_TIME from CONTROL2, 8.6.22). */
 static double lra_gap(const uint8_t *r, double lra_hz)
 {
     static const double sample_time[4] = {150e-6, 200e-6, 250e-6, 300e-6};
@@ -63,7 +64,9 @@ static double lra_gap(const uint8_t *r, double lra_hz)
     return x > 0.0 ? sqrt(x) : 0.0;
 }
 
-/* (t_DRIVE - 300 us) / (t_DRIVE + t_IDISS + t_BLANKING) of an ERM's closed-loop drive. */
+/* (t_DRIVE - 300 us) / (t_DRIVE + t_IDISS + t_BLANKING) of an ERM's closed-loop drive (Equation 8;
+ * DRIVE_TIME from CONTROL1, IDISS_TIME and BLANKING_TIME from CONTROL2 with N_ERM_LRA = 0, 8.6.21,
+ * 8.6.22). */
 static double erm_drive_share(const uint8_t *r)
 {
     static const double erm_time[4] = {45e-6, 75e-6, 150e-6, 225e-6};
@@ -87,17 +90,18 @@ double hb_drv2605l_clamp_volts(const uint8_t *r, double lra_hz)
     if (open_loop(r)) {
         return hb_drv2605l_full_scale_volts(r, lra_hz);
     }
+    /* Equation 9 (LRA: the peak, here as the RMS of the gapped drive) and Equation 8 (ERM) */
     return is_lra(r) ? 21.22e-3 * r[REG_OD_CLAMP] * lra_gap(r, lra_hz)
                      : 21.64e-3 * r[REG_OD_CLAMP] * erm_drive_share(r);
 }
 
 double hb_drv2605l_full_scale_volts(const uint8_t *r, double lra_hz)
 {
-    if (open_loop(r)) {
+    if (open_loop(r)) { /* Equations 7 (LRA) and 6 (ERM) */
         return is_lra(r) ? 21.32e-3 * r[REG_OD_CLAMP] * sqrt(1.0 - 800e-6 * lra_hz)
                          : 21.59e-3 * r[REG_OD_CLAMP];
     }
-    if (is_lra(r)) {
+    if (is_lra(r)) { /* Equation 5; an ERM's is Equation 4 */
         double gap = lra_gap(r, lra_hz);
         return gap > 0.0 ? 20.58e-3 * r[REG_RATED] / gap : 0.0;
     }
@@ -149,7 +153,7 @@ static void update_output(hb_avr *board)
 
 static uint8_t lra_period(double hz)
 {
-    long p = lround(1e6 / (hz * 98.46)); /* 98.46 us per step (SLOS854 register 0x22) */
+    long p = lround(1e6 / (hz * 98.46)); /* 98.46 us per step (SLOS854C 8.6.28) */
     return (uint8_t)(p > 255 ? 255 : p);
 }
 

@@ -1,29 +1,51 @@
 import HapticProtocol
 
-/// The program rules that need context (firmware-protocol/PROTOCOL.md 1.6 (b), (c), (d) and the
-/// END rules): loops, times, runs of instructions at one time. Fed every instruction in byte
+/// The program rules that need context (firmware-protocol/PROTOCOL.md 1.6 (b)-(e) and the END
+/// rules): loops, times, the instructions one tick executes. Fed every instruction in byte
 /// order, it keeps O(1) state and never expands a loop. The validator runs it over a whole body;
 /// a streamed program runs it on each fetch (1.14), so both apply the same rules.
 struct InstructionChecker: Sendable {
     /// 1.6: at most 4 nested loops.
     static let maxLoopDepth = 4
-    /// 1.6 (d): at most 16 instructions in a row at one time.
-    static let maxRun = 16
+    /// 1.6 (d), (e): at most 9 instructions execute at one tick (a run, or a run and the head a
+    /// jump or a looped play's restart leads to).
+    static let maxRun = 9
 
     private let totalTicks: UInt32
     private let bodyLength: UInt32
     private let hasSharpness: Bool
     private let streamed: Bool
-    /// An open LOOP: its time and count.
+    /// A head of 1.6 (e) (a LOOP's, or the program's `first`): counting until an instruction with
+    /// a nonzero delay ends it (then `count`), or still open since `run` was `openedAt`.
+    private enum Head: Sendable {
+        case open(openedAt: Int)
+        case closed(count: Int)
+
+        /// Ends the head at an instruction with a nonzero delay, `run` being the run before it.
+        func closing(run: Int) -> Head {
+            if case .open(let openedAt) = self { return .closed(count: run - openedAt) }
+            return self
+        }
+
+        var count: Int {
+            if case .closed(let count) = self { return count }
+            return 0  // not reached: a head is closed wherever 1.6 (e) reads it
+        }
+    }
+
+    /// An open LOOP: its time, count and head.
     private struct OpenLoop: Sendable {
         var start: UInt32
         var count: UInt8
+        var head: Head
     }
 
-    private var loops = FourSlots(filler: OpenLoop(start: 0, count: 0))
+    private var loops = FourSlots(filler: OpenLoop(start: 0, count: 0, head: .closed(count: 0)))
     /// The current instruction's time, in the first iteration of every open loop (1.6 (c)).
     private var time: UInt32 = 0
     private var run = 0
+    /// The instructions tick 0 executes (1.6 (e)).
+    private var first = Head.open(openedAt: 0)
 
     init(header: ProgramHeader, streamed: Bool) {
         totalTicks = header.totalTicks
@@ -45,15 +67,23 @@ struct InstructionChecker: Sendable {
         }
         if opcode == .endLoop && loops.isEmpty { throw .endLoopWithoutLoop }
 
-        // (c) the instruction's time; no instruction of a valid program is later than its END.
+        // (e) an instruction with a nonzero delay closes the open heads.
         let delay = instruction.delay
+        if delay != 0 {
+            first = first.closing(run: run)
+            for index in 0..<loops.count { loops[index].head = loops[index].head.closing(run: run) }
+        }
+
+        // (c) the instruction's time; no instruction of a valid program is later than its END.
         guard delay <= UInt32.max - time else { throw .ticksOverflow }
         time += delay
         guard time <= totalTicks else { throw .ticksMismatch }
+        var ended: OpenLoop?
         if opcode == .endLoop {
             // The loop occupies `count` iterations of `period` ticks after its LOOP's time (1.5).
             let loop = loops.last
             loops.removeLast()
+            ended = loop
             let period = time - loop.start
             guard period > 0 else { throw .loopEmpty }
             guard period <= (UInt32.max - loop.start) / UInt32(loop.count) else { throw .ticksOverflow }
@@ -64,14 +94,18 @@ struct InstructionChecker: Sendable {
         // (d) instructions in a row at the same time, this one included.
         run = delay == 0 ? run + 1 : 1
         guard run <= Self.maxRun else { throw .runTooLong }
+        // (e) a jump's tick: this run, then the loop's head.
+        if let ended, run + ended.head.count > Self.maxRun { throw .runTooLong }
 
         if opcode == .end {
             guard loops.isEmpty else { throw .loopUnterminated }
             guard endOffset == bodyLength else { throw .endNotLast }
             guard time == totalTicks else { throw .ticksMismatch }
+            // (e) a looped play's restart: this run, then tick 0's.
+            guard time == 0 || run + first.count <= Self.maxRun else { throw .runTooLong }
         }
         if case .loop(let count, _) = instruction {
-            loops.append(OpenLoop(start: time, count: count))
+            loops.append(OpenLoop(start: time, count: count, head: .open(openedAt: run)))
         }
     }
 }

@@ -31,8 +31,8 @@ public struct Interpreter: Sendable {
         }
     }
 
-    /// 1.15: the most instructions one tick executes (31), plus one of slack as in the firmware.
-    public static let maxExecutionsPerTick = 32
+    /// 1.15: the most instructions one tick executes, a looped play's restart included.
+    public static let maxExecutionsPerTick = InstructionChecker.maxRun
 
     public let configuration: DeviceConfiguration
 

@@ -57,6 +57,11 @@
                 String(
                     format: "interpreter + UART in one tick, worst (busy play, idle line and line-rate uploads): %d cycles (%.2f %%)",
                     r.interpreterPlusUartWorstCycles, r.interpreterPlusUartWorstPercent),
+                String(
+                    format:
+                        "worst valid programs (%d, PROTOCOL.md 1.15: 9 instructions a tick), line at its rate: interpreter + UART %d cycles (%.2f %%, %@); slowest step %d of the %d-cycle lead; late ticks %d",
+                    r.worstCasePrograms, r.worstCaseTickCycles, r.worstCaseTickPercent, r.worstCaseProgram,
+                    r.worstCaseSlowestStepCycles, r.stepLeadCycles, r.worstCaseLateTicks),
                 "late ticks: \(r.lateTicks)",
                 "",
                 "largest program: \(r.slotCapacityBytes) bytes per slot (body up to \(r.maxBodyBytes) bytes); longer programs stream through a \(r.streamCapacityBytes)-byte ring",

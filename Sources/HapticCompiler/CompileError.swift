@@ -10,6 +10,9 @@ public enum CompileError: Error, Sendable, CustomStringConvertible {
     /// than the tolerance (or does not validate, or faults). The program and its report are
     /// attached; this is a compiler defect, never an input problem.
     case toleranceExceeded(CompiledProgram)
+    /// The target device cannot play the program (`CompileOptions.device`): larger than its slots
+    /// and it cannot stream, or a stream its link cannot feed in time. The reason says which.
+    case doesNotFit(String)
 
     public var description: String {
         switch self {
@@ -17,6 +20,8 @@ public enum CompileError: Error, Sendable, CustomStringConvertible {
             return "invalid compile options: \(message)"
         case .tooLong(let ticks):
             return "pattern too long: \(ticks) ticks (a program expresses at most \(Instruction.maxDelay))"
+        case .doesNotFit(let reason):
+            return "the device cannot play this pattern: \(reason)"
         case .toleranceExceeded(let compiled):
             let f = compiled.report.fidelity
             if let problem = f.problem { return "compiled program failed its check: \(problem)" }

@@ -11,7 +11,9 @@ import HapticProtocol
 /// instruction, and so that each iteration's ENDLOOP is not before its last body instruction),
 /// which ends the loop early enough for the next instruction; when it still would not be, one
 /// repetition is left out of the loop. A loop is kept only if it saves bytes, counted exactly
-/// (delays and all). One level, left to right, the best saving at each position.
+/// (delays and all), and only if every tick it touches executes at most `maxPerTick` instructions
+/// (PROTOCOL.md 1.6 (d), (e)): its LOOP's tick, each jump's, its end's, and a looped play's
+/// restart (END's tick and tick 0). One level, left to right, the best saving at each position.
 enum LoopFolding {
     /// Longest loop body examined, in instructions.
     static let longestBody = 64
@@ -25,14 +27,46 @@ enum LoopFolding {
         var saving: Int
     }
 
+    /// What a loop may add to a tick (1.6 (d), (e)), from the instructions the flat stream has at
+    /// each tick and the loops folded so far.
+    struct TickBudget {
+        var maxPerTick: Int
+        var flatAt: [Int: Int]
+        /// The tick the last folded loop ended at (its ENDLOOP's run goes on there).
+        var closedAt = -1
+        /// A loop starts at tick 0 (its LOOP is among tick 0's instructions, `first` of 1.6 (e)).
+        var loopAtZero = false
+
+        func flat(_ tick: Int) -> Int { flatAt[tick, default: 0] }
+
+        /// Whether a loop from `loopTick`, of `period` and `count`, over body instructions
+        /// `body` (their ticks), keeps every tick it touches within the bound.
+        func allows(loopTick: Int, period: Int, count: Int, body: ArraySlice<TimedInstruction>, end: Int) -> Bool {
+            let head = body.prefix { $0.tick == loopTick }.count
+            let tail = body.reversed().prefix { $0.tick == loopTick + period }.count
+            // The LOOP's run: the tick's other instructions, an ENDLOOP ending there, LOOP, head.
+            guard flat(loopTick) + (closedAt == loopTick ? 1 : 0) + 1 <= maxPerTick else { return false }
+            // Each jump: the iteration's last instructions, ENDLOOP, then the head again.
+            guard tail + 1 + head <= maxPerTick else { return false }
+            // Its end: the last iteration's tail, ENDLOOP, what follows at that tick.
+            let close = loopTick + count * period
+            guard flat(close) + 1 <= maxPerTick else { return false }
+            // A restart at END (T > 0): END's run and tick 0's instructions.
+            let first = flat(0) + (loopAtZero || loopTick == 0 ? 1 : 0)
+            let endRun = close == end ? 2 : 1
+            return endRun + first <= maxPerTick
+        }
+    }
+
     /// The body with loops, or nil if no loop saves anything.
-    static func fold(_ timed: [TimedInstruction], end: Int) -> [Instruction]? {
+    static func fold(_ timed: [TimedInstruction], end: Int, maxPerTick: Int = Int.max) -> [Instruction]? {
         var out: [Instruction] = []
         var time = 0
         var i = 0
         var folded = false
+        var budget = TickBudget(maxPerTick: maxPerTick, flatAt: Dictionary(timed.map { ($0.tick, 1) }, uniquingKeysWith: +))
         while i < timed.count {
-            guard let loop = bestLoop(timed, at: i, previous: time, end: end) else {
+            guard let loop = bestLoop(timed, at: i, previous: time, end: end, budget: budget) else {
                 out.append(timed[i].instruction.withDelay(UInt32(timed[i].tick - time)))
                 time = timed[i].tick
                 i += 1
@@ -48,13 +82,15 @@ enum LoopFolding {
             out.append(.endLoop(delay: UInt32(loop.loopTick + loop.period - last)))
             time = loop.loopTick + loop.count * loop.period
             i += loop.length * loop.count
+            budget.closedAt = time
+            if loop.loopTick == 0 { budget.loopAtZero = true }
         }
         out.append(.end(delay: UInt32(end - time)))
         return folded ? out : nil
     }
 
     /// The loop starting at instruction `i` that saves the most bytes, if any.
-    static func bestLoop(_ timed: [TimedInstruction], at i: Int, previous: Int, end: Int) -> Loop? {
+    static func bestLoop(_ timed: [TimedInstruction], at i: Int, previous: Int, end: Int, budget: TickBudget) -> Loop? {
         var best: Loop?
         let n = timed.count
         var m = 1
@@ -78,6 +114,13 @@ enum LoopFolding {
             // The next instruction (or END) may not come before the loop's end.
             let nextTick = { (r: Int) in i + r * m < n ? timed[i + r * m].tick : end }
             while count >= 2 && nextTick(count) < loopTick + count * period { count -= 1 }
+            // Within 1.15's bound at every tick it touches (one repetition fewer may end it at a
+            // quieter tick than T).
+            while count >= 2
+                && !budget.allows(
+                    loopTick: loopTick, period: period, count: count,
+                    body: timed[i..<i + m], end: end)
+            { count -= 1 }
             guard count >= 2 else { continue }
             let saving =
                 flatCost(timed, from: i, count: count * m, previous: previous, end: end)

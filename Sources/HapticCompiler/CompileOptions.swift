@@ -11,16 +11,21 @@ public struct CompileOptions: Sendable, Hashable {
     /// Throw `CompileError.toleranceExceeded` when the fidelity check fails; otherwise return
     /// the program and let the report say so.
     public var failOnToleranceExceeded: Bool
+    /// The device the program will play on (docs/compiler.md, "Compiling for a device"): it fits
+    /// a slot (loops allowed), or it streams loop-free and in time, or compiling throws
+    /// `CompileError.doesNotFit`. nil: no device, only the program's own validity.
+    public var device: DeviceCapabilities?
 
     public init(
         tolerance: Int = 1, sharpnessTolerance: Int? = nil, tickRate: UInt16 = 1000,
-        loops: Bool = true, failOnToleranceExceeded: Bool = true
+        loops: Bool = true, failOnToleranceExceeded: Bool = true, device: DeviceCapabilities? = nil
     ) {
         self.tolerance = tolerance
         self.sharpnessTolerance = sharpnessTolerance
         self.tickRate = tickRate
         self.loops = loops
         self.failOnToleranceExceeded = failOnToleranceExceeded
+        self.device = device
     }
 
     /// The sharpness tolerance in effect.

@@ -88,6 +88,8 @@ public struct CompileReport: Sendable, Hashable {
     /// Things a default device (PROTOCOL.md 1.2) would object to: a body over its buffer, a
     /// full-scale stretch past its safety limit. The program itself is valid.
     public var deviceNotes: [String]
+    /// Where it plays on the device it was compiled for (`CompileOptions.device`).
+    public var placement: ProgramPlacement = .unplaced
 
     /// Raw sample bytes per program byte.
     public var rawRatio: Double { programBytes > 0 ? Double(rawSampleBytes) / Double(programBytes) : 0 }

@@ -51,15 +51,42 @@ public enum PatternCompiler {
         let timed = CompileAssembly.merge(amplitude: amplitude, sharpness: sharpness, pulses: pulses)
 
         let flat = CompileAssembly.flat(timed, end: n)
+        let flatProgram = Program(instructions: flat, sharpness: target.sharpnessChannel, rate: options.tickRate)
         var instructions = flat
-        var program = Program(instructions: flat, sharpness: target.sharpnessChannel, rate: options.tickRate)
-        if options.loops, let folded = LoopFolding.fold(timed, end: n), folded.encodedCount < flat.encodedCount {
-            // Folding keeps every instruction time; the validator still has the last word (a LOOP
-            // can lengthen a run of same-tick instructions past 16, rule 26).
+        var program = flatProgram
+        let perTick = options.device?.maxExecutionsPerTick ?? Interpreter.maxExecutionsPerTick
+        if options.loops, let folded = LoopFolding.fold(timed, end: n, maxPerTick: perTick),
+            folded.encodedCount < flat.encodedCount
+        {
+            // Folding keeps every instruction time and each tick within 1.15's bound; the
+            // validator still has the last word.
             let candidate = Program(instructions: folded, sharpness: target.sharpnessChannel, rate: options.tickRate)
             if (try? Validator(configuration: Fidelity.checkConfiguration(for: candidate)).validate(candidate)) != nil {
                 instructions = folded
                 program = candidate
+            }
+        }
+        var placement = ProgramPlacement.unplaced
+        if let device = options.device {
+            guard device.rate == options.tickRate else {
+                throw .invalidOptions("tick rate \(options.tickRate) Hz, but the device runs \(device.rate) Hz")
+            }
+            if device.fitsSlot(program) {
+                placement = .slot
+            } else {
+                // Streamed: no loops (1.14, error 23), and every fetch fed in time.
+                instructions = flat
+                program = flatProgram
+                guard device.streamCapacity > 0 else {
+                    throw .doesNotFit(
+                        "\(ProgramHeader.size + program.body.count) bytes, slots hold \(device.slotCapacity) and the device cannot stream")
+                }
+                if let short = StreamSchedule.check(flat, capabilities: device) {
+                    throw .doesNotFit(
+                        "streamed, it needs its first \(short.needed) bytes by tick \(short.tick), but the link and the \(device.streamCapacity)-byte ring deliver \(short.available) by then (about \(Int(device.streamBytesPerTick)) bytes a tick)"
+                    )
+                }
+                placement = .stream
             }
         }
         let (fidelity, output) = Fidelity.check(program, target: target, tolerance: options.tolerance)
@@ -71,7 +98,8 @@ public enum PatternCompiler {
             sharpnessChannel: target.sharpnessChannel, sharpnessRendered: target.sharpnessRendered,
             programBytes: ProgramHeader.size + program.body.count, bodyBytes: program.body.count,
             rawSampleBytes: 2 * n, ahapMinifiedBytes: AHAPEncoder(minified: true).encode(pattern).count,
-            fidelity: fidelity, compileSeconds: seconds, deviceNotes: deviceNotes(program, output: output))
+            fidelity: fidelity, compileSeconds: seconds, deviceNotes: deviceNotes(program, output: output),
+            placement: placement)
         let compiled = CompiledProgram(program: program, report: report)
         if options.failOnToleranceExceeded && !fidelity.withinTolerance { throw .toleranceExceeded(compiled) }
         return compiled

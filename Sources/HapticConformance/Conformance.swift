@@ -190,7 +190,7 @@ public enum Conformance {
                 link.resetIsDivergence = true
                 return Opening(info: info, infoPayload: frame.payload, reset: reset)
             case .nack(let nack) where frame.sequence == hello.sequence:
-                throw Divergence("HELLO 1.0: expected INFO, got \(MessageText.describe(.nack(nack)))")
+                throw Divergence("HELLO \(ProtocolVersion.current): expected INFO, got \(MessageText.describe(.nack(nack)))")
             default:
                 continue
             }

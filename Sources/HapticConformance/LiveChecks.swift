@@ -173,16 +173,20 @@ struct LiveChecks {
         if info.profileName.count > Message.Info.maxProfileNameCount {
             throw Divergence("INFO profile name has \(info.profileName.count) bytes, at most 16 (2.6)")
         }
+        // The same major with any minor is answered with INFO (2.6); another major is refused.
+        let major = ProtocolVersion.current.major
         for minor: UInt8 in [0, 9] {
-            let response = try link.command(.hello(.init(version: ProtocolVersion(major: 1, minor: minor))))
+            let response = try link.command(.hello(.init(version: ProtocolVersion(major: major, minor: minor))))
             guard case .info(let again) = response else {
-                throw Divergence("HELLO 1.\(minor): expected INFO, got \(MessageText.describe(response))")
+                throw Divergence("HELLO \(major).\(minor): expected INFO, got \(MessageText.describe(response))")
             }
-            if again != info { throw Divergence("HELLO 1.\(minor): INFO differs from the first one (\(MessageText.describe(response)))") }
+            if again != info { throw Divergence("HELLO \(major).\(minor): INFO differs from the first one (\(MessageText.describe(response)))") }
         }
-        try nack(
-            .hello(.init(version: ProtocolVersion(major: 2, minor: 0))), .versionIncompatible,
-            value: UInt32(version.major) << 8 | UInt32(version.minor), "HELLO 2.0")
+        for other: UInt8 in [major &- 1, major &+ 1] {
+            try nack(
+                .hello(.init(version: ProtocolVersion(major: other, minor: 0))), .versionIncompatible,
+                value: UInt32(version.major) << 8 | UInt32(version.minor), "HELLO \(other).0")
+        }
         try expectNack(
             raw(type: MessageType.hello.rawValue, payload: [1]), type: MessageType.hello.rawValue, .badLength, value: 0,
             "HELLO with a 1-byte payload")

@@ -103,7 +103,7 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
     public var major: UInt8
     public var minor: UInt8
 
-    public static let current = ProtocolVersion(major: 1, minor: 0)
+    public static let current = ProtocolVersion(major: 2, minor: 0)
 
     public init(major: UInt8, minor: UInt8) {
         self.major = major

@@ -1,11 +1,12 @@
 /// The 16-byte program header (firmware-protocol/PROTOCOL.md 1.3), little-endian:
 ///
-///     0  u8[2] magic "HP"    2  u8 version 1    3  u8 flags (bit 0 SHARP)
+///     0  u8[2] magic "HP"    2  u8 version 2    3  u8 flags (bit 0 SHARP)
 ///     4  u16 rate            6  u32 body_length 10 u32 total_ticks   14 u16 CRC of the body
 public struct ProgramHeader: Hashable, Sendable {
     public static let size = 16
     public static let magic: [UInt8] = [0x48, 0x50]
-    public static let formatVersion: UInt8 = 1
+    /// 2: the rules of protocol 2.0 (PROTOCOL.md, "Versions"); the encoding is version 1's.
+    public static let formatVersion: UInt8 = 2
     /// Flag bit 0: the sharpness channel is present.
     public static let sharpnessFlag: UInt8 = 0x01
     /// The contract's tick rate, Hz.

@@ -29,6 +29,9 @@ public actor HapticDevice {
         /// The haptic rate guidelines (docs/presets.md, "Sources"); disabled unless turned on.
         public var rateLimiter: RateLimiter
         public var logger: Logger
+        /// The link's line rate, for what a streamed program may need (`DeviceCapabilities`);
+        /// `open(path:baudRate:)` sets it.
+        public var baudRate: Int = SerialConfiguration.referenceBaudRate
 
         public init(
             timing: SessionTiming = SessionTiming(), actuator: ActuatorProfile? = nil,
@@ -95,6 +98,8 @@ public actor HapticDevice {
         } catch {
             throw SessionError.transport(error)
         }
+        var options = options
+        options.baudRate = baudRate
         let device = HapticDevice(transport: transport, options: options)
         do {
             _ = try await device.connect()
@@ -181,6 +186,8 @@ public actor HapticDevice {
         guard let info, let profile else { throw SessionError.notConnected }
         var compileOptions = options.compile
         compileOptions.tickRate = info.rate
+        // For this device: a program that fits a slot, else one it streams in time, without loops.
+        compileOptions.device = DeviceCapabilities(info: info, baudRate: options.baudRate)
         do {
             let program = try PatternCompiler.compile(pattern, profile: profile, options: compileOptions)
             compiled[pattern] = program
@@ -219,10 +226,15 @@ public actor HapticDevice {
     public func load(_ program: Program) async throws -> PreparedPattern {
         guard let info else { throw SessionError.notConnected }
         let bytes = program.bytes
-        let fitsSlot = bytes.count <= Int(info.slotCapacity) && program.body.count <= Int(info.maxBody)
-        guard fitsSlot else {
-            guard info.streamCapacity > 0 else {
+        let device = DeviceCapabilities(info: info, baudRate: options.baudRate)
+        guard device.fitsSlot(program) else {
+            guard device.streamCapacity > 0 else {
                 throw SessionError.doesNotFit(bytes: bytes.count, reason: "slots hold \(info.slotCapacity) bytes and the device cannot stream")
+            }
+            // A streamed program may not loop (PROTOCOL.md 1.14): `compile` writes those loop-free.
+            guard !((try? program.decodedInstructions())?.contains { $0.instruction.opcode == .loop } ?? false) else {
+                throw SessionError.doesNotFit(
+                    bytes: bytes.count, reason: "it loops and is larger than a slot: a stream cannot loop; compile it for this device")
             }
             return PreparedPattern(program: program, slot: nil, rate: info.rate)
         }

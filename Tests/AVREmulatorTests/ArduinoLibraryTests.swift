@@ -202,8 +202,9 @@ import Testing
         #expect(board.drv2605lRegister(0x1D) & 0x08 == 0x08)  // unsigned RTP data
         #expect(board.drv2605lRegister(0x1C) & 0x80 == 0)  // unidirectional input
         #expect(board.drv2605lRegister(0x03) == 6)  // LRA library
-        #expect(board.drv2605lRegister(0x16) == 0x54)  // the profile's rated voltage
-        #expect(board.drv2605lRegister(0x17) == 0x7E)  // and overdrive clamp
+        #expect(board.drv2605lRegister(0x16) == 0x53)  // the profile's rated voltage
+        #expect(board.drv2605lRegister(0x17) == 0x88)  // and overdrive clamp, as the bare-metal's
+        #expect(board.drv2605lRegister(0x1B) == 0x98 && board.drv2605lRegister(0x1C) == 0x75)
         print(
             "REPORT Arduino library on the simulated Uno: RESET \(session.link.received.first!.cycle) cycles after power-on, t0 at cycle \(session.t0)"
         )

@@ -54,27 +54,11 @@ import Testing
         let totalTicks = (10..<14).reversed().reduce(0) { $0 << 8 | Int(program[$1]) }  // header bytes 10-13, LE
         var outcome = Outcome()
         outcome.streamed = program.count > Self.slotCapacity
-        var sent = 0
-        var limit = 0
+        var feeder = StreamFeeder(program: program, chunk: Self.streamChunk)
         if outcome.streamed {
-            let open = try link.send(.streamOpen(.init(header: Array(program.prefix(16)))))
-            #expect(try link.response(to: open.sequence)?.isAck == true, "\(name): STREAM_OPEN")
+            try feeder.open(program, link: &link)
         } else {
             try DeviceFirmwareTests.upload(program, slot: 0, link: &link)
-        }
-        let body = Array(program.dropFirst(16))
-        /// Sends every body byte the last CREDIT allows, in 64-byte frames, back to back.
-        func feed() throws {
-            for case .credit(let credit) in link.received.map(\.message) { limit = max(limit, Int(credit.limit)) }
-            while sent < limit {
-                let n = min(Self.streamChunk, limit - sent)
-                try link.send(.streamData(.init(offset: UInt32(sent), data: Array(body[sent..<sent + n]))))
-                sent += n
-            }
-        }
-        if outcome.streamed {
-            link.pump()
-            try feed()
         }
         board.resetProfile()
         let play = try link.send(.play(.init(slot: outcome.streamed ? 0xFF : 0)))
@@ -87,7 +71,7 @@ import Testing
         while board.cycle < end {
             try board.run(until: min(end, board.cycle + board.cyclesPerTick))
             link.pump()
-            if outcome.streamed { try feed() }
+            if outcome.streamed { try feeder.feed(&link) }
             ticks += 1
             if ticks % 250 == 0 { try link.send(.ping(.init(echo: UInt32(ticks)))) }
         }
@@ -184,5 +168,33 @@ import Testing
         // The shipped corpus has programs larger than a 256-byte slot, so the stream is exercised;
         // a folder of one's own (HAPTIC_CORPUS) may have none.
         if !Corpus.isCustom { #expect(streamed > 0) }
+    }
+
+    /// Generated patterns (TestSupport.GeneratedPatterns: periodic taps, a repeated motif, long
+    /// tracks, dense curves, many events at once, very short and long events), compiled for this
+    /// board from its INFO at its line rate (CompileOptions.device): each plays from a slot or
+    /// streamed, tick for tick as the model, to FINISHED, no underrun, no late tick.
+    @Test func generatedPatternsCompiledForTheBoardPlayExactly() throws {
+        var link = try DeviceFirmwareTests.bootedLink()
+        let hello = try link.send(.hello(.init()))
+        guard case .info(let info)? = try link.response(to: hello.sequence)?.message else {
+            Issue.record("no INFO")
+            return
+        }
+        let board = DeviceCapabilities(info: info, baudRate: Int(link.board.frequency) * 10 / Int(link.board.uartCyclesPerByte))
+        let profile = try #require(ActuatorProfile.builtIns.first { $0.name == info.profileNameString })
+        var streamed = 0, ticks = 0, slowest = 0
+        for item in GeneratedPatterns.cases(seed: 0xB0A2D, perKind: 1) {
+            let compiled = try PatternCompiler.compile(item.pattern, profile: profile, options: CompileOptions(device: board))
+            let outcome = try Self.play(compiled.bytes, name: item.name)
+            #expect(outcome.streamed == (compiled.report.placement == .stream), "\(item.name)")
+            streamed += outcome.streamed ? 1 : 0
+            ticks += outcome.ticks
+            slowest = max(slowest, outcome.stepWorst)
+        }
+        print(
+            "REPORT generated patterns on the simulated ATmega328P: \(GeneratedPatterns.Kind.allCases.count) compiled for the board, \(ticks) ticks equal to the model, \(streamed) streamed; slowest step \(slowest) cycles"
+        )
+        #expect(streamed > 0)
     }
 }

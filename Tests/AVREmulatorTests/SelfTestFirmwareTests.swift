@@ -128,6 +128,7 @@ import Testing
         #expect(board.readGlobal("hb_drv2605l", size: 2) == 0x0003)  // present, calibrated; no fault
         #expect(board.drv2605lRegister(0x16) == 0x53 && board.drv2605lRegister(0x17) == 0x88)  // the profile's
         #expect(board.drv2605lRegister(0x1B) & 0x1F == 24)  // DRIVE_TIME: half of 170 Hz
+        #expect(board.drv2605lRegister(0x1B) == 0x98 && board.drv2605lRegister(0x1C) == 0x75)  // the header's CONTROL1, CONTROL2
 
         let events = board.events()
         let writes = events.compactMap { e -> (UInt64, UInt8, UInt8)? in

@@ -129,15 +129,21 @@ private func edgeScenario(_ rng: inout SeededGenerator) -> Scenario {
     let configuration = randomConfiguration(&rng)
     var list: [Instruction] = []
     switch rng.below(7) {
-    case 6:  // 31 executions at one tick (1.15): 16 up to a jumping ENDLOOP, then 15 body instructions
-        list.append(.loop(count: UInt8(rng.within(2...4)), delay: UInt32(rng.below(3))))
-        for _ in 0..<15 { list.append(.setA(randomLevel(&rng))) }
+    case 6:  // executions at a jump's tick around the bound of 9 (1.6 (e), 1.15): the run up to the
+        // jumping ENDLOOP, then the body's head; sometimes the head of a loop nested in it
+        let head = rng.within(0...6), tail = rng.within(0...5)
+        list.append(.loop(count: UInt8(rng.within(1...4)), delay: UInt32(rng.below(3))))
+        let nested = rng.percent(30)
+        if nested { list.append(.loop(count: UInt8(rng.within(1...2)))) }
+        for _ in 0..<head { list.append(.setA(randomLevel(&rng))) }
         list.append(.pulse(amplitude: randomLevel(&rng), sharpness: randomLevel(&rng), delay: UInt32(rng.within(1...3))))
-        for _ in 0..<14 { list.append(.rampS(to: randomLevel(&rng), duration: UInt32(rng.below(4)))) }
-        list.append(.endLoop())
+        if nested { list.append(.endLoop(delay: UInt32(rng.within(1...2)))) }
+        for _ in 0..<tail { list.append(.rampS(to: randomLevel(&rng), duration: UInt32(rng.below(4)))) }
+        list.append(.endLoop(delay: rng.percent(80) ? 0 : 1))
         list.append(.end(delay: UInt32(rng.within(0...20))))
-    case 0:  // runs at one tick around the limit of 16 (1.6 (d)), maybe after a delay
-        let run = rng.within(14...18)
+    case 0:  // runs at one tick around the limit of 9 (1.6 (d)), maybe after a delay, and a looped
+        // play's restart around it (1.6 (e): END's run and tick 0's)
+        let run = rng.within(7...11)
         for index in 0..<run {
             let delay: UInt32 = index == 0 ? UInt32(rng.below(3)) : 0
             list.append(

@@ -58,39 +58,9 @@ enum CompilerFixtures {
         return (0..<Int(program.header.totalTicks)).map { _ in interpreter.step() }
     }
 
-    /// Random patterns with every haptic feature: continuous events with envelopes, transients,
-    /// intensity and sharpness controls as steps and curves.
-    static func randomPattern(_ g: inout SeededGenerator, span: Double = 1.5) -> HapticPattern {
-        func unit() -> Double { Double.random(in: 0...1, using: &g) }
-        func time() -> Double { (Double.random(in: 0...span, using: &g) * 1000).rounded() / 1000 }
-        func maybe(_ v: Double) -> Double? { Bool.random(using: &g) ? v : nil }
-        var events: [HapticEvent] = []
-        for _ in 0..<Int.random(in: 0...4, using: &g) {
-            events.append(
-                .continuous(
-                    at: time(), duration: Double.random(in: 0...0.8, using: &g),
-                    intensity: unit(), sharpness: unit(),
-                    attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
-                    sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
-        }
-        for _ in 0..<Int.random(in: 0...10, using: &g) {
-            events.append(.transient(at: time(), intensity: unit(), sharpness: unit()))
-        }
-        let controls: [DynamicParameterID] = [.hapticIntensityControl, .hapticSharpnessControl]
-        var parameters: [DynamicParameter] = []
-        for _ in 0..<Int.random(in: 0...2, using: &g) {
-            parameters.append(DynamicParameter(controls.randomElement(using: &g)!, value: Double.random(in: -1...1, using: &g), at: time()))
-        }
-        var curves: [ParameterCurve] = []
-        for _ in 0..<Int.random(in: 0...3, using: &g) {
-            var t = 0.0
-            let points = (0..<Int.random(in: 1...6, using: &g)).map { _ -> (Double, Double) in
-                t += Double.random(in: 0...0.3, using: &g)
-                return (t, Double.random(in: -1...1, using: &g))
-            }
-            curves.append(ParameterCurve(controls.randomElement(using: &g)!, at: time(), points: points))
-        }
-        return HapticPattern(events: events, parameters: parameters, curves: curves)
+    /// Random patterns with every haptic feature, within the controls' ranges.
+    static func randomPattern(_ g: inout SeededGenerator) -> HapticPattern {
+        RandomPatterns.haptic.pattern(&g)
     }
 }
 

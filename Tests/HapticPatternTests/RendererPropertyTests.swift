@@ -6,42 +6,8 @@ import Testing
 
 /// Random patterns that use every feature: both event kinds with envelopes, all haptic controls as steps
 /// and curves (some out of range, some single-point), audio events and audio controls.
-func randomPattern(_ g: inout SeededGenerator, span: Double = 2) -> HapticPattern {
-    func unit() -> Double { Double.random(in: 0...1, using: &g) }
-    func time() -> Double { (Double.random(in: 0...span, using: &g) * 1000).rounded() / 1000 }
-    func maybe(_ v: Double) -> Double? { Bool.random(using: &g) ? v : nil }
-    var events: [HapticEvent] = []
-    for _ in 0..<Int.random(in: 0...5, using: &g) {
-        events.append(
-            .continuous(
-                at: time(), duration: Double.random(in: 0...0.8, using: &g),
-                intensity: unit(), sharpness: unit(),
-                attack: maybe(unit()), decay: maybe(unit()), release: maybe(unit()),
-                sustained: Bool.random(using: &g) ? nil : Bool.random(using: &g)))
-    }
-    for _ in 0..<Int.random(in: 0...8, using: &g) {
-        events.append(.transient(at: time(), intensity: unit(), sharpness: unit()))
-    }
-    if Bool.random(using: &g) { events.append(.audioContinuous(at: time(), duration: 1, volume: unit())) }
-    events.shuffle(using: &g)
-    let haptic: [DynamicParameterID] = [
-        .hapticIntensityControl, .hapticSharpnessControl, .hapticAttackTimeControl,
-        .hapticDecayTimeControl, .hapticReleaseTimeControl, .audioVolumeControl,
-    ]
-    var parameters: [DynamicParameter] = []
-    for _ in 0..<Int.random(in: 0...3, using: &g) {
-        parameters.append(DynamicParameter(haptic.randomElement(using: &g)!, value: Double.random(in: -1.2...1.2, using: &g), at: time()))
-    }
-    var curves: [ParameterCurve] = []
-    for _ in 0..<Int.random(in: 0...3, using: &g) {
-        var t = 0.0
-        let points = (0..<Int.random(in: 1...6, using: &g)).map { _ -> (Double, Double) in
-            t += Double.random(in: 0...0.3, using: &g)
-            return (t, Double.random(in: -1.2...1.2, using: &g))
-        }
-        curves.append(ParameterCurve(haptic.randomElement(using: &g)!, at: time(), points: points))
-    }
-    return HapticPattern(events: events, parameters: parameters, curves: curves)
+func randomPattern(_ g: inout SeededGenerator) -> HapticPattern {
+    RandomPatterns.everything.pattern(&g)
 }
 
 @Test func samplesStayInRangeAndSilenceHasNoSharpness() {

@@ -90,15 +90,15 @@ struct MessageTests {
                 == [0x04, 72, 0x0F, 0x1D, 0, 0])
         #expect(Message.telemetry(.init(event: .started, slot: 1, tick: 0x0001_0203)).payload == [1, 1, 0, 3, 2, 1, 0])
         #expect(Message.pong(.init(echo: 1, tick: 2, subtick: 3)).payload == [1, 0, 0, 0, 2, 0, 0, 0, 3, 0])
-        #expect(Message.reset(.init(reasonCode: 1, bootCount: 0x0102_0304)).payload == [1, 0, 1, 4, 3, 2, 1])
+        #expect(Message.reset(.init(reasonCode: 1, bootCount: 0x0102_0304)).payload == [2, 0, 1, 4, 3, 2, 1])
         #expect(Message.info(Self.infoSample).payload.count == 44 + 7)
         #expect(Message.info(Self.infoSample).payload[28..<32] == [0x00, 0x04, 0x00, 0x00])
     }
 
-    /// HELLO 1.0 with sequence 0: raw `01 01 00 00 01 00 crc`, stuffed with its zeros removed.
+    /// HELLO 2.0 with sequence 0: raw `01 01 00 00 02 00 crc`, stuffed with its zeros removed.
     @Test func helloOnTheWire() throws {
         let raw = try Message.hello(.init()).frame(sequence: 0).rawBytes()
-        #expect(Array(raw.prefix(6)) == [0x01, 0x01, 0x00, 0x00, 0x01, 0x00])
+        #expect(Array(raw.prefix(6)) == [0x01, 0x01, 0x00, 0x00, 0x02, 0x00])
         let crc = CRC16.checksum(raw.prefix(6))
         #expect(raw[6] == UInt8(crc & 0xFF) && raw[7] == UInt8(crc >> 8))
         #expect(try Message.hello(.init()).encoded(sequence: 0) == COBS.encode(raw) + [0])
@@ -147,8 +147,8 @@ struct MessageTests {
         #expect(Message.query(.init()).payload == [])
         #expect(Message.query(.init(index: 1)).payload == [1])
         #expect(try Message(type: MessageType.query.rawValue, payload: []) == .query(.init(index: nil)))
-        #expect(Message.hello(.init(part: 3)).payload == [1, 0, 3])
-        #expect(try Message(type: 0x01, payload: [1, 0]) == .hello(.init()))
+        #expect(Message.hello(.init(part: 3)).payload == [ProtocolVersion.current.major, ProtocolVersion.current.minor, 3])
+        #expect(try Message(type: 0x01, payload: [ProtocolVersion.current.major, ProtocolVersion.current.minor]) == .hello(.init()))
         if case .status(let decoded) = try Message(type: 0x88, payload: status.payload) {
             #expect(decoded.record.endEvent == .fault && !decoded.hasPending && decoded.record.firstOffset == nil)
         } else {

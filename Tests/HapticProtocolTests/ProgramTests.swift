@@ -7,7 +7,7 @@ struct ProgramTests {
     @Test func headerBytesAndParsing() throws {
         let header = ProgramHeader(hasSharpness: true, rate: 1000, bodyLength: 11, totalTicks: 0x0102_0304, crc: 0xABCD)
         let bytes = header.bytes
-        #expect(bytes == [0x48, 0x50, 0x01, 0x01, 0xE8, 0x03, 0x0B, 0, 0, 0, 0x04, 0x03, 0x02, 0x01, 0xCD, 0xAB])
+        #expect(bytes == [0x48, 0x50, 0x02, 0x01, 0xE8, 0x03, 0x0B, 0, 0, 0, 0x04, 0x03, 0x02, 0x01, 0xCD, 0xAB])
         #expect(try ProgramHeader(parsing: bytes) == header)
         #expect(try ProgramHeader(parsing: bytes + [1, 2, 3]) == header)
 
@@ -16,7 +16,7 @@ struct ProgramTests {
         bad[1] = 0x51
         #expect(throws: ProgramError.badMagic) { try ProgramHeader(parsing: bad) }
         bad = bytes
-        bad[2] = 2
+        bad[2] = 1
         bad[3] = 0xFF
         #expect(throws: ProgramError.badVersion) { try ProgramHeader(parsing: bad) }
         bad = bytes

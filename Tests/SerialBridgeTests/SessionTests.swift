@@ -149,13 +149,13 @@ import Testing
     }
 
     @Test func incompatibleMajorIsRefusedWithAClearMessage() {
-        let error = HandshakeOperation.outcome(of: .nack(.versionIncompatible, 2 * 256 + 1))
+        let error = HandshakeOperation.outcome(of: .nack(.versionIncompatible, 3 * 256 + 1))
         guard case .failure(let failure) = error else {
             Issue.record("expected a failure")
             return
         }
-        #expect(failure == .incompatibleVersion(device: ProtocolVersion(major: 2, minor: 1), host: .current))
-        #expect(failure.description.contains("protocol 2.1"))
+        #expect(failure == .incompatibleVersion(device: ProtocolVersion(major: 3, minor: 1), host: .current))
+        #expect(failure.description.contains("protocol 3.1"))
         #expect(failure.isFatal)
     }
 }

@@ -112,7 +112,8 @@ int16_t hb_avr_drv_output_mv(const hb_avr *board);
 uint32_t hb_avr_drv_calibrations(const hb_avr *board);
 
 /* The DRV2605L's steady output for a register file (256 bytes) by the datasheet's equations (TI
- * SLOS854 8.5.2.1, 8.5.2.2, 8.5.3.1): full scale of the mode in use, the overdrive clamp, and the
+ * SLOS854C 8.5.2.1 Equations 4 to 7, 8.5.2.2 Equations 8 and 9, 8.5.8.1 data formats): full scale
+ * of the mode in use, the overdrive clamp, and the
  * output for an RTP code (0 unless in RTP mode out of standby; negative: reverse drive), in volts
  * (RMS for an LRA, average for an ERM) for an LRA resonating at lra_hz. */
 double hb_drv2605l_full_scale_volts(const uint8_t *registers, double lra_hz);

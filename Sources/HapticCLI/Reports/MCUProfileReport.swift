@@ -18,6 +18,12 @@
             var interpreterPlusUartWorstCycles: Int
             var interpreterPlusUartWorstPercent, uartRxCyclesPerByte, uartRxFullLinePercent: Double
             var lateTicks, slotCount, slotCapacityBytes, maxBodyBytes, streamCapacityBytes: Int
+            /// The worst valid programs (PROTOCOL.md 1.15, `WorstCasePrograms`) with uploads at line
+            /// rate: interpreter + UART in their worst tick, and the slowest step against its lead.
+            var worstCaseTickCycles, worstCasePrograms, worstCaseSlowestStepCycles, worstCaseLateTicks, stepLeadCycles: Int
+            var worstCaseTickPercent: Double
+            /// The program that set the worst tick.
+            var worstCaseProgram: String
 
             /// The last byte of a PLAY frame to the first output change.
             struct PlayLatency: Encodable {
@@ -84,6 +90,13 @@
             slotCapacityBytes = r.slotCapacity
             maxBodyBytes = r.maxBody
             streamCapacityBytes = r.streamCapacity
+            worstCaseTickCycles = r.worstCase.worstTickCycles
+            worstCaseTickPercent = r.worstCase.worstTickPercent
+            worstCaseProgram = r.worstCase.worst?.name ?? ""
+            worstCasePrograms = r.worstCase.runs.count
+            worstCaseSlowestStepCycles = r.worstCase.slowestStepCycles
+            worstCaseLateTicks = r.worstCase.lateTicks
+            stepLeadCycles = r.worstCase.stepLead
         }
     }
 #endif

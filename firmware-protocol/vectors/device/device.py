@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import reference as ref  # noqa: E402
 from hbwire import cobs, crc16  # noqa: E402
 
-MAJOR, MINOR = 1, 0  # the 2.18 additions (DIAG, stage faults) are a minor change; the number is the lead's
+MAJOR, MINOR = 2, 0
 STREAM = 0xFF
 NO_SLOT = 0xFE  # TELEMETRY slot of a stage fault when nothing plays (2.18)
 T = {"HELLO": 0x01, "PING": 0x02, "UPLOAD": 0x03, "COMMIT": 0x04, "PLAY": 0x05, "STOP": 0x06,

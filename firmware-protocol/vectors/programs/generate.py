@@ -57,7 +57,7 @@ def asm(lines):
     return bytes(body), listing
 
 
-def header(body, total, flags=1, rate=1000, version=1, magic=b"HP", crc=None, body_length=None):
+def header(body, total, flags=1, rate=1000, version=ref.FORMAT_VERSION, magic=b"HP", crc=None, body_length=None):
     return (magic + bytes([version, flags]) + rate.to_bytes(2, "little")
             + (len(body) if body_length is None else body_length).to_bytes(4, "little")
             + total.to_bytes(4, "little")
@@ -234,11 +234,17 @@ def define():
                     ("SET_A", 0, 60), ("SET_A", 1, 0), ("ENDLOOP", 1), ("END", 1)]))
     vector("loop_end_at_loop_end", "END with delay 0 right after a loop: T is the loop's end.",
            program([("LOOP", 0, 5), ("PULSE", 0, 255, 255), ("ENDLOOP", 12), ("END", 0)]))
-    vector("loop_31_per_tick", "The per-tick bound (1.15): at tick 4, 16 instructions up to the "
-           "ENDLOOP, then the jump and the 15 zero-delay instructions heading the body.",
-           program([("LOOP", 1, 2)] + [("SET_A", 0, 5 + i) for i in range(15)]
-                   + [("SET_A", 3, 100)] + [("SET_A", 0, 101 + i) for i in range(14)]
+    vector("loop_9_per_tick", "The per-tick bound (1.15): at tick 4, 5 instructions up to the "
+           "ENDLOOP (its run), then the jump and the 4 zero-delay instructions heading the body (its "
+           "head): 9, the most rule (e) allows.",
+           program([("LOOP", 1, 2)] + [("SET_A", 0, 5 + i) for i in range(4)]
+                   + [("SET_A", 3, 100)] + [("SET_A", 0, 101 + i) for i in range(3)]
                    + [("ENDLOOP", 0), ("END", 2)]))
+    vector("loop_head_nested", "Heads of nested loops (1.6 (e)): the outer head counts the inner "
+           "LOOP and its head (1 + 4); at the outer jump 4 + 5 = 9 execute.",
+           program([("LOOP", 1, 2), ("LOOP", 0, 2)] + [("SET_A", 0, 10 * i) for i in range(4)]
+                   + [("PULSE", 3, 200, 255), ("SET_S", 0, 9), ("ENDLOOP", 0), ("SET_A", 2, 0),
+                      ("SET_S", 0, 3), ("SET_A", 0, 1), ("ENDLOOP", 0), ("END", 3)]))
 
     # -- pulses --
     for sharp, length in ((0, 20), (12, 20), (13, 19), (128, 15), (243, 11), (244, 10), (255, 10)):
@@ -353,7 +359,8 @@ def define():
     vector("err_header_truncated", "15 bytes.", good[:15])
     vector("err_header_empty", "No bytes at all.", b"")
     vector("err_bad_magic", "Magic 'HQ'.", header(body, 1, magic=b"HQ") + body)
-    vector("err_bad_version", "Version 2.", header(body, 1, version=2) + body)
+    vector("err_bad_version", "Version 1 (a 1.0 program, valid there): error 3.", header(body, 1, version=1) + body)
+    vector("err_bad_version_3", "Version 3.", header(body, 1, version=3) + body)
     vector("err_bad_flags", "Flag bit 1 set.", header(body, 1, flags=3) + body)
     vector("err_bad_rate", "Rate 500 on a 1000 Hz device.", header(body, 1, rate=500) + body)
     vector("err_too_large", "Body longer than max_body (3 > 2).", good, cfg=ref.Config(brake=3, max_body=2))
@@ -410,15 +417,38 @@ def define():
                2**32 - 1))
     vector("err_ticks_overflow_loop", "A loop of 255 x 2^28 ticks.",
            raw(asm([("LOOP", 0, 255), ("SET_A", 2**28, 1), ("ENDLOOP", 0), ("END", 0)])[0], 2**32 - 1))
-    vector("err_run_too_long", "17 instructions at one time.",
-           raw(asm([("SET_A", 0, i) for i in range(17)] + [("END", 1)])[0], 1))
-    vector("run_16_ok", "16 instructions at one time are allowed.",
-           program([("SET_A", 0, i * 10) for i in range(16)] + [("END", 1)]))
-    vector("run_16_after_delay_ok", "A run counts the first (delayed) instruction: 1 + 15 zero-delay.",
-           program([("SET_A", 0, 1), ("SET_A", 1, 2)] + [("SET_A", 0, i) for i in range(15)] + [("END", 1)]))
-    vector("err_run_17_after_delay", "1 + 16 zero-delay instructions: error 26.",
-           raw(asm([("SET_A", 0, 1), ("SET_A", 1, 2)] + [("SET_A", 0, i) for i in range(16)]
-                   + [("END", 1)])[0], 2))
+    vector("err_run_too_long", "10 instructions at one time.",
+           raw(asm([("SET_A", 0, i) for i in range(10)] + [("END", 1)])[0], 1))
+    vector("run_9_t0_ok", "9 instructions at time 0, END among them: T = 0 is never restarted, so "
+           "rule (e) does not apply.",
+           program([("SET_A", 0, i * 10) for i in range(8)] + [("END", 0)]))
+    vector("run_9_after_delay_ok", "A run counts the first (delayed) instruction: 1 + 8 zero-delay.",
+           program([("SET_A", 1, 1), ("SET_A", 1, 2)] + [("SET_A", 0, i) for i in range(8)] + [("END", 1)]))
+    vector("err_run_10_after_delay", "1 + 9 zero-delay instructions: error 26.",
+           raw(asm([("SET_A", 1, 1), ("SET_A", 1, 2)] + [("SET_A", 0, i) for i in range(9)]
+                   + [("END", 1)])[0], 3))
+    vector("run_restart_9_ok", "8 instructions at tick 0 and END alone at T: a looped play's restart "
+           "executes 1 + 8 = 9.",
+           program([("SET_A", 0, i * 10) for i in range(4)] + [("PULSE", 0, 50 + i, 0) for i in range(4)]
+                   + [("END", 30)]))
+    vector("err_run_restart_10", "8 instructions at tick 0, SET_A and END at T: the restart's tick "
+           "would execute 2 + 8 (rule (e) at END): error 26.",
+           raw(asm([("SET_A", 0, i * 10) for i in range(8)] + [("SET_A", 30, 0), ("END", 0)])[0], 30))
+    vector("err_run_jump_10", "A jump's tick: the ENDLOOP's run (5) and the body's head (5): error 26 "
+           "at the ENDLOOP.",
+           raw(asm([("LOOP", 1, 2)] + [("SET_A", 0, i) for i in range(5)] + [("SET_A", 3, 0)]
+                   + [("SET_A", 0, i) for i in range(3)] + [("ENDLOOP", 0), ("END", 2)])[0], 9))
+    vector("err_run_jump_count_1", "Rule (e) holds at every ENDLOOP, even one of a loop that never "
+           "jumps (count 1).",
+           raw(asm([("LOOP", 1, 1)] + [("SET_A", 0, i) for i in range(5)] + [("SET_A", 3, 0)]
+                   + [("SET_A", 0, i) for i in range(3)] + [("ENDLOOP", 0), ("END", 2)])[0], 6))
+    vector("err_run_jump_nested", "Heads nest: the outer head (the inner LOOP and its 6) and the "
+           "outer ENDLOOP's run (3) make 10.",
+           raw(asm([("LOOP", 1, 2), ("LOOP", 0, 2)] + [("SET_A", 0, i) for i in range(6)]
+                   + [("SET_A", 4, 0), ("ENDLOOP", 0), ("ENDLOOP", 0), ("END", 1)])[0], 18))
+    vector("err_run_jump_before_empty", "An ENDLOOP whose iteration is empty: error 25 comes first "
+           "(the head is still open).",
+           raw(asm([("LOOP", 1, 2)] + [("SET_A", 0, i) for i in range(8)] + [("ENDLOOP", 0), ("END", 1)])[0], 2))
     vector("err_order_first_wins", "Two errors: the earlier instruction's (LOOP 0) is reported, not "
            "the missing END.", raw(bytes([0xA0, 0x00, 0x01, 0x05]), 1))
     vector("err_invalid_while_playing", "A rejected program still brakes (from idle here).",
@@ -489,7 +519,7 @@ def define_random(seed, count):
         try:
             total = ref.validate(prog, ref.Config())[0]["total"]
         except ref.Reject:
-            continue  # e.g. more than 16 instructions at one time
+            continue  # e.g. more than 9 instructions at one tick
         if total > 3000:
             continue
         events = []

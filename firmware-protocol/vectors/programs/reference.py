@@ -27,6 +27,8 @@ ERR = {
 }
 
 TIME_MAX = 2**32 - 1
+FORMAT_VERSION = 2
+TICK_LIMIT = 9  # 1.6 (d), (e): most instructions one tick executes
 BRAKE = (0, 0, 1)
 IDLE = (0, 0, 0)
 
@@ -59,7 +61,7 @@ def parse_header(program, cfg):
         raise Reject("BAD_MAGIC")
     header = {"version": program[2], "flags": program[3], "rate": le(program[4:6]),
               "body_length": le(program[6:10]), "total": le(program[10:14]), "crc": le(program[14:16])}
-    if header["version"] != 1:
+    if header["version"] != FORMAT_VERSION:
         raise Reject("BAD_VERSION")
     if header["flags"] & 0xFE:
         raise Reject("BAD_FLAGS")
@@ -110,11 +112,22 @@ def decode(body, body_length, written, pos):
 
 
 class Checker:
-    """Rules (b), (c), (d) and the END rules of 1.6, instruction by instruction in byte order."""
+    """Rules (b)-(e) and the END rules of 1.6, instruction by instruction in byte order.
+    Heads (e) are counted by looking back over the instructions checked so far (a LOOP's head is
+    complete by its ENDLOOP, the program's first run by an END with T > 0), not by 1.6's
+    open-head bookkeeping."""
 
     def __init__(self, header, streamed):
         self.h, self.streamed = header, streamed
         self.t, self.stack, self.run = 0, [], 0
+        self.seen = []
+
+    def leading(self, i):
+        """Instructions from index i of those checked, before the first with a nonzero delay."""
+        n = 0
+        while i + n < len(self.seen) and self.seen[i + n]["delay"] == 0:
+            n += 1
+        return n
 
     def check(self, ins):
         op = ins["op"]
@@ -128,16 +141,19 @@ class Checker:
             raise Reject("LOOP_TOO_DEEP")
         if op == "ENDLOOP" and not self.stack:
             raise Reject("ENDLOOP_WITHOUT_LOOP")
+        self.seen.append(ins)
         self.advance(self.t + ins["delay"])
         if op == "ENDLOOP":
-            start, count = self.stack.pop()
+            start, count, at = self.stack.pop()
             period = self.t - start
             if period == 0:
                 raise Reject("LOOP_EMPTY")
             self.advance(start + period * count)
         self.run = self.run + 1 if ins["delay"] == 0 else 1
-        if self.run > 16:
+        if self.run > TICK_LIMIT:
             raise Reject("RUN_TOO_LONG")
+        if op == "ENDLOOP" and self.run + self.leading(at + 1) > TICK_LIMIT:
+            raise Reject("RUN_TOO_LONG")  # the jump's tick: this run, then the body's head
         if op == "END":
             if self.stack:
                 raise Reject("LOOP_UNTERMINATED")
@@ -145,8 +161,10 @@ class Checker:
                 raise Reject("END_NOT_LAST")
             if self.t != self.h["total"]:
                 raise Reject("TICKS_MISMATCH")
+            if self.t > 0 and self.run + self.leading(0) > TICK_LIMIT:
+                raise Reject("RUN_TOO_LONG")  # a looped play's restart: this run, then tick 0
         if op == "LOOP":
-            self.stack.append((self.t, ins["value"]))
+            self.stack.append((self.t, ins["value"], len(self.seen) - 1))
 
     def advance(self, t):
         if t > TIME_MAX:

@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         s = hb_interp_step(&streamed);
         f = hb_interp_step(&flat);
         st = hb_interp_status(&streamed);
-        CHECK(streamed.executed <= 31u);
+        CHECK(streamed.executed <= HB_MAX_TICK_EXECUTIONS);
         CHECK(st.tick <= header.total_ticks);
         if (st.error == HB_ERR_LOOP_IN_STREAM) {
             has_loop = 1;

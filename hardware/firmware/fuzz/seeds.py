@@ -7,7 +7,7 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS = os.path.join(HERE, "..", "..", "..", "firmware-protocol", "vectors", "programs")
 PROGRAMS = ["op_ramp_a", "op_flags_no_sharp", "delay_extended", "ramp_both_channels", "loop_nested_4",
-            "loop_31_per_tick", "pulse_five_voices", "live_scale_128", "safety_pulses_count",
+            "loop_9_per_tick", "pulse_five_voices", "live_scale_128", "safety_pulses_count",
             "stream_fed_in_time"]
 LOOP_FREE = ["op_ramp_a", "ramp_both_channels", "pulse_five_voices", "live_scale_128", "stream_fed_in_time"]
 

@@ -11,7 +11,7 @@
 #include "hb_interp.h"
 
 static uint8_t program[64] = {
-    0x48, 0x50, 1, HB_FLAG_SHARP, 0xE8, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0x48, 0x50, HB_FORMAT_VERSION, HB_FLAG_SHARP, 0xE8, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 static const uint8_t body[] = {

@@ -231,7 +231,7 @@ static void check(int condition, const char *what)
 
 /* A 320-tick program (ramps, pulses, a loop: the ATmega328P self-test's). */
 static const uint8_t program[] = {
-    0x48, 0x50, 0x01, 0x01, 0xE8, 0x03, 0x1C, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0xCB,
+    0x48, 0x50, 0x02, 0x01, 0xE8, 0x03, 0x1C, 0x00, 0x00, 0x00, 0x40, 0x01, 0x00, 0x00, 0xCB,
     0xEB, 0x40, 0x28, 0x25, 0xC8, 0x32, 0x9F, 0x18, 0xFF, 0xFF, 0x74, 0xDC, 0x28, 0xAA, 0x03,
     0x0A, 0x50, 0x85, 0xB4, 0x00, 0x39, 0xA0, 0x0A, 0xCA, 0x2A, 0x00, 0x3C, 0xFF, 0x27,
 };
@@ -272,7 +272,7 @@ static void hello_yields(void)
     static hb_device a, b;
     hb_device_config c;
     uint8_t upload[5 + sizeof program], commit[7], play[10] = {0, 0, 0, 0, 0, 0, 255, 0, 1, 0},
-                                                   hello[2] = {1, 0};
+                                                   hello[2] = {HB_PROTOCOL_MAJOR, HB_PROTOCOL_MINOR};
     uint8_t first[MAX_BYTES];
     uint32_t first_used = 0;
     uint16_t crc = hb_crc16(HB_CRC16_INIT, program, sizeof program);
@@ -393,7 +393,7 @@ static void api_tests(void)
     {
         hb_frame_header h = {1, HB_MSG_HELLO, 0, 0};
         uint8_t wire[HB_FRAME_MAX_WIRE];
-        uint8_t payload[2] = {1, 0};
+        uint8_t payload[2] = {HB_PROTOCOL_MAJOR, HB_PROTOCOL_MINOR};
         size_t n = hb_frame_encode(&h, payload, 2, wire, sizeof wire);
         c.profile_name = "a-profile-name-longer-than-16";
         c.device_id = 0xFFFFFFFFu;

@@ -202,9 +202,11 @@ static int run(const char *name)
  * (so that instructions start at and run across the wrap at many places, and the written end
  * cuts them), must play exactly as the same program streamed from a ring that holds the whole
  * body from the start: the same samples on every tick and the same final status, error and tick
- * included, unless the feed was too slow (HB_ERR_UNDERRUN). */
-static uint8_t twin_ring[MAX_RING];
-static long twin_compared, twin_underruns;
+ * included, unless the feed was too slow (HB_ERR_UNDERRUN). Each ring also with its mirrored tail
+ * (hb_source_ring_mirrored: instructions read across the wrap in place, not copied), which must
+ * meet the same underruns. */
+static uint8_t twin_ring[MAX_RING + HB_SOURCE_TAIL];
+static long twin_compared, twin_underruns, twin_mirrored_underruns;
 
 static int stream_twin(const char *name)
 {
@@ -213,7 +215,7 @@ static int stream_twin(const char *name)
     static const uint32_t feeds[] = {0xFFFFFFFFu, 64, 13, 5}; /* bytes per tick at most */
     static uint8_t whole[MAX_RING];
     hb_source ref_src, src;
-    uint32_t length = (uint32_t)v.program_length, body_bytes, c, f, fed;
+    uint32_t length = (uint32_t)v.program_length, body_bytes, c, f, fed, m;
     const uint8_t *body = v.program + HB_HEADER_SIZE;
     long tick;
     if (length < HB_HEADER_SIZE) {
@@ -229,14 +231,18 @@ static int stream_twin(const char *name)
         body_bytes = ref.header.body_length;
     }
     (void)hb_source_write(&ref_src, body, body_bytes);
-    for (c = 0; c < sizeof capacities / sizeof capacities[0]; c++) {
+    for (c = 0; c < 2u * sizeof capacities / sizeof capacities[0]; c++) {
+        m = c & 1u; /* mirrored (a tail cannot be longer than the ring) */
+        if (m && capacities[c / 2u] < HB_SOURCE_TAIL) {
+            continue;
+        }
         for (f = 0; f < sizeof feeds / sizeof feeds[0]; f++) {
             hb_interp_init(&ref, &v.cfg);
             (void)hb_source_ring(&ref_src, whole, MAX_RING);
             (void)hb_source_write(&ref_src, body, body_bytes);
             (void)hb_interp_load_stream(&ref, v.program, &ref_src);
             hb_interp_init(&it, &v.cfg);
-            (void)hb_source_ring(&src, twin_ring, capacities[c]);
+            (void)hb_source_ring_mirrored(&src, twin_ring, capacities[c / 2u], m ? HB_SOURCE_TAIL : 0u);
             (void)hb_interp_load_stream(&it, v.program, &src);
             fed = 0;
             for (tick = 0; tick < v.ticks + 64; tick++) {
@@ -249,7 +255,11 @@ static int stream_twin(const char *name)
                 a = hb_interp_step(&ref);
                 b = hb_interp_step(&it);
                 if (hb_interp_status(&it).error == HB_ERR_UNDERRUN) {
-                    twin_underruns++;
+                    if (m) {
+                        twin_mirrored_underruns++;
+                    } else {
+                        twin_underruns++;
+                    }
                     break;
                 }
                 if (a.amp != b.amp || a.sharp != b.sharp || a.flags != b.flags
@@ -259,7 +269,7 @@ static int stream_twin(const char *name)
                     printf("FAIL %s: streamed through %u bytes fed %u per tick, tick %ld: got %u %u %u error "
                            "%u, "
                            "whole ring %u %u %u error %u\n",
-                           name, capacities[c], feeds[f], tick, b.amp, b.sharp, b.flags,
+                           name, capacities[c / 2u], feeds[f], tick, b.amp, b.sharp, b.flags,
                            hb_interp_status(&it).error, a.amp, a.sharp, a.flags,
                            hb_interp_status(&ref).error);
                     return 0;
@@ -288,7 +298,8 @@ static int api_failures = 0, api_checks = 0;
     } while (0)
 
 /* SET_A 200 at 0, END at 5 (SHARP set) */
-static uint8_t api_program[] = {0x48, 0x50, 1, 1, 0xE8, 0x03, 3, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0x00, 200, 0xE5};
+static uint8_t api_program[] = {
+    0x48, 0x50, HB_FORMAT_VERSION, 1, 0xE8, 0x03, 3, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0x00, 200, 0xE5};
 
 static void api_tests(void)
 {
@@ -402,10 +413,15 @@ int main(int argc, char **argv)
         failed++;
     }
     vector_folder_run(&folder, parse, run_and_twin, &passed, &failed);
-    printf("streamed twins: %ld plays through small rings equal to the whole-ring play, %ld underran\n",
-           twin_compared, twin_underruns);
+    printf("streamed twins: %ld plays through small rings (plain and mirrored) equal to the whole-ring play, "
+           "%ld + %ld underran\n",
+           twin_compared, twin_underruns, twin_mirrored_underruns);
     if (twin_compared < 1000) {
         printf("FAIL streamed twins: too few compared\n");
+        failed++;
+    }
+    if (twin_mirrored_underruns == 0 || twin_mirrored_underruns > twin_underruns) {
+        printf("FAIL streamed twins: mirrored rings underran otherwise than plain ones\n");
         failed++;
     }
     printf("api: %d checks, %d failed; vectors: %d files\n", api_checks, api_failures, folder.count);

@@ -31,6 +31,7 @@ void HapticBridgeDevice::start(Stream &link, HapticOutput &output, const HapticP
     config_.slot_capacity = slotCapacity_;
     config_.core.max_body = slotCapacity_ - 16u;
     config_.stream_capacity = ringCapacity_;
+    config_.stream_tail = ringCapacity_ ? HB_SOURCE_TAIL : 0; /* ring_ holds the tail too */
     config_.rx_buffer = rxBuffer_ ? rxBuffer_ : defaultReceiveBuffer;
     config_.fw_major = HAPTICBRIDGE_VERSION_MAJOR;
     config_.fw_minor = HAPTICBRIDGE_VERSION_MINOR;

@@ -144,7 +144,8 @@ class HapticBridgeWith : public HapticBridgeDevice
 
   private:
     uint8_t memory_[(uint32_t)Slots * SlotCapacity];
-    uint8_t ring_[StreamCapacity ? StreamCapacity : 1];
+    /* the ring and its mirrored tail (hb_source.h: streamed instructions read across the wrap in place) */
+    uint8_t ring_[StreamCapacity ? StreamCapacity + HB_SOURCE_TAIL : 1];
 };
 
 /* The board's default memory (hb_port.h): 2 slots of 192 bytes and a 128-byte ring on an AVR,

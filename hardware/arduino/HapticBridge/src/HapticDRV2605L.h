@@ -26,12 +26,6 @@ class HapticDRV2605L : public HapticOutput
     /* Before begin(): write these auto-calibration results instead of calibrating at every boot
      * (read them once from calibrationCompensation() etc. after a calibration). */
     void setCalibration(uint8_t compensation, uint8_t backEMF, uint8_t backEMFGain);
-    /* Before begin(): drive open loop (no back-EMF sensing, so no automatic braking either). */
-    void setOpenLoop(bool openLoop)
-    {
-        openLoop_ = openLoop;
-    }
-
     /* Runs the auto-calibration again (about 1.2 s, blocking); true if it passed. Leaves the
      * driver in RTP mode at amplitude 0. */
     bool calibrate();
@@ -107,7 +101,6 @@ class HapticDRV2605L : public HapticOutput
     uint16_t busErrors_ = 0;
     uint8_t address_;
     uint8_t written_ = 0;
-    bool openLoop_ = false;
     bool storedCalibration_ = false;
     bool present_ = false;
     bool calibrated_ = false;
@@ -158,8 +151,10 @@ inline uint8_t HapticDRV2605L::readRegister(uint8_t reg)
 
 inline void HapticDRV2605L::writeActuatorSettings(uint8_t feedback)
 {
-    /* CONTROL3: noise gate 2, unsigned RTP data, and the open-loop bit of the kind if asked */
-    uint8_t control3 = (uint8_t)(0x80u | 0x08u | (openLoop_ ? (lra_ ? 0x01u : 0x20u) : 0x00u));
+    /* CONTROL3: noise gate 2, ERM_OPEN_LOOP 0, unsigned RTP data, LRA_OPEN_LOOP 0: closed loop only.
+     * (Open loop would read unsigned data with 0x80 as zero and 0x00 as full reverse drive at
+     * OD_CLAMP's voltage, and want OL_LRA_PERIOD: the bare-metal stage dropped it for that.) */
+    const uint8_t control3 = 0x88u;
     writeRegister(REG_RATED, ratedVoltage_);
     writeRegister(REG_OD_CLAMP, overdriveClamp_);
     writeRegister(REG_FEEDBACK, feedback);
@@ -199,10 +194,11 @@ inline bool HapticDRV2605L::calibrate()
 inline bool HapticDRV2605L::begin(const HapticProfile &profile)
 {
     lra_ = profile.actuator == HAPTIC_ACTUATOR_LRA;
-    /* the profile's settings, else the defaults of the bare-metal firmware for the kind */
-    ratedVoltage_ = profile.drvRatedVoltage ? profile.drvRatedVoltage : (lra_ ? 0x54 : 0x8E);
-    overdriveClamp_ = profile.drvOverdriveClamp ? profile.drvOverdriveClamp : (lra_ ? 0x7E : 0x96);
-    driveTime_ = profile.drvDriveTime ? profile.drvDriveTime : 24;
+    /* the profile's settings, else the bare-metal firmware's for the kind's built-in profile
+     * (HapticProfiles: 2.0 V rms at 170 Hz, 3.0 V; 2.5 V rms, 3.6 V; half of 170 Hz, 4.8 ms) */
+    ratedVoltage_ = profile.drvRatedVoltage ? profile.drvRatedVoltage : (lra_ ? 0x53 : 0x8D);
+    overdriveClamp_ = profile.drvOverdriveClamp ? profile.drvOverdriveClamp : (lra_ ? 0x88 : 0xB6);
+    driveTime_ = profile.drvDriveTime ? profile.drvDriveTime : (lra_ ? 24 : 19);
     wire_.begin();
     wire_.setClock(400000UL);
     delay(1); /* the DRV2605L accepts I2C 250 us after power-up */
@@ -233,7 +229,7 @@ inline void HapticDRV2605L::write(uint8_t amplitude, uint8_t sharpness, uint8_t 
 inline uint16_t HapticDRV2605L::capabilities() const
 {
     /* closed loop: the driver senses back-EMF and brakes the actuator at the end of drive */
-    return openLoop_ ? 0u : HAPTIC_CAP_ACTIVE_BRAKE;
+    return HAPTIC_CAP_ACTIVE_BRAKE;
 }
 
 #endif

@@ -29,15 +29,16 @@ struct HapticProfile {
 /* The built-in profiles a stage of this library can drive (hardware/actuators/). */
 namespace HapticProfiles
 {
-/* Jinlong Z10SC2B-class 10 mm LRA, 170 Hz, on a DRV2605L in closed loop: 2.0 V rms rated (84),
- * 2.5 V rms overdrive (126), drive time 24 (170 Hz). */
-constexpr HapticProfile LRA_DRV2605L_170HZ_10MM = {"lra-drv2605l-170hz-10mm", HAPTIC_ACTUATOR_LRA, 0x54, 0x7E,
+/* Jinlong Z10SC2B-class 10 mm LRA, 170 Hz, on a DRV2605L in closed loop: 2.0 V rms rated (0x53,
+ * 1.98 V rms), 2.5 V rms overdrive (0x88, 2.89 V peak), drive time 24 (half of 170 Hz). The values
+ * of hardware/firmware/boards/atmega328p/profiles/<name>.h, from the datasheet's equations. */
+constexpr HapticProfile LRA_DRV2605L_170HZ_10MM = {"lra-drv2605l-170hz-10mm", HAPTIC_ACTUATOR_LRA, 0x53, 0x88,
                                                    24};
-/* 10 mm coin ERM, 3.0 V rated (142 on a DRV2605L), 3.6 V overdrive (164): a single MOSFET (no
- * brake) or a DRV2605L. */
-constexpr HapticProfile ERM_COIN_10MM = {"erm-coin-10mm", HAPTIC_ACTUATOR_ERM, 0x8E, 0xA4, 0};
+/* 10 mm coin ERM, 3.0 V rated (0x8D on a DRV2605L, 2.99 V), 3.6 V overdrive (0xB6, 3.58 V), drive
+ * time 19 (4.8 ms, which the clamp's value assumes): a single MOSFET (no brake) or a DRV2605L. */
+constexpr HapticProfile ERM_COIN_10MM = {"erm-coin-10mm", HAPTIC_ACTUATOR_ERM, 0x8D, 0xB6, 19};
 /* 7 mm cylinder ERM on an H-bridge, which brakes it by reversing: 3.0 V rated, 3.6 V overdrive. */
-constexpr HapticProfile ERM_CYLINDER_7MM = {"erm-cylinder-7mm", HAPTIC_ACTUATOR_ERM, 0x8E, 0xA4, 0};
+constexpr HapticProfile ERM_CYLINDER_7MM = {"erm-cylinder-7mm", HAPTIC_ACTUATOR_ERM, 0x8D, 0xB6, 19};
 } // namespace HapticProfiles
 
 class HapticOutput

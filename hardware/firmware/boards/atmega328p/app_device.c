@@ -45,7 +45,7 @@
 #endif
 
 static uint8_t program_memory[SLOT_COUNT * SLOT_CAPACITY];
-static uint8_t stream_ring[STREAM_CAPACITY];
+static uint8_t stream_ring[STREAM_CAPACITY + HB_SOURCE_TAIL]; /* mirrored tail: hb_source.h */
 static hb_device_config config;
 static hb_device device;
 
@@ -114,6 +114,7 @@ void hb_app_init(void)
     config.slot_capacity = SLOT_CAPACITY;
     config.core.max_body = SLOT_CAPACITY - 16u;
     config.stream_capacity = STREAM_CAPACITY;
+    config.stream_tail = HB_SOURCE_TAIL;
     config.rx_buffer = HB_RX_CREDIT_BYTES;
     config.fw_major = 0;
     config.fw_minor = 1;

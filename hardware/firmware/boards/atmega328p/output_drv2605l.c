@@ -46,12 +46,15 @@
  * calibration measures it. */
 #define FEEDBACK_BASE (N_ERM_LRA | 0x30u | 0x04u)
 #define BEMF_GAIN_DEFAULT 2u
-/* CONTROL1: STARTUP_BOOST, DRIVE_TIME from the profile (an LRA's half period). */
-#define CONTROL1 (0x80u | (HB_PROFILE_DRV_DRIVE_TIME & 0x1Fu))
-/* CONTROL2: BIDIR_INPUT 0 (unidirectional: closed loop only, it brakes by itself), BRAKE_STABILIZER
- * 1, SAMPLE_TIME 3 (300 us), BLANKING_TIME 1, IDISS_TIME 1: the timings the profile's register
- * values were computed with (tools/gen-board-profiles). */
-#define CONTROL2 0x75u
+/* CONTROL1: STARTUP_BOOST, DRIVE_TIME from the profile (an LRA's half period). CONTROL2: BIDIR_INPUT
+ * 0 (unidirectional: closed loop only, it brakes by itself), BRAKE_STABILIZER 1, SAMPLE_TIME 3
+ * (300 us), BLANKING_TIME 1, IDISS_TIME 1. Both from the profile header, whose RATED_VOLTAGE and
+ * OD_CLAMP were computed with these very timings (tools/gen-board-profiles). */
+#define CONTROL1 HB_PROFILE_DRV_CONTROL1
+#define CONTROL2 HB_PROFILE_DRV_CONTROL2
+#if (HB_PROFILE_DRV_CONTROL1 & 0x1Fu) != HB_PROFILE_DRV_DRIVE_TIME
+#error "profile header: CONTROL1 and DRIVE_TIME disagree (rerun tools/gen-board-profiles)"
+#endif
 /* CONTROL3: NG_THRESH 2, ERM_OPEN_LOOP 0 (its reset value is 1), DATA_FORMAT_RTP 1 (unsigned),
  * LRA_OPEN_LOOP 0: closed loop, where RTP 0x00 is no drive and 0xFF rated drive. */
 #define CONTROL3 0x88u

@@ -3,7 +3,8 @@
  * output stage's wake-up model, duplicate suppression and the host-silence watchdog.
  *
  * No allocation: the board owns the hb_device, the program memory (slot_count * slot_capacity
- * bytes) and the stream ring (stream_capacity bytes, a power of two, or none). Main loop:
+ * bytes) and the stream ring (stream_capacity bytes, a power of two, or none, plus stream_tail
+ * bytes). Main loop:
  *
  *     hb_device_init(&dev, &config, memory, ring, uart_write, NULL);   // sends RESET
  *     between ticks:  hb_device_receive_byte(&dev, byte) for every received byte
@@ -42,6 +43,12 @@
 #define HB_DEVICE_MAX_SLOTS 8u
 #endif
 
+/* Play records the device keeps (2.19): the most recent play and the one before; a board short of
+ * RAM keeps only the most recent (-DHB_PLAY_HISTORY=1, 14 bytes less: the ATmega328P build). */
+#ifndef HB_PLAY_HISTORY
+#define HB_PLAY_HISTORY 2u
+#endif
+
 /* Largest frame the device sends: INFO with a 16-byte name, 4 + 60 + 2 raw bytes, stuffed, 0x00. */
 #define HB_DEVICE_TX_MAX 68u
 
@@ -76,6 +83,8 @@ typedef struct hb_device_config {
     hb_config core;           /* rate, max_body, brake, safety (1.2) */
     uint32_t slot_capacity;   /* bytes per slot, header included */
     uint32_t stream_capacity; /* stream ring bytes, a power of two; 0: no streaming */
+    uint8_t stream_tail;      /* the ring storage's bytes past stream_capacity: 0, or HB_SOURCE_TAIL
+                               * to read streamed instructions across the wrap in place (faster) */
     uint32_t device_id;
     uint32_t boot_count;
     const char *profile_name; /* ASCII, up to 16 characters are reported; NULL: none */

@@ -21,9 +21,11 @@
 
 #define HB_PULSE_VOICES 4u
 #define HB_SAMPLE_BRAKE 0x01u
-#define HB_MAX_TICK_EXECUTIONS 32u /* 1.15: instructions one tick can execute */
+#define HB_MAX_TICK_EXECUTIONS 9u /* 1.15: instructions one tick can execute */
 
-enum { HB_RAMP_NONE = 0, HB_RAMP_SHORT = 1, HB_RAMP_LONG = 2 };
+/* HB_RAMP_PENDING: a RAMP executed at this tick, started when the tick's instructions are done,
+ * its duration in `err` (or, HB_RAMP_PENDING_AT, still a varint at `pending_at`). */
+enum { HB_RAMP_NONE = 0, HB_RAMP_SHORT = 1, HB_RAMP_LONG = 2, HB_RAMP_PENDING = 3, HB_RAMP_PENDING_AT = 4 };
 
 enum { HB_MODE_IDLE = 0, HB_MODE_PLAYING = 1, HB_MODE_BRAKING = 2 };
 
@@ -42,11 +44,12 @@ typedef struct hb_status {
 /* A channel: its value this tick and the state of a running ramp (exact Bresenham form of the
  * ramp rule, 1.9, in the smallest widths that stay exact; hb_interp.c explains why). */
 typedef struct hb_channel {
-    uint32_t err; /* long ramp (D > 255): accumulated remainder, 0 <= err < D */
-    uint32_t thr; /* long ramp: D - rem, the err from which the next advance carries */
-    uint8_t ramp; /* HB_RAMP_*: none, short (D <= 255, 8-bit state) or long */
+    const uint8_t *pending_at; /* HB_RAMP_PENDING_AT: the pending ramp's duration varint */
+    uint32_t err;              /* long ramp (D > 255): accumulated remainder, 0 <= err < D; pending: D */
+    uint32_t thr;              /* long ramp: D - rem, the err from which the next advance carries */
+    uint8_t ramp;              /* HB_RAMP_*: none, short (D <= 255, 8-bit state) or long */
     uint8_t value;
-    uint8_t target; /* v1: the ramp ends when the value gets there */
+    uint8_t target; /* v1: the ramp ends when the value gets there (pending: too) */
     uint8_t step;   /* (|v1 - v0| div D) signed toward v1, mod 256 */
     uint8_t step1;  /* step + 1 toward v1, mod 256: the advance that carries */
     uint8_t rem;    /* |v1 - v0| mod D */
@@ -70,7 +73,6 @@ typedef struct hb_interp {
     hb_check check;       /* streamed programs: the validator's rules, applied on fetch */
     hb_instr next;        /* the fetched, not yet executed instruction */
     uint32_t read_offset; /* streamed programs: body offset of the next fetch */
-    uint32_t crc_at;      /* streamed programs: `crc` covers the body below this offset */
     uint32_t tick;
     uint32_t safety_left; /* safety_ticks - c: full-scale samples still allowed (1.12) */
     hb_channel amp;
@@ -78,7 +80,6 @@ typedef struct hb_interp {
     hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
     uint16_t wait;                    /* ticks after this one until `next` is due: wait_high * 65536 + */
     uint16_t wait_high;               /* wait, counted down once per tick */
-    uint16_t crc;                     /* streamed programs: CRC of the body below crc_at */
     uint16_t brake_left;
     uint16_t scale_internal;          /* m' = m + (m >> 7), 0..256 */
     uint8_t wrap[HB_MAX_INSTR_BYTES]; /* streamed programs: an instruction across the ring's wrap */
@@ -108,11 +109,17 @@ hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length);
 hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program);
 
 /* Starts a streamed program: `header` is its 16 header bytes (checked with rules 1-5), `src`
- * a ring (hb_source_ring) the caller keeps filling with the body. Errors as hb_interp_load. */
+ * a ring (hb_source_ring) the caller keeps filling with the body, at most body_length bytes; its
+ * CRC (hb_source_crc_ahead) covers the body from its first byte, so a fresh ring for each load.
+ * Errors as hb_interp_load. */
 hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src);
 
 /* Produces the sample of the current tick and moves to the next (1.8). */
 hb_sample hb_interp_step(hb_interp *it);
+
+/* A looped play's next iteration (2.8) of the flat program that just ended with END: the same
+ * as hb_interp_load_validated of the same bytes, without parsing the header again. */
+void hb_interp_restart(hb_interp *it);
 
 /* Live controls (1.11): apply from the next step on, in any mode, and persist across programs. */
 void hb_interp_set_scale(hb_interp *it, uint8_t scale);

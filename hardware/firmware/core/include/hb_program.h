@@ -11,9 +11,9 @@
 #include "hb_source.h"
 
 #define HB_HEADER_SIZE 16u
-#define HB_MAGIC_0 0x48u /* 'H' */
-#define HB_MAGIC_1 0x50u /* 'P' */
-#define HB_FORMAT_VERSION 1u
+#define HB_MAGIC_0 0x48u       /* 'H' */
+#define HB_MAGIC_1 0x50u       /* 'P' */
+#define HB_FORMAT_VERSION 2u   /* 2.0: the rules of 1.6 with (d), (e) at 9 */
 #define HB_FLAG_SHARP 0x01u    /* the sharpness channel is present */
 #define HB_DELAY_EXTENDED 31u  /* 5-bit delay field value meaning "31 + varint" */
 #define HB_VARINT_MAX_BYTES 4u /* so varints carry 0 .. 2^28 - 1 */
@@ -40,11 +40,12 @@ typedef struct hb_header {
 } hb_header;
 
 typedef struct hb_instr {
-    uint32_t delay; /* ticks after the previous instruction */
-    uint32_t dur;   /* RAMP_A / RAMP_S duration in ticks */
-    uint8_t op;     /* HB_OP_* */
-    uint8_t value;  /* SET/RAMP value, PULSE amp, LOOP count */
-    uint8_t sharp;  /* PULSE sharpness */
+    uint32_t delay;        /* ticks after the previous instruction */
+    uint32_t dur;          /* RAMP_A / RAMP_S duration in ticks */
+    const uint8_t *dur_at; /* the interpreter's RAMPs: their duration's varint, if not in dur */
+    uint8_t op;            /* HB_OP_* */
+    uint8_t value;         /* SET/RAMP value, PULSE amp, LOOP count */
+    uint8_t sharp;         /* PULSE sharpness */
 } hb_instr;
 
 /* Parses the header and applies the header-only rules 1-5 (length, magic, version, flags, rate).

@@ -17,7 +17,14 @@ typedef struct hb_source {
     uint32_t capacity;   /* flat: body length; ring: storage size (power of two) */
     uint32_t written;    /* body bytes available so far (flat: all of them) */
     uint32_t released;   /* ring: the reader is done with every byte below this offset */
+    uint32_t crc_at;     /* `crc` covers the body bytes below this offset */
+    uint16_t crc;        /* CRC-16 of the body below crc_at: a streamed program's (1.14) */
+    uint8_t tail;        /* ring: storage bytes past `capacity` that mirror its first ones */
 } hb_source;
+
+/* A ring's tail long enough that any instruction (HB_MAX_INSTR_BYTES) starting in the ring can be
+ * read in place across the wrap (hb_source_ring_mirrored). */
+#define HB_SOURCE_TAIL 9u
 
 /* A flat source over `length` body bytes, all available. */
 void hb_source_flat(hb_source *src, const uint8_t *body, uint32_t length);
@@ -25,6 +32,11 @@ void hb_source_flat(hb_source *src, const uint8_t *body, uint32_t length);
 /* An empty ring over `storage`. Returns 0 (and leaves *src unusable) if `capacity` is not a
  * power of two, else 1. */
 uint8_t hb_source_ring(hb_source *src, uint8_t *storage, uint32_t capacity);
+
+/* The same over `capacity` + `tail` bytes of storage: the last `tail` bytes mirror the first ones,
+ * so that the interpreter reads any instruction across the wrap in place (`tail` 0, or at least
+ * HB_SOURCE_TAIL; the writer pays a copy of `tail` bytes after a write that reaches them). */
+uint8_t hb_source_ring_mirrored(hb_source *src, uint8_t *storage, uint32_t capacity, uint8_t tail);
 
 /* Ring: how many bytes a writer may add now. Flat: 0. */
 uint32_t hb_source_space(const hb_source *src);
@@ -43,5 +55,13 @@ uint8_t hb_source_peek(const hb_source *src, uint32_t offset, uint32_t limit, ui
 
 /* The reader will not read below `offset` again: a ring may overwrite those bytes. */
 void hb_source_release(hb_source *src, uint32_t offset);
+
+/* Takes the CRC (crc, crc_at) of up to `max` more bytes written below `limit` (the body's length),
+ * up to a ring's wrap; returns 1 if written bytes below `limit` remain after them. The streamed
+ * interpreter takes the CRC of what it reads that is not taken yet; a writer may call this between
+ * steps so that a step finds the CRC of what it reads done. Bytes are taken once, in order, and
+ * never past what the reader has released, so none is overwritten first. A ring serves one
+ * streamed load: the CRC starts with hb_source_ring. */
+uint8_t hb_source_crc_ahead(hb_source *src, uint32_t limit, uint8_t max);
 
 #endif

@@ -11,7 +11,8 @@
 #include "hb_program.h"
 
 #define HB_MAX_LOOP_DEPTH 4u
-#define HB_MAX_RUN 16u /* most instructions in a row at one time */
+#define HB_MAX_RUN 9u      /* 1.6 (d), (e): most instructions one tick executes */
+#define HB_HEAD_OPEN 0x80u /* loop_head / first: still counting (the low bits: run when it opened) */
 
 typedef struct hb_check {
     uint32_t loop_start[HB_MAX_LOOP_DEPTH]; /* time of each open LOOP */
@@ -19,6 +20,8 @@ typedef struct hb_check {
     uint32_t total_ticks;
     uint32_t body_length;
     uint8_t loop_count[HB_MAX_LOOP_DEPTH];
+    uint8_t loop_head[HB_MAX_LOOP_DEPTH]; /* 1.6 (e): each open loop's head */
+    uint8_t first;                        /* 1.6 (e): the instructions tick 0 executes */
     uint8_t depth;
     uint8_t run;
     uint8_t flags;
@@ -27,7 +30,7 @@ typedef struct hb_check {
 
 void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed);
 
-/* Rules (b), (c), (d) and the END rules of 1.6 for the next instruction in byte order;
+/* Rules (b)-(e) and the END rules of 1.6 for the next instruction in byte order;
  * `end_offset` is the body offset just past it. HB_OK means the instruction is acceptable (for
  * END: the program is complete and consistent, CRC aside). */
 hb_err hb_check_instr(hb_check *chk, const hb_instr *instr, uint32_t end_offset);

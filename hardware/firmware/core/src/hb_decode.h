@@ -24,8 +24,49 @@
  * not written yet: the per-byte rules of 1.6 (a) and 1.14. */
 hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length);
 
-/* The varint at p of 3 or 4 bytes, or its error (hb_program.c: out of line, it is rare). */
-uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit);
+/* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
+ * or its error. Inlined like the rest: a call from the interpreter's loop costs it the registers
+ * it keeps across the call, more than the decoding itself (1.15's worst ticks are nine ramps with
+ * 4-byte durations). */
+/* The 28 bits of a varint from its bytes (b2, b3 are 0 where it is shorter), byte by byte: an 8-bit
+ * CPU compiles 32-bit shifts by 7, 14 and 21 into loops of one-bit shifts, but shifts by whole
+ * bytes into register moves. `top` goes into bits 28..31. */
+static HB_ALWAYS_INLINE uint32_t hb_varint_bits(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3, uint8_t top)
+{
+    return (uint32_t)((uint32_t)(uint8_t)(top | (uint8_t)((b3 & 0x7Fu) >> 3)) << 24)
+           | (uint32_t)((uint32_t)(uint8_t)((uint8_t)((b2 & 0x7Fu) >> 2) | (uint8_t)(b3 << 5)) << 16)
+           | (uint16_t)((uint16_t)((uint8_t)((uint8_t)((b1 & 0x7Fu) >> 1) | (uint8_t)(b2 << 6))) << 8)
+           | (uint8_t)((b0 & 0x7Fu) | (uint8_t)(b1 << 7));
+}
+
+/* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
+ * or its error. Inlined like the rest: a call from the interpreter's loop costs it the registers
+ * it keeps across the call, more than the decoding itself (1.15's worst ticks are nine ramps with
+ * 4-byte durations). */
+static HB_ALWAYS_INLINE uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
+{
+    uint8_t b2, b3 = 0, top = 3u << 4; /* the length, 3 */
+    if (limit - p <= 2) {              /* bytes 0 and 1 are there with bit 7 set */
+        return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+    }
+    b2 = p[2];
+    if (b2 & 0x80u) {
+        if (limit - p <= 3) {
+            return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
+        }
+        b3 = p[3];
+        if (b3 & 0x80u) {
+            return HB_VARINT_ERROR | HB_ERR_VARINT_TOO_LONG;
+        }
+        if (b3 == 0) {
+            return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
+        }
+        top = 4u << 4;
+    } else if (b2 == 0) {
+        return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
+    }
+    return hb_varint_bits(p[0], p[1], b2, b3, top);
+}
 
 /* The varint at *pp, advancing *pp past it on success. The rules of 1.4 in byte order: a byte
  * at or past limit is error 16, a 4th byte with bit 7 set 17, a multi-byte varint ending in 0x00
@@ -56,10 +97,74 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
     }
     value = hb_varint_long(p, limit);
     if ((value & HB_VARINT_ERROR) == 0) {
-        /* canonical, so its length follows from its value: 3 bytes below 2^21 */
-        *pp = p + (value < 0x200000u ? 3 : 4);
+        uint8_t top = (uint8_t)(value >> 24);
+        *pp = p + (top >> 4);
+        value = (uint32_t)((uint32_t)(uint8_t)(top & 0x0Fu) << 24) | (value & 0x00FFFFFFu);
     }
     return value;
+}
+
+/* Advances *pp past the varint there without assembling its value: 0, or the error of 1.4's
+ * rules in byte order (16, 17, 18), as hb_varint. */
+static HB_ALWAYS_INLINE uint8_t hb_varint_skip(const uint8_t **pp, const uint8_t *limit)
+{
+    const uint8_t *p = *pp;
+    uint8_t n = 0, b;
+    if (limit - p >= (ptrdiff_t)HB_VARINT_MAX_BYTES) { /* no byte can be missing: unrolled */
+        b = p[0];
+        if ((b & 0x80u) == 0) {
+            *pp = p + 1;
+            return 0;
+        }
+        b = p[1];
+        n = 2;
+        if (b & 0x80u) {
+            b = p[2];
+            n = 3;
+            if (b & 0x80u) {
+                b = p[3];
+                n = 4;
+                if (b & 0x80u) {
+                    return HB_ERR_VARINT_TOO_LONG;
+                }
+            }
+        }
+        if (b == 0) {
+            return HB_ERR_VARINT_NONCANONICAL;
+        }
+        *pp = p + n;
+        return 0;
+    }
+    do {
+        if (limit - p <= n) {
+            return HB_ERR_TRUNCATED;
+        }
+        b = p[n];
+        if (n == HB_VARINT_MAX_BYTES - 1u && (b & 0x80u)) {
+            return HB_ERR_VARINT_TOO_LONG;
+        }
+        n++;
+    } while (b & 0x80u);
+    if (n > 1u && b == 0) {
+        return HB_ERR_VARINT_NONCANONICAL;
+    }
+    *pp = p + n;
+    return 0;
+}
+
+/* The value of a varint that passed hb_varint or hb_varint_skip. */
+static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
+{
+    uint8_t b0 = p[0], b1, b2;
+    if ((b0 & 0x80u) == 0) {
+        return b0;
+    }
+    b1 = p[1];
+    if ((b1 & 0x80u) == 0) {
+        return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
+    }
+    b2 = p[2];
+    return hb_varint_bits(b0, b1, b2, (b2 & 0x80u) ? p[3] : 0u, 0);
 }
 
 /* hb_decode's result: the 5-bit delay field, so that the common question "is it due now?" is an
@@ -72,8 +177,11 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
  * delay field as above; errors (*pp unchanged): HB_ERR_TRUNCATED (a byte at or past limit was
  * needed), HB_ERR_VARINT_TOO_LONG or _NONCANONICAL. Sets out->op, the operands the opcode has
  * (value, dur, sharp) and, for an extended delay only, out->delay; leaves the rest as it was
- * (after an error, any of them may have been written). */
-static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *limit, hb_instr *out)
+ * (after an error, any of them may have been written). `lazy` (a constant at each call): a RAMP's
+ * duration is checked but not assembled, out->dur_at points at it (the interpreter needs the value
+ * of the last RAMP of a tick on each channel only); else out->dur holds it. */
+static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *limit, hb_instr *out,
+                                          uint8_t lazy)
 {
     const uint8_t *q = *pp;
     uint8_t first, op, delay;
@@ -96,7 +204,14 @@ static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *lim
             return HB_DECODED_ERROR | HB_ERR_TRUNCATED;
         }
         out->value = *q++;
-        if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
+        if ((op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) && lazy) {
+            uint8_t e;
+            out->dur_at = q;
+            e = hb_varint_skip(&q, limit);
+            if (e != 0) {
+                return (uint8_t)(HB_DECODED_ERROR | e);
+            }
+        } else if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
             if (q < limit && (*q & 0x80u) == 0) { /* the common one-byte duration, directly */
                 out->dur = *q++;
             } else {

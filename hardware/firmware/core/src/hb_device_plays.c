@@ -7,7 +7,9 @@
 void hb_dev_play_begin(hb_device *dev, uint8_t seq, uint8_t slot, uint8_t state, uint32_t tick)
 {
     hb_device_play *p = &dev->plays[0];
-    dev->plays[1] = *p;
+#if HB_PLAY_HISTORY > 1
+    memmove(&dev->plays[1], p, (HB_PLAY_HISTORY - 1u) * sizeof *p);
+#endif
     p->start = tick;
     p->end = state == HB_PLAY_PLAYING ? 0u : tick;
     p->first = HB_PLAY_FIRST_NONE;

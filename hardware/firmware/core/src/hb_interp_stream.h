@@ -5,11 +5,13 @@
  * ring's wrap or the end of what is written (hb_stream_window); the bytes decoded since `base` go
  * into read_offset and the CRC in one pass (hb_stream_flush) before END's CRC test and at the end
  * of the step, which releases them (the writer cannot run during a step, so releasing at its end
- * is the same as after each fetch). Most of the CRC is taken on ticks with nothing due, ahead of
- * the fetches (hb_stream_crc_ahead). The decoder reads in order, so a window that holds the whole
- * instruction gives the result of decoding all the bytes there are; when it needed a byte past
- * the window, the instruction runs across the wrap (it is decoded again from a copy,
- * hb_stream_more) or it is one of the per-byte errors of 1.6 (a) and 1.14 (hb_decode_missing).
+ * is the same as after each fetch). The CRC (kept in the hb_source) is mostly taken before the
+ * fetches: by a writer between steps (hb_source_crc_ahead: the device as STREAM_DATA arrives) and
+ * on ticks with nothing due (hb_stream_crc_ahead). The decoder reads in order, so a window that
+ * holds the whole instruction gives the result of decoding all the bytes there are; when it
+ * needed a byte past the window, the instruction runs across the wrap (read on past the ring's
+ * end in a mirrored tail, hb_source_ring_mirrored, or decoded again from a copy, hb_stream_more)
+ * or it is one of the per-byte errors of 1.6 (a) and 1.14 (hb_decode_missing).
  * All of it is off the flat programs' path: the windows and the wrap are out of line. */
 #ifndef HB_INTERP_STREAM_H
 #define HB_INTERP_STREAM_H
@@ -21,7 +23,7 @@
 
 /* The bytes from body offset `at` (written) that are written, in the body and before the ring's
  * wrap: returns the first, *lim is past the last. */
-const uint8_t *hb_stream_window(const hb_interp *it, uint32_t at, const uint8_t **lim);
+const uint8_t *hb_stream_window(hb_interp *it, uint32_t at, const uint8_t **lim);
 
 /* The decoder needed a byte past the window [*p, *lim), where *p is the byte at read_offset.
  * If *lim is the ring's end and more bytes are written: at the wrap, *p, *lim become the window

@@ -40,41 +40,10 @@ hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *c
     return HB_OK;
 }
 
-uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
-{
-    uint8_t last = 2, byte;
-    uint16_t low, high;
-    for (;;) { /* bytes 0 and 1 are there with bit 7 set */
-        if (limit - p <= last) {
-            return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
-        }
-        byte = p[last];
-        if ((byte & 0x80u) == 0) {
-            break;
-        }
-        if (last == HB_VARINT_MAX_BYTES - 1u) {
-            return HB_VARINT_ERROR | HB_ERR_VARINT_TOO_LONG;
-        }
-        last++;
-    }
-    if (byte == 0) {
-        return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
-    }
-    /* low | high << 14 without a 32-bit shift by a large constant (an 8-bit CPU compiles those
-     * into loops of one-bit shifts): high's top 12 bits go to the upper half, its low 2 bits to
-     * the top of the lower half */
-    low = (uint16_t)((p[0] & 0x7Fu) | (uint16_t)((p[1] & 0x7Fu) << 7)); /* bits 0..13 */
-    high = (uint16_t)(p[2] & 0x7Fu);                                    /* bits 14..27 */
-    if (last == 3u) {
-        high = (uint16_t)(high | (uint16_t)((p[3] & 0x7Fu) << 7));
-    }
-    return ((uint32_t)(uint16_t)(high >> 2) << 16) | (uint16_t)(low | (uint16_t)(high << 14));
-}
-
 uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out)
 {
     const uint8_t *q = p;
-    uint8_t delay = hb_decode(&q, limit, out);
+    uint8_t delay = hb_decode(&q, limit, out, 0);
     if (delay & HB_DECODED_ERROR) {
         return (uint8_t)(delay & (uint8_t)~HB_DECODED_ERROR);
     }

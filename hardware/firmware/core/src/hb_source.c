@@ -3,6 +3,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "hb_crc16.h"
+
 void hb_source_flat(hb_source *src, const uint8_t *body, uint32_t length)
 {
     src->data = body;
@@ -10,18 +12,30 @@ void hb_source_flat(hb_source *src, const uint8_t *body, uint32_t length)
     src->capacity = length;
     src->written = length;
     src->released = 0;
+    src->crc_at = 0;
+    src->crc = HB_CRC16_INIT;
+    src->tail = 0;
 }
 
 uint8_t hb_source_ring(hb_source *src, uint8_t *storage, uint32_t capacity)
 {
-    if (capacity == 0 || (capacity & (capacity - 1u)) != 0) {
+    return hb_source_ring_mirrored(src, storage, capacity, 0);
+}
+
+uint8_t hb_source_ring_mirrored(hb_source *src, uint8_t *storage, uint32_t capacity, uint8_t tail)
+{
+    if (capacity == 0 || (capacity & (capacity - 1u)) != 0 || tail > capacity
+        || (tail != 0 && tail < HB_SOURCE_TAIL)) {
         return 0;
     }
+    src->tail = tail;
     src->data = storage;
     src->ring = storage;
     src->capacity = capacity;
     src->written = 0;
     src->released = 0;
+    src->crc_at = 0;
+    src->crc = HB_CRC16_INIT;
     return 1;
 }
 
@@ -49,6 +63,9 @@ uint32_t hb_source_write(hb_source *src, const uint8_t *bytes, uint32_t length)
     }
     memcpy(src->ring + at, bytes, (size_t)first);
     memcpy(src->ring, bytes + first, (size_t)(count - first));
+    if (src->tail != 0 && (at < src->tail || first < count)) { /* the ring's first bytes changed */
+        memcpy(src->ring + src->capacity, src->ring, src->tail);
+    }
     src->written += count;
     return count;
 }
@@ -96,4 +113,30 @@ void hb_source_release(hb_source *src, uint32_t offset)
     if (offset > src->released && offset <= src->written) {
         src->released = offset;
     }
+}
+
+uint8_t hb_source_crc_ahead(hb_source *src, uint32_t limit, uint8_t max)
+{
+    uint32_t end = src->written < limit ? src->written : limit;
+    uint32_t at = src->crc_at, n;
+    const uint8_t *p = src->data;
+    if (at >= end) {
+        return 0;
+    }
+    n = end - at;
+    if (src->ring == NULL) {
+        p += at;
+    } else {
+        uint32_t index = at & (src->capacity - 1u);
+        p += index;
+        if (n > src->capacity - index) {
+            n = src->capacity - index;
+        }
+    }
+    if (n > max) {
+        n = max;
+    }
+    src->crc = hb_crc16(src->crc, p, (size_t)n);
+    src->crc_at = at + n;
+    return (uint8_t)(src->crc_at < end);
 }

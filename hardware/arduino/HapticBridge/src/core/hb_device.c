@@ -96,7 +96,7 @@ reply hb_dev_ack(uint32_t value)
  * (hb_port_avr.h, inlined into hb_crc16's loop) makes a piece shorter still. */
 #define PIECE 8u
 
-static void yield(hb_device *dev)
+void hb_dev_yield(hb_device *dev)
 {
     if (dev->yield != NULL) {
         dev->yield(dev->ctx);
@@ -151,7 +151,7 @@ static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
                 body_crc = hb_crc16(body_crc, dst + from, (size_t)(end - from));
             }
             done = end;
-            yield(dev);
+            hb_dev_yield(dev);
         }
         s->crc = crc;
         s->body_crc = body_crc;

@@ -42,6 +42,8 @@ static inline uint32_t hb_dev_stream_body_length(const hb_device *dev)
     return hb_dev_get_u32(dev->stream_header + 6);
 }
 void hb_dev_stream_close(hb_device *dev);
+/* The board's yield hook, if it has one: due steps run there (hb_device_set_yield). */
+void hb_dev_yield(hb_device *dev);
 /* A CREDIT with the limit the ring allows now (queued inside a step). */
 void hb_dev_send_credit(hb_device *dev);
 reply hb_dev_cmd_stream_open(hb_device *dev, const uint8_t *p, uint8_t n);

@@ -191,7 +191,7 @@ hb_sample hb_device_step(hb_device *dev)
             if (dev->loops_left > 1u) {
                 dev->loops_left--;
             }
-            (void)hb_interp_load_validated(it, hb_dev_slot_bytes(dev, dev->plays[0].slot));
+            hb_interp_restart(it); /* the same slot, validated at COMMIT, parsed at the play's start */
             s = hb_interp_step(it);
             if (it->mode != HB_MODE_PLAYING) {
                 ended = 1;

@@ -247,8 +247,6 @@ static void start_playing(hb_interp *it, uint8_t streamed)
     it->sharp.value = 0;
     it->sharp.ramp = HB_RAMP_NONE;
     it->voice_count = 0;
-    it->crc = HB_CRC16_INIT;
-    it->crc_at = 0;
     it->brake_left = 0;
     it->error = HB_OK;
     it->executed = 0;
@@ -300,6 +298,12 @@ hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program)
     return HB_OK;
 }
 
+void hb_interp_restart(hb_interp *it)
+{
+    it->pc = it->end - it->header.body_length;
+    start_playing(it, 0);
+}
+
 hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src)
 {
     hb_err err = hb_header_parse(header, HB_HEADER_SIZE, &it->cfg, &it->header);
@@ -323,14 +327,60 @@ static void set_wait(hb_interp *it, uint32_t ticks)
     it->wait_high = (uint16_t)(ticks >> 16);
 }
 
-/* SET_x and RAMP_x (op 0..3: bit 1 the sharpness channel, bit 0 a ramp). */
-static void channel_op(hb_interp *it, uint8_t op, uint8_t value, uint32_t dur)
+/* SET_x and RAMP_x (op 0..3: bit 1 the sharpness channel, bit 0 a ramp). A RAMP with D >= 1
+ * leaves the channel's value at this tick as it is (1.9), so only the last one of a tick matters,
+ * unless a SET or a RAMP with D = 0 (a step) comes after it: the ramp is started once, when the
+ * tick's instructions are done (ramps_start), its target and D kept in the old ramp's fields
+ * meanwhile (that ramp ends at this tick anyway). So a tick's ramps cost at most two starts
+ * whatever their number (1.15's worst ticks are nine of them). */
+static HB_ALWAYS_INLINE void channel_op(hb_interp *it, const hb_instr *in)
 {
+    uint8_t op = in->op;
     hb_channel *c = (op & 2u) ? &it->sharp : &it->amp;
     if (op & 1u) {
-        channel_ramp(c, value, dur);
-    } else {
-        channel_set(c, value);
+        /* a RAMP decoded in this run still has its duration as bytes: D = 0 is the byte 0 */
+        const uint8_t *at = in->dur_at;
+        if (at != NULL) {
+            if (*at != 0u) {
+                c->target = in->value;
+                c->pending_at = at;
+                c->ramp = HB_RAMP_PENDING_AT;
+                return;
+            }
+        } else if (in->dur != 0u) {
+            c->target = in->value;
+            c->err = in->dur;
+            c->ramp = HB_RAMP_PENDING;
+            return;
+        }
+    }
+    channel_set(c, in->value);
+}
+
+static HB_NOINLINE void ramp_start_pending(hb_channel *c)
+{
+    channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->pending_at) : c->err);
+}
+
+/* The ramps the tick's instructions left pending (channel_op), after run: the bytes of a
+ * duration still in the ring were released but cannot be overwritten before the step ends. */
+static HB_ALWAYS_INLINE void ramps_start(hb_interp *it)
+{
+    if (it->amp.ramp >= HB_RAMP_PENDING) {
+        ramp_start_pending(&it->amp);
+    }
+    if (it->sharp.ramp >= HB_RAMP_PENDING) {
+        ramp_start_pending(&it->sharp);
+    }
+}
+
+/* A RAMP whose duration is still bytes (hb_decode's lazy form) gets its value: before the bytes
+ * can change (an instruction kept for a later tick, or one decoded from the wrap's copy). */
+static HB_ALWAYS_INLINE void ramp_duration_now(hb_instr *in)
+{
+    if ((in->op == HB_OP_RAMP_A || in->op == HB_OP_RAMP_S) && in->dur_at != NULL) {
+        in->dur = hb_varint_value(in->dur_at);
+        in->dur_at = NULL;
     }
 }
 
@@ -353,16 +403,21 @@ static HB_NOINLINE hb_err run(hb_interp *it)
     const uint8_t *pc = it->pc, *lim = it->end, *base = NULL, *q;
     uint8_t executed = 0, copied = 0;
     uint8_t streamed = it->streamed;
+    /* streamed: the checker's run count, and whether SET_S/RAMP_S (op bit 1 set) are allowed
+     * (SHARP), in registers for the run */
+    uint8_t run_count = 0, sharp_ok = 0;
     hb_err err = HB_OK;
     if (streamed) {
         pc = base = hb_stream_window(it, it->read_offset, &lim);
+        run_count = it->check.run;
+        sharp_ok = (uint8_t)(it->check.flags & HB_FLAG_SHARP);
     }
     for (;;) {
         uint8_t op = in->op;
         uint8_t delay;
         if (op <= HB_OP_RAMP_S) {
             executed++;
-            channel_op(it, op, in->value, in->dur);
+            channel_op(it, in);
         } else if (op == HB_OP_PULSE) {
             executed++;
             voice_start(it, in->value, in->sharp);
@@ -400,7 +455,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
         } /* else OP_NONE: only the fetch */
     fetch:
         q = pc;
-        delay = hb_decode(&pc, lim, in);
+        delay = hb_decode(&pc, lim, in, 1);
         if (delay & HB_DECODED_ERROR) {
             err = (hb_err)(delay & (uint8_t)~HB_DECODED_ERROR);
             if (!streamed) {
@@ -411,6 +466,16 @@ static HB_NOINLINE hb_err run(hb_interp *it)
             }
             if (err != HB_ERR_TRUNCATED) {
                 break;
+            }
+            if (it->src->tail != 0 && q >= it->src->data + (size_t)it->src->capacity) {
+                /* a mirrored ring, read past its end (hb_stream_window): on from the same bytes'
+                 * place at its start, to where the window goes on (it->end) */
+                size_t capacity = (size_t)it->src->capacity;
+                hb_stream_flush(it, base, q);
+                pc = base = q - capacity;
+                lim = it->end - capacity;
+                it->end = lim;
+                goto fetch;
             }
             /* past the window: across the wrap (decode again from a copy), or an error */
             hb_stream_flush(it, base, q);
@@ -425,9 +490,8 @@ static HB_NOINLINE hb_err run(hb_interp *it)
         }
         if (streamed) {
             op = in->op;
-            if (delay == 0 && op < HB_OP_LOOP
-                && ((it->check.flags & HB_FLAG_SHARP) != 0 || (op != HB_OP_SET_S && op != HB_OP_RAMP_S))) {
-                if (++it->check.run > HB_MAX_RUN) {
+            if (delay == 0 && op < HB_OP_LOOP && ((op & 2u) == 0 || sharp_ok)) {
+                if (++run_count > HB_MAX_RUN) {
                     err = HB_ERR_RUN_TOO_LONG;
                     pc = q;
                     break;
@@ -436,7 +500,9 @@ static HB_NOINLINE hb_err run(hb_interp *it)
                 if (delay != HB_DECODED_EXTENDED) {
                     in->delay = delay;
                 }
+                it->check.run = run_count;
                 err = hb_check_instr(&it->check, in, it->read_offset + (uint32_t)(pc - base));
+                run_count = it->check.run;
                 if (err != HB_OK) {
                     pc = q;
                     break;
@@ -444,13 +510,14 @@ static HB_NOINLINE hb_err run(hb_interp *it)
                 if (op == HB_OP_END) {
                     hb_stream_flush(it, base, pc);
                     base = pc;
-                    if (it->crc != it->header.crc) {
+                    if (it->src->crc != it->header.crc) {
                         err = HB_ERR_BAD_CRC;
                         break;
                     }
                 }
             }
             if (copied) { /* back to the ring after the copied instruction */
+                ramp_duration_now(in);
                 hb_stream_flush(it, base, pc);
                 pc = base = it->src->data + ((size_t)it->read_offset & (size_t)(it->src->capacity - 1u));
                 lim = it->end;
@@ -459,10 +526,12 @@ static HB_NOINLINE hb_err run(hb_interp *it)
         }
         if (delay != 0) {
             set_wait(it, (delay == HB_DECODED_EXTENDED ? in->delay : delay) - 1u);
+            ramp_duration_now(in);
             break;
         }
     }
     if (streamed) {
+        it->check.run = run_count;
         hb_stream_flush(it, base, pc);
         hb_source_release(it->src, it->read_offset);
     }
@@ -498,6 +567,7 @@ hb_sample hb_interp_step(hb_interp *it)
             }
             return fault(it, err);
         }
+        ramps_start(it);
     }
     /* 4. combine: max amplitude; ties go to pulses, then to the newest pulse */
     amp = it->amp.value;

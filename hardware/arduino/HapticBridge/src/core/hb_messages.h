@@ -4,7 +4,7 @@
 #ifndef HB_MESSAGES_H
 #define HB_MESSAGES_H
 
-#define HB_PROTOCOL_MAJOR 1u
+#define HB_PROTOCOL_MAJOR 2u
 #define HB_PROTOCOL_MINOR 0u
 
 /* Host to device (0x01..0x7F). */
@@ -58,7 +58,6 @@
 #define HB_LEN_HELLO_PART 3u /* HELLO with a `part` byte asks for INFO_PART (2.19) */
 #define HB_LEN_STATUS 21u
 #define HB_INFO_PART_SIZE 8u /* INFO bytes per INFO_PART */
-#define HB_PLAY_HISTORY 2u   /* play records a device keeps (2.19) */
 #define HB_PLAY_FIRST_NONE 0xFFFFu
 #define HB_PROFILE_NAME_MAX 16u
 

@@ -12,6 +12,7 @@ void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
     chk->body_length = header->body_length;
     chk->depth = 0;
     chk->run = 0;
+    chk->first = HB_HEAD_OPEN;
     chk->flags = header->flags;
     chk->streamed = streamed;
 }
@@ -40,6 +41,22 @@ static uint32_t loop_end(uint32_t start, uint32_t period, uint8_t count, uint8_t
     return end;
 }
 
+/* 1.6 (e), at an instruction with a nonzero delay: every open head ends with the run before it
+ * (chk->run still counts that run). Streamed programs have no loops, so there only `first`. */
+static void close_heads(hb_check *chk)
+{
+    uint8_t i, run = chk->run;
+    if (chk->first & HB_HEAD_OPEN) {
+        chk->first = run;
+    }
+    for (i = 0; i < chk->depth; i++) {
+        uint8_t head = chk->loop_head[i];
+        if (head & HB_HEAD_OPEN) {
+            chk->loop_head[i] = (uint8_t)(run - (uint8_t)(head & (uint8_t)~HB_HEAD_OPEN));
+        }
+    }
+}
+
 /* hb_check_instr for LOOP, ENDLOOP and END: every rule, in 1.6's order. Out of line, so that the
  * common case (SET, RAMP, PULSE, once per streamed fetch) keeps few registers. */
 static HB_NOINLINE hb_err check_control(hb_check *chk, const hb_instr *in, uint32_t end_offset)
@@ -59,6 +76,9 @@ static HB_NOINLINE hb_err check_control(hb_check *chk, const hb_instr *in, uint3
         }
     } else if (op == HB_OP_ENDLOOP && chk->depth == 0) {
         return HB_ERR_ENDLOOP_WITHOUT_LOOP;
+    }
+    if (in->delay != 0) {
+        close_heads(chk);
     }
     /* (c) */
     time = chk->time + in->delay;
@@ -92,7 +112,12 @@ static HB_NOINLINE hb_err check_control(hb_check *chk, const hb_instr *in, uint3
     if (chk->run > HB_MAX_RUN) {
         return HB_ERR_RUN_TOO_LONG;
     }
-    if (op == HB_OP_END) {
+    /* (e): the run up to a jump plus what the jump leads to (closed: see close_heads) */
+    if (op == HB_OP_ENDLOOP) {
+        if (chk->run + chk->loop_head[chk->depth] > HB_MAX_RUN) {
+            return HB_ERR_RUN_TOO_LONG;
+        }
+    } else if (op == HB_OP_END) {
         if (chk->depth != 0) {
             return HB_ERR_LOOP_UNTERMINATED;
         }
@@ -102,9 +127,13 @@ static HB_NOINLINE hb_err check_control(hb_check *chk, const hb_instr *in, uint3
         if (time != chk->total_ticks) {
             return HB_ERR_TICKS_MISMATCH;
         }
-    } else if (op == HB_OP_LOOP) {
+        if (time != 0 && chk->run + chk->first > HB_MAX_RUN) {
+            return HB_ERR_RUN_TOO_LONG;
+        }
+    } else {
         chk->loop_start[chk->depth] = time;
         chk->loop_count[chk->depth] = in->value;
+        chk->loop_head[chk->depth] = (uint8_t)(HB_HEAD_OPEN | chk->run);
         chk->depth++;
     }
     return HB_OK;
@@ -121,8 +150,11 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
     if ((op == HB_OP_SET_S || op == HB_OP_RAMP_S) && (chk->flags & HB_FLAG_SHARP) == 0) {
         return HB_ERR_NO_SHARP_CHANNEL;
     }
-    /* (c): t + delay with a carry test (the 33rd bit) */
+    /* (e) then (c): t + delay with a carry test (the 33rd bit) */
     delay = in->delay;
+    if (delay != 0) {
+        close_heads(chk);
+    }
     time = chk->time + delay;
     if (time < delay) {
         return HB_ERR_TICKS_OVERFLOW;

@@ -31,16 +31,22 @@
 /* the stage may drive in reverse (brake) */
 #define HB_PROFILE_BIDIRECTIONAL 0u
 
-/* DRV2605L registers, closed loop, by the equations of TI SLOS854 (DRV2605L datasheet). */
-/* RATED_VOLTAGE: V_avg = 21.18 mV x RATED_VOLTAGE, rounded down; 3.0 V; SLOS854 8.5.2.1 Rated Voltage
- * Programming (ERM closed loop). */
+/* DRV2605L registers, closed loop, by the equations of TI SLOS854C (DRV2605L datasheet). */
+/* RATED_VOLTAGE: V_avg = 21.18 mV x RATED_VOLTAGE, rounded down; 3.0 V; SLOS854C 8.5.2.1 Rated Voltage
+ * Programming, Equation 4 (ERM, closed loop). */
 #define HB_PROFILE_DRV_RATED_VOLTAGE 0x8Du
 /* OD_CLAMP: V_avg = 21.64 mV x OD_CLAMP x (t_DRIVE - 300 us) / (t_DRIVE + t_IDISS + t_BLANKING),
- * rounded down; 3.6 V, t_DRIVE 4.8 ms, t_IDISS 75 us, t_BLANKING 75 us; SLOS854 8.5.2.2 Overdrive
- * Voltage-Clamp Programming (ERM closed loop). */
+ * rounded down; 3.6 V, t_DRIVE 4.8 ms, t_IDISS 75 us, t_BLANKING 75 us; SLOS854C 8.5.2.2 Overdrive
+ * Voltage-Clamp Programming, Equation 8 (ERM). */
 #define HB_PROFILE_DRV_OD_CLAMP 0xB6u
-/* DRIVE_TIME: ERM: back-EMF sampling period DRIVE_TIME x 0.2 ms + 1 ms; the reset value 4.8 ms; none
- * (an ERM has no resonance); SLOS854 8.6 register 0x1B CONTROL1, DRIVE_TIME (ERM). */
+/* DRIVE_TIME: ERM: back-EMF sampling period DRIVE_TIME x 0.2 ms + 1 ms, the reset value; 4.8 ms;
+ * SLOS854C 8.5.1.1 Drive-Time Programming; 8.6.21 Control1 (0x1B). */
 #define HB_PROFILE_DRV_DRIVE_TIME 0x13u
+/* CONTROL1: STARTUP_BOOST 1, DRIVE_TIME; SLOS854C 8.6.21 Control1 (0x1B). */
+#define HB_PROFILE_DRV_CONTROL1 0x93u
+/* CONTROL2: BIDIR_INPUT 0, BRAKE_STABILIZER 1, SAMPLE_TIME 3 (300 us), BLANKING_TIME 1, IDISS_TIME 1
+ * (LRA 25 us, ERM 75 us): the timings RATED_VOLTAGE and OD_CLAMP above were computed with; closed
+ * loop, unidirectional input; SLOS854C 8.6.22 Control2 (0x1C). */
+#define HB_PROFILE_DRV_CONTROL2 0x75u
 
 #endif

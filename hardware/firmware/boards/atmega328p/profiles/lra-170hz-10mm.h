@@ -31,16 +31,23 @@
 /* the stage may drive in reverse (brake) */
 #define HB_PROFILE_BIDIRECTIONAL 1u
 
-/* DRV2605L registers, closed loop, by the equations of TI SLOS854 (DRV2605L datasheet). */
+/* DRV2605L registers, closed loop, by the equations of TI SLOS854C (DRV2605L datasheet). */
 /* RATED_VOLTAGE: V_rms = 20.58 mV x RATED_VOLTAGE / sqrt(1 - (4 t_SAMPLE + 300 us) f0), rounded down;
- * 2.0 Vrms, f0 170 Hz, t_SAMPLE 300 us; SLOS854 8.5.2.1 Rated Voltage Programming (LRA closed loop). */
+ * 2.0 Vrms, f0 170 Hz, t_SAMPLE 300 us; SLOS854C 8.5.2.1 Rated Voltage Programming, Equation 5 (LRA,
+ * closed loop). */
 #define HB_PROFILE_DRV_RATED_VOLTAGE 0x53u
-/* OD_CLAMP: V_peak = 21.22 mV x OD_CLAMP; the gapped drive's RMS is V_peak x sqrt(1 - (4 t_SAMPLE +
- * 300 us) f0), rounded down; 2.5 Vrms, f0 170 Hz; SLOS854 8.5.2.2 Overdrive Voltage-Clamp Programming
- * (LRA closed loop). */
+/* OD_CLAMP: V_peak = 21.22 mV x OD_CLAMP (Equation 9); the drive is gapped as in Equation 5, so its
+ * RMS is V_peak x sqrt(1 - (4 t_SAMPLE + 300 us) f0), rounded down; 2.5 Vrms, f0 170 Hz, t_SAMPLE 300
+ * us; SLOS854C 8.5.2.2 Overdrive Voltage-Clamp Programming, Equation 9 (LRA). */
 #define HB_PROFILE_DRV_OD_CLAMP 0x88u
-/* DRIVE_TIME: (half period - 0.5 ms) / 0.1 ms, rounded; f0 170 Hz: half period 2.941 ms; SLOS854 8.6
- * register 0x1B CONTROL1, DRIVE_TIME (LRA). */
+/* DRIVE_TIME: DRIVE_TIME x 0.1 ms + 0.5 ms = half the resonance period, rounded; f0 170 Hz: half
+ * period 2.941 ms; SLOS854C 8.5.1.1 Drive-Time Programming; 8.6.21 Control1 (0x1B). */
 #define HB_PROFILE_DRV_DRIVE_TIME 0x18u
+/* CONTROL1: STARTUP_BOOST 1, DRIVE_TIME; SLOS854C 8.6.21 Control1 (0x1B). */
+#define HB_PROFILE_DRV_CONTROL1 0x98u
+/* CONTROL2: BIDIR_INPUT 0, BRAKE_STABILIZER 1, SAMPLE_TIME 3 (300 us), BLANKING_TIME 1, IDISS_TIME 1
+ * (LRA 25 us, ERM 75 us): the timings RATED_VOLTAGE and OD_CLAMP above were computed with; closed
+ * loop, unidirectional input; SLOS854C 8.6.22 Control2 (0x1C). */
+#define HB_PROFILE_DRV_CONTROL2 0x75u
 
 #endif
