@@ -151,7 +151,12 @@ struct Play: AsyncParsableCommand {
         let clock = try await device.synchronizeClock()
         let before = await device.statistics.bytesSent
         let called = HapticDevice.hostTime()
-        let receipt = try await device.play(prepared, intensity: intensity)
+        let receipt: PlayReceipt
+        do {
+            receipt = try await device.play(prepared, intensity: intensity)
+        } catch SessionError.outcomeUnknown(let what) {
+            throw PlayEnded(status: 3, description: "outcome unknown: \(what)")
+        }
         let playBytes = await device.statistics.bytesSent - before
         // A long pattern shows how far the play is (standard error), from the host's clock.
         let progress = prepared.duration >= Self.progressThreshold && !json ? ProgressDisplay("playing", total: prepared.duration, unit: "s") : nil

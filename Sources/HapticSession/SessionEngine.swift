@@ -75,9 +75,12 @@ package final class SessionEngine {
     /// Plays whose end is awaited (2.19).
     package internal(set) var tracker = PlayTracker()
     /// The sequence number of the command whose response is being delivered.
-    private(set) var respondedSequence: UInt8 = 0
+    var respondedSequence: UInt8 = 0
     /// INFO pieces received during the handshake, whichever HELLO they answer (2.19).
     package internal(set) var infoPieces: [UInt8: Message.InfoPart] = [:]
+    /// The sequence number of the last command sent, and the last STATUS with its arrival time.
+    package private(set) var lastCommandSequence: UInt8 = 0
+    package private(set) var lastStatus: (status: Message.Status, at: Double)?
     /// Smoothed round trip of commands and its variation (RFC 6298), from first attempts only.
     package internal(set) var smoothedRoundTrip: Double?
     var roundTripVariation = 0.0
@@ -153,7 +156,8 @@ package final class SessionEngine {
                 retransmissions += 1
                 needsDelimiter = true
                 bytesSinceCommand = 0
-                logger.debug("retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt), \(damagedSinceCommand) damaged frames since it, rto \(attemptTimeout(command.policy, attempt: command.attempt))")
+                logger.debug(
+                    "retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt), \(damagedSinceCommand) damaged frames")
                 guard transmit(command.bytes, now: now) else { return }
                 bytesSinceCommand = command.bytes.count
             } else {
@@ -217,6 +221,7 @@ package final class SessionEngine {
         case .send(let message, let policy):
             let sequence = nextSequence
             nextSequence &+= 1
+            lastCommandSequence = sequence
             let bytes: [UInt8]
             do {
                 bytes = try message.encoded(sequence: sequence)
@@ -277,6 +282,7 @@ package final class SessionEngine {
             if part.parts == 0 || Int(part.part) < Int(part.parts) { infoPieces[part.part] = part }
             matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .infoPart(part), now: now)
         case .status(let status):
+            lastStatus = (status, now)
             for event in tracker.status(status, now: now, rate: Double(max(1, info?.rate ?? 1000))) {
                 if event.endsPlay && tracker.isEmpty { playMayRun = false }
                 onEvent(event)

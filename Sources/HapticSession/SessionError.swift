@@ -27,6 +27,9 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case compile(String)
     /// A PONG, a telemetry event or a stream credit did not come in time.
     case timedOut(String)
+    /// A command may or may not have taken effect and the device could not be asked (a PLAY whose
+    /// acknowledgements and play record were all lost): neither success nor failure can be claimed.
+    case outcomeUnknown(String)
 
     public var description: String {
         switch self {
@@ -59,6 +62,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot compile the pattern for this device: \(reason)"
         case .timedOut(let what):
             return "timed out waiting for \(what)"
+        case .outcomeUnknown(let what):
+            return "outcome unknown: \(what)"
         }
     }
 

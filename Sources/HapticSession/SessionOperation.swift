@@ -80,9 +80,15 @@ package final class OperationCompletion<Value> {
 }
 
 /// One command with the standard retransmission rule; completes with the ACK value.
+///
+/// A PLAY whose response never came may have been taken (its ACKs lost): before failing, it reads
+/// the device's play records (QUERY, 2.19) for up to a second: a record or a pending play with its
+/// sequence number means it was (the operation completes with the tick it started at), none means
+/// it was not, and no answer means nobody can tell (`SessionError.outcomeUnknown`).
 package final class CommandOperation: SessionOperation {
     package let message: Message
     private let completion: OperationCompletion<UInt32>
+    private var verifying: (sequence: UInt8, error: SessionError, deadline: Double, asked: Double)?
 
     package init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.message = message
@@ -113,9 +119,43 @@ package final class CommandOperation: SessionOperation {
         case .info, .infoPart:
             completion(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
         case .timedOut(let attempts, let damaged):
-            completion(.failure(.noAnswer(command: name, attempts: attempts, damaged: damaged)))
+            let error = SessionError.noAnswer(command: name, attempts: attempts, damaged: damaged)
+            if case .play = message, engine.info?.capabilities.contains(.status) == true {
+                verifying = (engine.lastCommandSequence, error, now + 1, -Double.infinity)
+                return resume(engine, now: now)
+            }
+            completion(.failure(error))
         }
         return .done
+    }
+
+    package func resume(_ engine: SessionEngine, now: Double) -> OperationStep {
+        guard var check = verifying else { return .wait }
+        if let (status, at) = engine.lastStatus, at > check.asked {
+            let record = status.record
+            if !record.isEmpty && record.sequence == check.sequence {
+                verifying = nil
+                engine.playAcknowledgedLate(message, sequence: check.sequence, start: record.start, now: now)
+                completion(.success(record.start))
+                return .done
+            }
+            if !(status.hasPending && status.pendingSequence == check.sequence) {
+                verifying = nil
+                completion(.failure(check.error))  // the device has no trace of it: it did not take it
+                return .done
+            }
+        }
+        if now >= check.deadline {
+            verifying = nil
+            completion(.failure(.outcomeUnknown("\(check.error); its play record could not be read either, so it may have played")))
+            return .done
+        }
+        if now - check.asked >= 0.05 {
+            check.asked = now
+            engine.transmitUnacknowledged(.query(Message.Query(index: 0)), now: now)
+        }
+        verifying = check
+        return .wait
     }
 
     package func fail(_ error: SessionError) { completion(.failure(error)) }

@@ -22,6 +22,12 @@ extension SessionEngine {
         transmitUnacknowledged(.query(Message.Query(index: index)), now: now)
     }
 
+    /// A PLAY whose ACK never came but whose play record shows it was taken (2.19): as if acknowledged.
+    func playAcknowledgedLate(_ message: Message, sequence: UInt8, start: UInt32, now: Double) {
+        respondedSequence = sequence
+        commandAcknowledged(message, value: start, now: now)
+    }
+
     /// Starts tracking an acknowledged PLAY (`commandAcknowledged`).
     func trackPlay(_ play: Message.Play, start: UInt32, now: Double) {
         guard let info else { return }

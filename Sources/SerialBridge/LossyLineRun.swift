@@ -30,7 +30,9 @@ package final class LossyLineRun {
         package var description: String {
             let ratio = plays == 0 ? 0 : Double(finished) / Double(plays) * 100
             return String(
-                format: "%d plays: %d finished (%.1f %%), %d ended otherwise, %d failed, %d unknown, %d misreported; handshake median %.3f s; overhead median %.3f s",
+                format:
+                    "%d plays: %d finished (%.1f %%), %d ended otherwise, %d failed, %d unknown, %d misreported; "
+                    + "handshake median %.3f s; overhead median %.3f s",
                 plays, finished, ratio, endedOtherwise, failed, unknown, misreported, Self.median(handshakeSeconds),
                 Self.median(overheadSeconds))
         }
@@ -80,35 +82,28 @@ package final class LossyLineRun {
         let duration: Double
         do {
             // As `haptic play` does: prepare, let the stage wake, synchronise the clock, play.
-            let t1 = HapticDevice.hostTime()
             let prepared = try await device.prepare(pattern)
             duration = prepared.duration
-            let t2 = HapticDevice.hostTime()
             if let info = await device.info {
                 try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / Double(info.rate) * 1e9))
             }
-            let t3 = HapticDevice.hostTime()
             try await device.synchronizeClock()
-            let t4 = HapticDevice.hostTime()
             receipt = try await device.play(prepared)
-            if ProcessInfo.processInfo.environment["HAPTIC_LOSSY_DEBUG"] != nil {
-                print(String(format: "DBG connect %.3f prepare %.3f sync %.3f play %.3f", t1 - began, t2 - t1, t4 - t3, HapticDevice.hostTime() - t4))
-            }
+        } catch SessionError.outcomeUnknown(let what) {
+            await device.close()
+            tally.unknown += 1
+            tally.messages.append("outcome unknown: \(what)")
+            return
         } catch {
             await device.close()
             return judgeFailure("\(error)", before: before, into: &tally)
         }
-        let t5 = HapticDevice.hostTime()
         let end = try? await device.waitForEnd(of: receipt, timeout: duration + 2)
-        if ProcessInfo.processInfo.environment["HAPTIC_LOSSY_DEBUG"] != nil {
-            print(String(format: "DBG wait beyond duration %.3f", HapticDevice.hostTime() - t5 - duration))
-        }
         await device.close()
         let truth = deviceEnd(of: receipt, from: before)
         guard let end else {
             tally.unknown += 1
             tally.messages.append("the device accepted the play (start tick \(receipt.startTick)) but how it ended could not be learned")
-            if truth == nil { tally.misreported += 0 }  // nothing was claimed
             return
         }
         guard let truth, truth == end else {
