@@ -43,7 +43,7 @@ struct DeviceModelTests {
             return
         }
         #expect(info.slotCount == 3 && info.slotCapacity == 200 && info.programMemory == 600)
-        #expect(info.capabilities == [.activeBrake])  // STREAM follows the ring, which is absent
+        #expect(info.capabilities == [.activeBrake, .status])  // STREAM follows the ring, which is absent; STATUS always (2.19)
         #expect(info.actuator == .erm && info.profileNameString == "erm-10mm")
         #expect(info.wakeTicks == 20 && info.idleTicks == 2000 && info.watchdog == 1000 && info.rate == 1000)
     }
