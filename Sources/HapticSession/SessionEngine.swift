@@ -34,6 +34,7 @@ package final class SessionEngine {
         var attempt: Int
         var policy: CommandPolicy
         var firstSent: Double
+        var lastSent: Double
     }
 
     private struct PendingPing {
@@ -152,6 +153,7 @@ package final class SessionEngine {
             if more {
                 command.attempt += 1
                 command.deadline = min(now + attemptTimeout(command.policy, attempt: command.attempt), budget)
+                command.lastSent = now
                 inFlight = command
                 retransmissions += 1
                 needsDelimiter = true
@@ -232,7 +234,7 @@ package final class SessionEngine {
             }
             inFlight = InFlight(
                 sequence: sequence, type: message.type, bytes: bytes,
-                deadline: now + attemptTimeout(policy, attempt: 1), attempt: 1, policy: policy, firstSent: now)
+                deadline: now + attemptTimeout(policy, attempt: 1), attempt: 1, policy: policy, firstSent: now, lastSent: now)
             bytesSinceCommand = 0
             damagedSinceCommand = 0
             guard transmit(bytes, now: now) else { return }
@@ -322,7 +324,10 @@ package final class SessionEngine {
     /// else is a late answer to an earlier attempt (2.4).
     private func matchResponse(_ sequence: UInt8, type: UInt8, reply: CommandReply, now: Double) {
         guard let command = inFlight, command.sequence == sequence, command.type.rawValue == type else { return }
-        if command.attempt == 1 { roundTrip(now - command.firstSent) }
+        // Karn's rule, relaxed: before any sample, a retransmitted command's answer times its last
+        // send (on a noisy line the first attempt may never be answered; an answer to an earlier
+        // attempt only makes the estimate longer, which is safe).
+        if command.attempt == 1 || smoothedRoundTrip == nil { roundTrip(now - command.lastSent) }
         respondedSequence = sequence
         inFlight = nil
         bytesSinceCommand = 0

@@ -4,35 +4,6 @@
 
 #include "hb_device_private.h"
 
-void hb_dev_play_begin(hb_device *dev, uint8_t seq, uint8_t slot, uint8_t state, uint32_t tick)
-{
-    hb_device_play *p = &dev->plays[0];
-#if HB_PLAY_HISTORY > 1
-    memmove(&dev->plays[1], p, (HB_PLAY_HISTORY - 1u) * sizeof *p);
-#endif
-    p->start = tick;
-    p->end = state == HB_PLAY_PLAYING ? 0u : tick;
-    p->first = HB_PLAY_FIRST_NONE;
-    p->state = state;
-    p->seq = seq;
-    p->slot = slot;
-    p->code = 0;
-}
-
-void hb_dev_play_end(hb_device *dev, uint8_t event, uint8_t code, uint32_t tick)
-{
-    hb_device_play *p = &dev->plays[0];
-    p->state = event;
-    p->code = code;
-    p->end = tick;
-}
-
-void hb_dev_play_first(hb_device *dev, uint32_t tick)
-{
-    uint32_t d = tick - dev->plays[0].start;
-    dev->plays[0].first = d < HB_PLAY_FIRST_NONE ? (uint16_t)d : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
-}
-
 /* A pending play that ends without starting (the watchdog, a stage fault): a record of its own. */
 void hb_dev_play_fault_pending(hb_device *dev, uint8_t code, uint32_t tick)
 {

@@ -43,10 +43,14 @@
 #define HB_DEVICE_MAX_SLOTS 8u
 #endif
 
-/* Play records the device keeps (2.19): the most recent play and the one before; a board short of
- * RAM keeps only the most recent (-DHB_PLAY_HISTORY=1, 14 bytes less: the ATmega328P build). */
+/* Play records the device keeps (2.19): the most recent play and the one before; an AVR, short of
+ * RAM, keeps only the most recent (14 bytes less). -DHB_PLAY_HISTORY=N overrides. */
 #ifndef HB_PLAY_HISTORY
+#if defined(__AVR__)
+#define HB_PLAY_HISTORY 1u
+#else
 #define HB_PLAY_HISTORY 2u
+#endif
 #endif
 
 /* Largest frame the device sends: INFO with a 16-byte name, 4 + 60 + 2 raw bytes, stuffed, 0x00. */
