@@ -62,6 +62,11 @@ import Testing
                 noise: (LineNoise(profile: profile, seed: 101), LineNoise(profile: profile, seed: 102)), baudRate: device.options.baudRate)
             let tally = await run.run(patterns, count: plays)
             print("lossy-line benchmark, \(name) both ways: \(tally)")
+            // What the plays that did not finish were told, grouped (the first 60 characters).
+            let reasons = Dictionary(grouping: tally.messages) { String($0.prefix(60)) }.mapValues(\.count)
+            for (reason, count) in reasons.sorted(by: { $0.value > $1.value }).prefix(6) {
+                print("lossy-line benchmark, \(name): \(count) x \(reason)...")
+            }
             results.append((name, tally))
             #expect(tally.misreported == 0, "\(name): \(tally.messages)")
         }
