@@ -40,7 +40,11 @@
 
 /* Slot table size: a compile-time bound so the table is a plain array (AVR: -DHB_DEVICE_MAX_SLOTS=2). */
 #ifndef HB_DEVICE_MAX_SLOTS
+#if defined(__AVR__)
+#define HB_DEVICE_MAX_SLOTS 2u /* an AVR has RAM for 2 (also where no -D can be passed: the Arduino IDE) */
+#else
 #define HB_DEVICE_MAX_SLOTS 8u
+#endif
 #endif
 
 /* Play records the device keeps (2.19): the most recent play and the one before; an AVR, short of
