@@ -55,22 +55,23 @@ extension SessionEngine {
     }
 
     /// The wait for attempt `attempt`: the policy's time-out, or with an adaptive policy and a
-    /// measured round trip, RTT + 4 x its variation (at least 10 ms), 1.5 times longer per
+    /// measured round trip, RTT + 4 x its variation (at least 10 ms), 1.25 times longer per
     /// retransmission, never more than the policy's. Noise, not congestion, loses frames on a
-    /// serial line: a gentle back-off keeps the tries many and the total within 2.4's.
+    /// serial line: a gentle back-off keeps the tries many (about 15 in 2.4's 600 ms on a pty).
     func attemptTimeout(_ policy: CommandPolicy, attempt: Int) -> Double {
         guard policy.adaptive else { return policy.timeout }
         // Before any round trip is known (the first HELLO), 25 ms: HELLO is idempotent, so a
         // device slower than that costs only extra HELLOs.
         let base = smoothedRoundTrip.map { max(0.01, $0 + 4 * roundTripVariation) } ?? 0.025
-        return min(policy.timeout, base * pow(1.5, Double(min(attempt - 1, 12))))
+        return min(policy.timeout, base * pow(1.25, Double(min(attempt - 1, 20))))
     }
 
     /// How long a PONG is waited for: `pingTimeout`, or less on a link whose round trip is known
-    /// (3 x RTT + 4 x its variation, at least 10 ms): a lost PONG costs little during a clock sync.
+    /// (3 x RTT + 4 x its variation, at least 30 ms: a PONG waits for the device's next tick and
+    /// the first estimates can be short): a lost PONG costs little during a clock sync.
     var pingWait: Double {
         guard let smoothed = smoothedRoundTrip else { return timing.pingTimeout }
-        return min(timing.pingTimeout, max(0.01, 3 * smoothed + 4 * roundTripVariation))
+        return min(timing.pingTimeout, max(0.03, 3 * smoothed + 4 * roundTripVariation))
     }
 
     /// Whether frames were lost or damaged on this line: uploads then go in smaller chunks.
