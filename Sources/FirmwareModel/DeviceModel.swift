@@ -39,6 +39,8 @@ public struct DeviceModel: Sendable {
         var scale: UInt8
         var offset: Int8
         var loops: UInt16
+        /// The PLAY's sequence number, for its record (2.19).
+        var sequence: UInt8 = 0
     }
 
     /// The play the interpreter runs, until its end is reported.
@@ -80,6 +82,8 @@ public struct DeviceModel: Sendable {
     var active: ActivePlay?
     var remembered: RememberedReply?
     var noticeSequence: UInt8 = 0
+    /// The play records (2.19), the most recent first, at most `DeviceModel.playHistory`.
+    var plays: [Message.PlayRecord] = []
     /// The board's output-stage fault (2.18), and the one last reported.
     public internal(set) var stageFault: UInt8 = 0
     var faultSent: UInt8 = 0
@@ -184,11 +188,13 @@ public struct DeviceModel: Sendable {
             pending = nil
             if play.slot == Message.streamSlot { streamState = .closed }
             sendTelemetry(.fault, slot: play.slot, code: stageFault, tick: n)
+            recordUnstarted(play, code: stageFault, tick: n)
         } else if let play = pending, stage.state == .warm,
             play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true
         {
             if let old = active, interpreter.mode == .playing {
                 sendTelemetry(.stopped, slot: old.slot, code: Message.Telemetry.stoppedByReplacement, tick: n)
+                recordEnd(.stopped, code: Message.Telemetry.stoppedByReplacement, tick: n)
                 if old.slot == Message.streamSlot { streamState = .closed }
             }
             let error = start(play)
@@ -235,6 +241,7 @@ public struct DeviceModel: Sendable {
         if var play = active, !play.hadOutput, sample.amplitude != 0 {
             play.hadOutput = true
             active = play
+            recordFirstOutput(tick: n)
             sendTelemetry(.firstOutput, slot: play.slot, tick: n)
         }
         // 6. End.
@@ -257,6 +264,11 @@ public struct DeviceModel: Sendable {
     /// pending one is cancelled, the stream closes, FAULT with the play's slot (0xFE: none).
     mutating func faultStop(code: UInt8, tick: UInt32) {
         let slot = active?.slot ?? pending?.slot ?? Message.Telemetry.noSlot
+        if active != nil {
+            recordEnd(.fault, code: code, tick: tick)
+        } else if let play = pending {
+            recordUnstarted(play, code: code, tick: tick)
+        }
         pending = nil
         if interpreter.mode == .playing { interpreter.stop(brake: true) }
         streamState = .closed
@@ -289,12 +301,14 @@ public struct DeviceModel: Sendable {
         interpreter.setSharpnessOffset(play.offset)
         pending = nil
         active = ActivePlay(slot: play.slot, loopsLeft: play.loops)
+        recordStart(play, tick: now)
         return code
     }
 
     mutating func endPlay(code: UInt8, tick: UInt32) {
         guard let play = active else { return }
         sendTelemetry(code == 0 ? .finished : .fault, slot: play.slot, code: code, tick: tick)
+        recordEnd(code == 0 ? .finished : .fault, code: code, tick: tick)
         if play.slot == Message.streamSlot { streamState = .closed }
         active = nil
     }

@@ -43,6 +43,8 @@ extension DeviceModel {
             streamData(offset: u32(p, 0), data: p[4...])
         case .hello?:
             hello(frame)
+        case .query?:
+            send(.status(status(index: p.first ?? 0)), sequence: frame.sequence)
         case .diag?:
             // No board behind the model: stage 0 and the stage fault it holds (2.18).
             send(.diagReport(.init(stageCode: 0, fault: MessageErrorCode(stageFault))), sequence: frame.sequence)
@@ -75,6 +77,8 @@ extension DeviceModel {
             sendResponse(
                 sequence: frame.sequence, type: type, code: MessageErrorCode.versionIncompatible.rawValue,
                 value: UInt32(ProtocolVersion.current.major) << 8 | UInt32(ProtocolVersion.current.minor))
+        } else if p.count > MessageType.hello.fixedPayloadCount {
+            send(.infoPart(Self.infoPart(configuration.info(watchdog: watchdog), part: p[2])), sequence: frame.sequence)
         } else {
             send(.info(configuration.info(watchdog: watchdog)), sequence: frame.sequence)
         }
@@ -91,7 +95,7 @@ extension DeviceModel {
         switch MessageType(rawValue: frame.messageType) {
         case .upload?: reply = upload(p)
         case .commit?: reply = commit(p)
-        case .play?: reply = play(p)
+        case .play?: reply = play(p, sequence: frame.sequence)
         case .stop?: reply = stop(p)
         case .prepare?: reply = prepare()
         case .streamOpen?: reply = streamOpen(p)
@@ -154,7 +158,7 @@ extension DeviceModel {
 
     // MARK: Playing (2.8, 2.9)
 
-    private mutating func play(_ p: [UInt8]) -> Reply {
+    private mutating func play(_ p: [UInt8], sequence: UInt8) -> Reply {
         guard p.count >= MessageType.play.fixedPayloadCount else { return .nack(.badLength) }
         let slot = p[0]
         let flags = p[1]
@@ -171,7 +175,8 @@ extension DeviceModel {
             guard slots[Int(slot)].ready else { return .nack(.notCommitted) }
         }
         let startTick: UInt32? = flags & Message.Play.atFlag != 0 ? at : nil
-        pending = PendingPlay(slot: slot, startTick: startTick, scale: p[6], offset: Int8(bitPattern: p[7]), loops: loops)
+        pending = PendingPlay(
+            slot: slot, startTick: startTick, scale: p[6], offset: Int8(bitPattern: p[7]), loops: loops, sequence: sequence)
         stage.requestWake()
         var start = now
         if let at = startTick, Int32(bitPattern: at &- now) > 0 { start = at }
@@ -186,7 +191,10 @@ extension DeviceModel {
         guard p.count >= MessageType.stop.fixedPayloadCount else { return .nack(.badLength) }
         guard p[0] & ~Message.Stop.brakeFlag == 0 else { return .nack(.badParam) }
         var reply = Reply.ack(now)
-        if let play = active, interpreter.mode == .playing { reply.after = .stopped(slot: play.slot) }
+        if let play = active, interpreter.mode == .playing {
+            reply.after = .stopped(slot: play.slot)
+            recordEnd(.stopped, code: Message.Telemetry.stoppedByHost, tick: now)
+        }
         pending = nil
         interpreter.stop(brake: p[0] & Message.Stop.brakeFlag != 0)
         streamState = .closed

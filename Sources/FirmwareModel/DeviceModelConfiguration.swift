@@ -73,7 +73,7 @@ extension DeviceModel {
 
         /// The INFO this configuration answers HELLO with (2.6), for a given watchdog value.
         public func info(watchdog: UInt16) -> Message.Info {
-            var caps = capabilities.subtracting(.stream)
+            var caps = capabilities.subtracting(.stream).union(.status)  // the play records: every device (2.19)
             if streamCapacity != 0 { caps.insert(.stream) }
             return Message.Info(
                 firmwareMajor: firmwareMajor, firmwareMinor: firmwareMinor, firmwarePatch: firmwarePatch,

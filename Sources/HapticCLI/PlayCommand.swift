@@ -25,7 +25,7 @@ struct Play: AsyncParsableCommand {
             --trace FILE writes the session as the host saw it, in the trace format of haptic emulate --trace \
             (haptic-trace/1, for haptic verify).
 
-            Exit status: 0 when the play finished; 1 when it could not play or ended otherwise (stopped, fault); 130 or 143 when SIGINT or SIGTERM ended it, after the device was stopped with a brake; 64 for a bad command line.
+            Exit status: 0 when the play finished; 1 when it could not play (nothing was played); 2 when the device played it and it ended otherwise (stopped, a fault such as the watchdog); 3 when the device accepted the play but its end could not be learned; 130 or 143 when SIGINT or SIGTERM ended it, after the device was stopped with a brake; 64 for a bad command line.
             """
     )
 
@@ -111,6 +111,11 @@ struct Play: AsyncParsableCommand {
         defer { watcher.cancel() }
         do {
             try await play(loaded, on: device, virtual: virtual, path: path, recorder: recorder)
+        } catch let ended as PlayEnded where interrupts.signal == nil {
+            // The play ran (or was accepted): say how it ended, with its own exit status.
+            await device.close()
+            FileHandle.standardError.write(Data("Error: \(ended.description)\n".utf8))
+            throw ExitCode(ended.status)
         } catch  where interrupts.signal == nil {
             await device.close()
             // The trace of a failed play is what shows why: write it all the same.
@@ -155,7 +160,12 @@ struct Play: AsyncParsableCommand {
         let before = await device.statistics.bytesSent
         let called = HapticDevice.hostTime()
         let time = feltAt.map { HapticDevice.PlayTime.felt(at: called + $0 / 1000) } ?? .now
-        let receipt = try await device.play(prepared, at: time, intensity: intensity)
+        let receipt: PlayReceipt
+        do {
+            receipt = try await device.play(prepared, at: time, intensity: intensity)
+        } catch SessionError.outcomeUnknown(let what) {
+            throw PlayEnded(status: 3, description: "outcome unknown: \(what)")
+        }
         let feltOnset = try await device.predictedFeltOnset(of: receipt, prepared: prepared).map { $0 - called }
         let playBytes = await device.statistics.bytesSent - before
         // A long pattern shows how far the play is (standard error), from the host's clock.
@@ -175,7 +185,15 @@ struct Play: AsyncParsableCommand {
         // FIRST_OUTPUT is a notice, not retransmitted: on a faulty line it may be lost, and then
         // the play has no latency figure but still goes on to its end.
         let first = try? await device.waitForFirstOutput(of: receipt, timeout: prepared.duration + 2)
-        let end = try await device.waitForEnd(of: receipt, timeout: prepared.duration + 2)
+        let end: DeviceEvent
+        do {
+            end = try await device.waitForEnd(of: receipt, timeout: prepared.duration + 2)
+        } catch {
+            throw PlayEnded(
+                status: 3,
+                description:
+                    "the device accepted the play (start tick \(receipt.startTick)) but how it ended could not be learned: \(error)")
+        }
         ticker?.cancel()
         progress?.finish()
         // The end telemetry comes with the first brake tick: return once the brake is over, so
@@ -258,8 +276,15 @@ struct Play: AsyncParsableCommand {
             }
         }
         // Only a play that ran to its END succeeded: a stop or a fault is not success for a script.
-        guard case .finished = end else { throw CommandFailure("the play did not finish: \(end)") }
+        guard case .finished = end else { throw PlayEnded(status: 2, description: "the play did not finish: \(end)") }
     }
+}
+
+/// A play the device accepted that did not end with FINISHED: exit status 2 (it ended otherwise,
+/// the line says how) or 3 (its end could not be learned). docs/cli.md, "Exit statuses".
+struct PlayEnded: Error, CustomStringConvertible {
+    var status: Int32
+    var description: String
 }
 
 extension Play {

@@ -165,7 +165,7 @@ struct LiveChecks {
                 "INFO capability STREAM is \(caps & 1) with stream_capacity \(info.streamCapacity) (2.6: set exactly when the ring exists)")
         }
         // Bits 0..3 are 1.0's, bit 4 DIAG came with 2.18; the rest are 0.
-        if caps & 0xFFE0 != 0 { throw Divergence(String(format: "INFO capabilities 0x%04X set bits 5..15, which are 0 in this version", caps)) }
+        if caps & 0xFFC0 != 0 { throw Divergence(String(format: "INFO capabilities 0x%04X set bits 6..15, which are 0 in this version", caps)) }
         if info.streamCapacity & (info.streamCapacity &- 1) != 0 {
             throw Divergence("INFO stream_capacity \(info.streamCapacity) is not a power of two (2.10)")
         }

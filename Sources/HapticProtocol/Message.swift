@@ -17,6 +17,7 @@ public enum Message: Hashable, Sendable {
     case streamData(StreamData)
     case setConfig(SetConfig)
     case diag(Diag)
+    case query(Query)
     case ack(Ack)
     case nack(Nack)
     case info(Info)
@@ -25,6 +26,8 @@ public enum Message: Hashable, Sendable {
     case credit(Credit)
     case reset(Reset)
     case diagReport(DiagReport)
+    case status(Status)
+    case infoPart(InfoPart)
 
     /// The slot number of the stream (2.2.2).
     public static let streamSlot: UInt8 = 0xFF
@@ -43,6 +46,7 @@ public enum Message: Hashable, Sendable {
         case .streamData: .streamData
         case .setConfig: .setConfig
         case .diag: .diag
+        case .query: .query
         case .ack: .ack
         case .nack: .nack
         case .info: .info
@@ -51,6 +55,8 @@ public enum Message: Hashable, Sendable {
         case .credit: .credit
         case .reset: .reset
         case .diagReport: .diagReport
+        case .status: .status
+        case .infoPart: .infoPart
         }
     }
 
@@ -76,6 +82,7 @@ public enum Message: Hashable, Sendable {
         case .streamData(let m): m
         case .setConfig(let m): m
         case .diag(let m): m
+        case .query(let m): m
         case .ack(let m): m
         case .nack(let m): m
         case .info(let m): m
@@ -84,6 +91,8 @@ public enum Message: Hashable, Sendable {
         case .credit(let m): m
         case .reset(let m): m
         case .diagReport(let m): m
+        case .status(let m): m
+        case .infoPart(let m): m
         }
     }
 
@@ -121,6 +130,7 @@ public enum Message: Hashable, Sendable {
         case .streamData: self = .streamData(StreamData(reading: &r))
         case .setConfig: self = .setConfig(SetConfig(reading: &r))
         case .diag: self = .diag(Diag())
+        case .query: self = .query(Query(reading: &r))
         case .ack: self = .ack(Ack(reading: &r))
         case .nack: self = .nack(Nack(reading: &r))
         case .info: self = .info(Info(reading: &r))
@@ -129,6 +139,8 @@ public enum Message: Hashable, Sendable {
         case .credit: self = .credit(Credit(reading: &r))
         case .reset: self = .reset(Reset(reading: &r))
         case .diagReport: self = .diagReport(DiagReport(reading: &r))
+        case .status: self = .status(Status(reading: &r))
+        case .infoPart: self = .infoPart(InfoPart(reading: &r))
         }
         if let error = r.error { throw error }
     }

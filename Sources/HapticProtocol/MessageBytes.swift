@@ -95,6 +95,17 @@ struct PayloadFields {
         position = index + count
     }
 
+    /// A byte that may be absent (a later minor version's field, 2.2.1): read when present, written
+    /// when not nil.
+    mutating func optionalU8(_ value: inout UInt8?) {
+        guard let index = position else {
+            if let value { bytes.append(value) }
+            return
+        }
+        value = index < bytes.count ? bytes[index] : nil
+        if value != nil { position = index + 1 }
+    }
+
     /// Everything after the fields before it: data.
     mutating func rest(_ value: inout [UInt8]) {
         self.bytes(&value, count: bytes.count - (position ?? 0))

@@ -5,12 +5,20 @@ extension Message {
     /// duplicate memory (2.4).
     public struct Hello: Hashable, Sendable, MessagePayload {
         public var version: ProtocolVersion
+        /// Asks for one piece of INFO, answered by INFO_PART (2.19); nil: the whole INFO.
+        public var part: UInt8?
 
-        public init(version: ProtocolVersion = .current) { self.version = version }
+        public init(version: ProtocolVersion = .current, part: UInt8? = nil) {
+            self.version = version
+            self.part = part
+        }
 
         static let zero = Self(version: ProtocolVersion(major: 0, minor: 0))
 
-        mutating func fields(_ f: inout PayloadFields) { f.version(&version) }
+        mutating func fields(_ f: inout PayloadFields) {
+            f.version(&version)
+            f.optionalU8(&part)
+        }
     }
 
     /// INFO (response 0x82 to HELLO): what the device is and what it can hold.
@@ -39,6 +47,8 @@ extension Message {
             public static let subtick = Capabilities(rawValue: 1 << 3)
             /// The board reports its output stage: DIAG is answered by DIAG_REPORT (2.18).
             public static let diag = Capabilities(rawValue: 1 << 4)
+            /// QUERY / STATUS (the play records) and INFO in parts (2.19).
+            public static let status = Capabilities(rawValue: 1 << 5)
         }
 
         public var version: ProtocolVersion

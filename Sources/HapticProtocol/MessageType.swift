@@ -13,6 +13,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     case streamData = 0x0A
     case setConfig = 0x0B
     case diag = 0x0C
+    case query = 0x0D
 
     case ack = 0x80
     case nack = 0x81
@@ -22,6 +23,8 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     case credit = 0x85
     case reset = 0x86
     case diagReport = 0x87
+    case status = 0x88
+    case infoPart = 0x89
 
     /// Types the host sends: the device answers a command from this range, or ignores the frame.
     public static func isHostToDevice(_ raw: UInt8) -> Bool { raw < 0x80 }
@@ -51,6 +54,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .streamData: 4
         case .setConfig: 5
         case .diag: 0
+        case .query: 0
         case .ack: 5
         case .nack: 6
         case .info: Message.Info.fixedCount
@@ -59,6 +63,8 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .credit: 8
         case .reset: 7
         case .diagReport: Message.DiagReport.fixedCount
+        case .status: Message.Status.fixedCount
+        case .infoPart: 2
         }
     }
 
@@ -76,6 +82,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .streamData: "STREAM_DATA"
         case .setConfig: "SET_CONFIG"
         case .diag: "DIAG"
+        case .query: "QUERY"
         case .ack: "ACK"
         case .nack: "NACK"
         case .info: "INFO"
@@ -84,6 +91,8 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .credit: "CREDIT"
         case .reset: "RESET"
         case .diagReport: "DIAG_REPORT"
+        case .status: "STATUS"
+        case .infoPart: "INFO_PART"
         }
     }
 }

@@ -7,12 +7,14 @@ import Logging
 /// drives it over a transport in real time; the fault-injection tests drive it in virtual time,
 /// so the same code is tested that runs against a board.
 ///
-/// Rules it keeps (PROTOCOL.md part 2): one command in flight, retransmitted byte for byte after
-/// 100 ms, 5 times at most (2.4); a 0x00 before the first frame and after a time-out (2.1.3); at
+/// Rules it keeps (PROTOCOL.md part 2): one command in flight, retransmitted byte for byte after a
+/// time-out that adapts to the measured round trip and doubles on each retransmission, within 2.4's
+/// total of 6 x 100 ms (2.19); a 0x00 before the first frame and after a time-out (2.1.3); at
 /// most `rx_buffer` bytes sent between a command's first byte and its response (2.5); SET_PARAM
 /// coalesced, at most one per tick (2.8); STREAM_DATA within credit, go-back-N (2.10); a frame at
-/// least every watchdog / 4 while a play may be running (2.13); on RESET or a lost session, a new
-/// handshake and every committed program uploaded again.
+/// least every watchdog / 8 while a play may be running (2.13, 2.19); the end of every play
+/// learned, from its notices or from the device's play records (QUERY, 2.19: `PlayTracker`); on
+/// RESET or a lost session, a new handshake and every committed program uploaded again.
 ///
 /// Not thread-safe: one thread at a time (the runner holds a lock around every call). What the
 /// operations ask of it (policies, limits, committed slots) is in SessionEngineOperations.swift.
@@ -31,6 +33,8 @@ package final class SessionEngine {
         var deadline: Double
         var attempt: Int
         var policy: CommandPolicy
+        var firstSent: Double
+        var lastSent: Double
     }
 
     private struct PendingPing {
@@ -61,14 +65,31 @@ package final class SessionEngine {
     private var inFlight: InFlight?
     private var bytesSinceCommand = 0
     private var needsDelimiter = true
-    private var lastSend = -Double.infinity
+    private(set) var lastSend = -Double.infinity
     var slots: [UInt8: SlotProgram] = [:]
     private var pings: [UInt32: PendingPing] = [:]
     private var nextEcho: UInt32 = 1
     private var pendingParameters: Message.SetParam?
     private var lastParameters = -Double.infinity
     var playMayRun = false
-    private var lastNotice: UInt8?
+    var lastNotice: UInt8?
+    /// Plays whose end is awaited (2.19).
+    package internal(set) var tracker = PlayTracker()
+    /// The sequence number of the command whose response is being delivered.
+    var respondedSequence: UInt8 = 0
+    /// INFO pieces received during the handshake, whichever HELLO they answer (2.19).
+    package internal(set) var infoPieces: [UInt8: Message.InfoPart] = [:]
+    /// The sequence number of the last command sent, and the last STATUS with its arrival time.
+    package private(set) var lastCommandSequence: UInt8 = 0
+    package private(set) var lastStatus: (status: Message.Status, at: Double)?
+    /// Smoothed round trip of commands and its variation (RFC 6298), from first attempts only.
+    package internal(set) var smoothedRoundTrip: Double?
+    var roundTripVariation = 0.0
+    /// Frames that arrived damaged (CRC, COBS, ...) since the command in flight was first sent.
+    private var damagedSinceCommand = 0
+    /// Frames that arrived damaged in the whole session, and frames that were lost or damaged on the
+    /// way out (retransmissions): whether the line is lossy (smaller uploads).
+    package private(set) var damagedFrames = 0
 
     package init(timing: SessionTiming, logger: Logger, send: @escaping ([UInt8]) throws(TransportError) -> Void) {
         self.timing = timing
@@ -112,7 +133,11 @@ package final class SessionEngine {
     package func receive(_ bytes: [UInt8], now: Double) {
         bytesReceived += bytes.count
         for result in decoder.push(bytes) {
-            guard case .success(let frame) = result else { continue }
+            guard case .success(let frame) = result else {
+                damagedSinceCommand += 1
+                damagedFrames += 1
+                continue
+            }
             handle(frame, now: now)
             if case .failed = state { return }
         }
@@ -123,29 +148,34 @@ package final class SessionEngine {
     package func poll(now: Double) {
         if case .failed = state { return }
         if var command = inFlight, now >= command.deadline {
-            if command.attempt < command.policy.attempts {
+            let budget = command.firstSent + command.policy.timeout * Double(command.policy.attempts)
+            let more = command.policy.adaptive ? now < budget - 0.001 : command.attempt < command.policy.attempts
+            if more {
                 command.attempt += 1
-                command.deadline = now + command.policy.timeout
+                command.deadline = min(now + attemptTimeout(command.policy, attempt: command.attempt), budget)
+                command.lastSent = now
                 inFlight = command
                 retransmissions += 1
                 needsDelimiter = true
                 bytesSinceCommand = 0
-                logger.debug("retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt)")
+                logger.debug(
+                    "retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt), \(damagedSinceCommand) damaged frames")
                 guard transmit(command.bytes, now: now) else { return }
                 bytesSinceCommand = command.bytes.count
             } else {
                 inFlight = nil
                 needsDelimiter = true
-                deliver(.timedOut(attempts: command.attempt), now: now)
+                deliver(.timedOut(attempts: command.attempt, damaged: damagedSinceCommand), now: now)
             }
         }
-        for (echo, ping) in pings where now - ping.sent >= timing.pingTimeout {
+        for (echo, ping) in pings where now - ping.sent >= pingWait {
             pings[echo] = nil
             ping.completion(.failure(.timedOut("PONG")))
         }
         flushParameters(now: now)
         pumpStream(now: now)
         keepAlive(now: now)
+        queryPlays(now: now)
         if let operation = current, inFlight == nil {
             apply(operation.resume(self, now: now), of: operation, now: now)
         }
@@ -193,6 +223,7 @@ package final class SessionEngine {
         case .send(let message, let policy):
             let sequence = nextSequence
             nextSequence &+= 1
+            lastCommandSequence = sequence
             let bytes: [UInt8]
             do {
                 bytes = try message.encoded(sequence: sequence)
@@ -203,8 +234,9 @@ package final class SessionEngine {
             }
             inFlight = InFlight(
                 sequence: sequence, type: message.type, bytes: bytes,
-                deadline: now + policy.timeout, attempt: 1, policy: policy)
+                deadline: now + attemptTimeout(policy, attempt: 1), attempt: 1, policy: policy, firstSent: now, lastSent: now)
             bytesSinceCommand = 0
+            damagedSinceCommand = 0
             guard transmit(bytes, now: now) else { return }
             bytesSinceCommand = bytes.count
         case .wait:
@@ -247,13 +279,24 @@ package final class SessionEngine {
             matchResponse(frame.sequence, type: nack.type, reply: .nack(nack.code, nack.value), now: now)
         case .info(let info):
             matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .info(info), now: now)
+        case .infoPart(let part):
+            // Every piece counts, also the answers to the extra HELLOs sent alongside (2.19).
+            if part.parts == 0 || Int(part.part) < Int(part.parts) { infoPieces[part.part] = part }
+            matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .infoPart(part), now: now)
+        case .status(let status):
+            lastStatus = (status, now)
+            for event in tracker.status(status, now: now, rate: Double(max(1, info?.rate ?? 1000))) {
+                if event.endsPlay && tracker.isEmpty { playMayRun = false }
+                onEvent(event)
+            }
         case .pong(let pong):
             if let ping = pings.removeValue(forKey: pong.echo) {
                 ping.completion(.success(PingSample(sent: ping.sent, received: now, pong: pong)))
             }
         case .telemetry(let telemetry):
-            countNotice(frame.sequence)
+            countNotice(frame.sequence, now: now)
             let event = DeviceEvent(telemetry: telemetry)
+            guard tracker.notice(event) else { return }  // already learned from a play record
             if event.endsPlay {
                 playMayRun = false
                 if telemetry.slot == Message.streamSlot { stream = nil }
@@ -262,7 +305,7 @@ package final class SessionEngine {
             }
             onEvent(event)
         case .credit(let credit):
-            countNotice(frame.sequence)
+            countNotice(frame.sequence, now: now)
             stream?.credit(credit, now: now, grace: timing.commandTimeout / 2)
             pumpStream(now: now)
             if let operation = current, inFlight == nil {
@@ -281,17 +324,14 @@ package final class SessionEngine {
     /// else is a late answer to an earlier attempt (2.4).
     private func matchResponse(_ sequence: UInt8, type: UInt8, reply: CommandReply, now: Double) {
         guard let command = inFlight, command.sequence == sequence, command.type.rawValue == type else { return }
+        // Karn's rule, relaxed: before any sample, a retransmitted command's answer times its last
+        // send (on a noisy line the first attempt may never be answered; an answer to an earlier
+        // attempt only makes the estimate longer, which is safe).
+        if command.attempt == 1 || smoothedRoundTrip == nil { roundTrip(now - command.lastSent) }
+        respondedSequence = sequence
         inFlight = nil
         bytesSinceCommand = 0
         deliver(reply, now: now)
-    }
-
-    private func countNotice(_ sequence: UInt8) {
-        if let last = lastNotice {
-            let gap = Int(sequence &- last &- 1)
-            if gap > 0 && gap < 128 { onEvent(.noticesLost(gap)) }
-        }
-        lastNotice = sequence
     }
 
     // MARK: Session state
@@ -321,6 +361,7 @@ package final class SessionEngine {
         stream = nil
         playMayRun = false
         pendingParameters = nil
+        tracker.forgetAll()
         if let operation = current {
             current = nil
             inFlight = nil
@@ -368,7 +409,7 @@ package final class SessionEngine {
     // MARK: Output
 
     /// Sends raw bytes (with a leading 0x00 when one is due); false when the link failed.
-    private func transmit(_ bytes: [UInt8], now: Double) -> Bool {
+    func transmit(_ bytes: [UInt8], now: Double) -> Bool {
         let out = needsDelimiter ? [0] + bytes : bytes
         do {
             try send(out)
@@ -384,7 +425,7 @@ package final class SessionEngine {
 
     /// Sends an unacknowledged message if the bytes-in-flight rule allows (2.5); false otherwise.
     @discardableResult
-    private func transmitUnacknowledged(_ message: Message, now: Double) -> Bool {
+    func transmitUnacknowledged(_ message: Message, now: Double) -> Bool {
         guard case .ready = state, let bytes = try? message.encoded(sequence: 0) else { return false }
         if inFlight != nil {
             let room = Int(info?.rxBuffer ?? 136) - bytesSinceCommand
@@ -419,13 +460,5 @@ package final class SessionEngine {
             transmitUnacknowledged(.streamData(query), now: now)
         }
         if stream != nil { stream = feeder }
-    }
-
-    private func keepAlive(now: Double) {
-        guard timing.keepAlive, playMayRun, let info, info.watchdog > 0, info.rate > 0 else { return }
-        let interval = Double(info.watchdog) / Double(info.rate) / 4
-        if now - lastSend >= interval {
-            transmitUnacknowledged(.ping(Message.Ping(echo: 0)), now: now)
-        }
     }
 }

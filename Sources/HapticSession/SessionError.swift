@@ -7,6 +7,9 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case transport(TransportError)
     /// No response to a command after every retransmission (PROTOCOL.md 2.4: 100 ms, 5 times).
     case notResponding(command: String, attempts: Int)
+    /// No intact response to a command after every retransmission, but `damaged` frames arrived
+    /// that could not be read (CRC, COBS): the device answers, the line spoils it.
+    case damagedReplies(command: String, attempts: Int, damaged: Int)
     /// The device speaks another protocol major version (2.6): the host must stop talking to it.
     case incompatibleVersion(device: ProtocolVersion, host: ProtocolVersion)
     /// The device refused a command (NACK, 2.15).
@@ -24,13 +27,23 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case compile(String)
     /// A PONG, a telemetry event or a stream credit did not come in time.
     case timedOut(String)
+    /// A command may or may not have taken effect and the device could not be asked (a PLAY whose
+    /// acknowledgements and play record were all lost): neither success nor failure can be claimed.
+    case outcomeUnknown(String)
 
     public var description: String {
         switch self {
         case .transport(let error):
             return error.description
         case .notResponding(let command, let attempts):
-            return "the device did not answer \(command) after \(attempts) attempts; check the port, the baud rate and that the firmware runs"
+            if command.hasPrefix("HELLO") {
+                return "the device did not answer \(command) after \(attempts) attempts; check the port, the baud rate and that the firmware runs"
+            }
+            return
+                "the device did not answer \(command) after \(attempts) attempts, though it answered the handshake: it stopped, or the line loses every frame"
+        case .damagedReplies(let command, let attempts, let damaged):
+            return
+                "no intact answer to \(command) after \(attempts) attempts: \(damaged) replies arrived damaged (CRC): the line is noisy or the baud rate is wrong"
         case .incompatibleVersion(let device, let host):
             return
                 "the device speaks protocol \(device), this host speaks \(host): major versions differ, so they cannot talk; update the firmware or the host"
@@ -49,10 +62,19 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot compile the pattern for this device: \(reason)"
         case .timedOut(let what):
             return "timed out waiting for \(what)"
+        case .outcomeUnknown(let what):
+            return "outcome unknown: \(what)"
         }
     }
 
     /// True when the link itself is gone (nothing more will work on this session).
+    /// `damagedReplies` when damaged frames arrived, else `notResponding`.
+    package static func noAnswer(command: String, attempts: Int, damaged: Int) -> SessionError {
+        damaged > 0
+            ? .damagedReplies(command: command, attempts: attempts, damaged: damaged)
+            : .notResponding(command: command, attempts: attempts)
+    }
+
     public var isFatal: Bool {
         switch self {
         case .transport(let error): return [.disconnected, .closed, .notFound, .system].contains(error.kind)

@@ -2,12 +2,16 @@ import HapticProtocol
 
 /// A command's retransmission rule: wait `timeout` seconds for the response, up to `attempts`
 /// sends in all (PROTOCOL.md 2.4: 100 ms, 1 + 5).
+/// With `adaptive`, the wait per attempt follows the measured round trip and doubles per
+/// retransmission (at most `timeout`), and attempts go on until `timeout * attempts` has passed
+/// since the first (2.19): more, shorter tries on a fast line, the same total time.
 package struct CommandPolicy: Sendable {
     package var timeout: Double
     package var attempts: Int
+    package var adaptive = false
 
     package static func standard(_ timing: SessionTiming) -> CommandPolicy {
-        CommandPolicy(timeout: timing.commandTimeout, attempts: 1 + max(0, timing.retransmissions))
+        CommandPolicy(timeout: timing.commandTimeout, attempts: 1 + max(0, timing.retransmissions), adaptive: true)
     }
 }
 
@@ -16,8 +20,10 @@ package enum CommandReply: Sendable {
     case ack(UInt32)
     case nack(MessageErrorCode, UInt32)
     case info(Message.Info)
-    /// No response after every attempt.
-    case timedOut(attempts: Int)
+    /// One piece of INFO (2.19), for a HELLO with a part byte.
+    case infoPart(Message.InfoPart)
+    /// No response after every attempt; `damaged` frames arrived meanwhile that could not be read.
+    case timedOut(attempts: Int, damaged: Int)
 }
 
 /// What an operation wants next.
@@ -74,9 +80,15 @@ package final class OperationCompletion<Value> {
 }
 
 /// One command with the standard retransmission rule; completes with the ACK value.
+///
+/// A PLAY whose response never came may have been taken (its ACKs lost): before failing, it reads
+/// the device's play records (QUERY, 2.19) for up to a second: a record or a pending play with its
+/// sequence number means it was (the operation completes with the tick it started at), none means
+/// it was not, and no answer means nobody can tell (`SessionError.outcomeUnknown`).
 package final class CommandOperation: SessionOperation {
     package let message: Message
     private let completion: OperationCompletion<UInt32>
+    private var verifying: (sequence: UInt8, error: SessionError, deadline: Double, asked: Double)?
 
     package init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.message = message
@@ -104,21 +116,56 @@ package final class CommandOperation: SessionOperation {
                 return .recoverAndRetry
             }
             completion(.failure(.rejected(command: name, code: code, value: value)))
-        case .info:
+        case .info, .infoPart:
             completion(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
-        case .timedOut(let attempts):
-            completion(.failure(.notResponding(command: name, attempts: attempts)))
+        case .timedOut(let attempts, let damaged):
+            let error = SessionError.noAnswer(command: name, attempts: attempts, damaged: damaged)
+            if case .play = message, engine.info?.capabilities.contains(.status) == true {
+                verifying = (engine.lastCommandSequence, error, now + 1, -Double.infinity)
+                return resume(engine, now: now)
+            }
+            completion(.failure(error))
         }
         return .done
+    }
+
+    package func resume(_ engine: SessionEngine, now: Double) -> OperationStep {
+        guard var check = verifying else { return .wait }
+        if let (status, at) = engine.lastStatus, at > check.asked {
+            let record = status.record
+            if !record.isEmpty && record.sequence == check.sequence {
+                verifying = nil
+                engine.playAcknowledgedLate(message, sequence: check.sequence, start: record.start, now: now)
+                completion(.success(record.start))
+                return .done
+            }
+            if !(status.hasPending && status.pendingSequence == check.sequence) {
+                verifying = nil
+                completion(.failure(check.error))  // the device has no trace of it: it did not take it
+                return .done
+            }
+        }
+        if now >= check.deadline {
+            verifying = nil
+            completion(.failure(.outcomeUnknown("\(check.error); its play record could not be read either, so it may have played")))
+            return .done
+        }
+        if now - check.asked >= 0.05 {
+            check.asked = now
+            engine.transmitUnacknowledged(.query(Message.Query(index: 0)), now: now)
+        }
+        verifying = check
+        return .wait
     }
 
     package func fail(_ error: SessionError) { completion(.failure(error)) }
 
 }
 
-/// HELLO until INFO (2.6): establishes the session.
+/// HELLO until INFO (2.6), INFO in pieces where the device has them (2.19): establishes the session.
 package final class HandshakeOperation: SessionOperation {
     private let completion: OperationCompletion<Message.Info>
+    private var assembly = InfoAssembly()
 
     package init(completion: @escaping (Result<Message.Info, SessionError>) -> Void) {
         self.completion = OperationCompletion(completion)
@@ -128,11 +175,16 @@ package final class HandshakeOperation: SessionOperation {
     package var isSessionSetup: Bool { true }
 
     package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
-        .send(.hello(Message.Hello()), engine.handshakePolicy)
+        assembly.start(engine, now: now)
     }
 
     package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
-        switch HandshakeOperation.outcome(of: reply) {
+        let answer: CommandReply
+        switch assembly.handle(reply, engine, now: now) {
+        case .send(let step): return step
+        case .reply(let final): answer = final
+        }
+        switch HandshakeOperation.outcome(of: answer) {
         case .success(let info):
             engine.established(info, now: now)
             completion(.success(info))
@@ -160,8 +212,10 @@ package final class HandshakeOperation: SessionOperation {
             return .failure(.rejected(command: "HELLO", code: code, value: value))
         case .ack:
             return .failure(.rejected(command: "HELLO", code: .unknownMessage, value: 0))
-        case .timedOut(let attempts):
-            return .failure(.notResponding(command: "HELLO", attempts: attempts))
+        case .infoPart:
+            return .failure(.rejected(command: "HELLO", code: .unknownMessage, value: 0))
+        case .timedOut(let attempts, let damaged):
+            return .failure(.noAnswer(command: "HELLO", attempts: attempts, damaged: damaged))
         }
     }
 }

@@ -128,8 +128,8 @@ package final class StreamPlayOperation: SessionOperation {
             completion(.success(tick))
         case (_, .nack(let code, let value)):
             completion(.failure(.rejected(command: name, code: code, value: value)))
-        case (_, .timedOut(let attempts)):
-            completion(.failure(.notResponding(command: name, attempts: attempts)))
+        case (_, .timedOut(let attempts, let damaged)):
+            completion(.failure(.noAnswer(command: name, attempts: attempts, damaged: damaged)))
         default:
             completion(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
         }

@@ -21,7 +21,7 @@ public struct SessionTiming: Sendable, Hashable {
 
     public init(
         commandTimeout: Double = 0.1, retransmissions: Int = 5, handshakeTimeout: Double = 3,
-        handshakeInterval: Double = 0.2, pingTimeout: Double = 0.1, keepAlive: Bool = true,
+        handshakeInterval: Double = 0.1, pingTimeout: Double = 0.1, keepAlive: Bool = true,
         streamQueryInterval: Double = 0.05, uploadAttempts: Int = 3
     ) {
         self.commandTimeout = commandTimeout

@@ -78,10 +78,10 @@ package struct UploadMachine {
             default:
                 return .failed(.rejected(command: command, code: code, value: value))
             }
-        case .info:
+        case .info, .infoPart:
             return .failed(.rejected(command: command, code: .unknownMessage, value: 0))
-        case .timedOut(let attempts):
-            return .failed(.notResponding(command: command, attempts: attempts))
+        case .timedOut(let attempts, let damaged):
+            return .failed(.noAnswer(command: command, attempts: attempts, damaged: damaged))
         }
     }
 }
@@ -146,6 +146,7 @@ package final class RecoveryOperation: SessionOperation {
 
     private var phase = Phase.hello
     private var restored = 0
+    private var assembly = InfoAssembly()
     private let completion: (Result<Int, SessionError>) -> Void
 
     package init(completion: @escaping (Result<Int, SessionError>) -> Void) {
@@ -158,13 +159,18 @@ package final class RecoveryOperation: SessionOperation {
     package func start(_ engine: SessionEngine, now: Double) -> OperationStep {
         phase = .hello
         restored = 0
-        return .send(.hello(Message.Hello()), engine.handshakePolicy)
+        return assembly.start(engine, now: now)
     }
 
     package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         switch phase {
         case .hello:
-            switch HandshakeOperation.outcome(of: reply) {
+            let answer: CommandReply
+            switch assembly.handle(reply, engine, now: now) {
+            case .send(let step): return step
+            case .reply(let final): answer = final
+            }
+            switch HandshakeOperation.outcome(of: answer) {
             case .failure(let error):
                 completion(.failure(error))
                 return .done

@@ -91,15 +91,18 @@ public final class RecordingDevice: @unchecked Sendable {
         return plays
     }
 
-    /// PLAY commands the device accepted (ACKed; a retransmission counts once).
+    /// PLAY commands the device accepted (ACKed; a retransmission counts once, also one that
+    /// arrives after the first ACK and is answered again from the duplicate memory).
     var acceptedPlays: Int {
         var accepted = 0
         var lastPlay: UInt8?
+        var lastAccepted: UInt8?
         for case .frame(let frame) in trace.records {
             switch (frame.frame, frame.message) {
             case (.in, .play?): lastPlay = frame.seq
             case (.out, .ack?) where frame.seq == lastPlay && lastPlay != nil:
-                accepted += 1
+                if lastAccepted != frame.seq { accepted += 1 }
+                lastAccepted = frame.seq
                 lastPlay = nil
             default: break
             }

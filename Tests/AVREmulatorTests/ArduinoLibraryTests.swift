@@ -192,7 +192,7 @@ import Testing
         #expect(info.rxBuffer == 63)  // the HardwareSerial ring
         #expect(info.rate == 1000)
         #expect(info.actuator == .lra)
-        #expect(info.capabilities == [.stream, .activeBrake, .subtick])
+        #expect(info.capabilities == [.stream, .activeBrake, .subtick, .status])
         #expect(info.profileNameString == "lra-drv2605l-170")
         #expect([info.firmwareMajor, info.firmwareMinor, info.firmwarePatch] == [0, 1, 0])
         // The DRV2605L stage's init, as the bare-metal one's (SelfTestFirmwareTests).

@@ -79,7 +79,7 @@ import Testing
         #expect(info.rxBuffer == 128)
         #expect(info.rate == 1000)
         #expect(info.actuator == .lra)
-        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick, .diag])
+        #expect(info.capabilities == [.stream, .sharpness, .activeBrake, .subtick, .diag, .status])
         #expect(info.profileNameString == "lra-170hz-10mm")
     }
 

@@ -43,7 +43,7 @@ struct DeviceModelTests {
             return
         }
         #expect(info.slotCount == 3 && info.slotCapacity == 200 && info.programMemory == 600)
-        #expect(info.capabilities == [.activeBrake])  // STREAM follows the ring, which is absent
+        #expect(info.capabilities == [.activeBrake, .status])  // STREAM follows the ring, which is absent; STATUS always (2.19)
         #expect(info.actuator == .erm && info.profileNameString == "erm-10mm")
         #expect(info.wakeTicks == 20 && info.idleTicks == 2000 && info.watchdog == 1000 && info.rate == 1000)
     }
@@ -109,5 +109,40 @@ struct DeviceModelTests {
         #expect(samples[49] == OutputSample(amplitude: 90, sharpness: 0))
         #expect(samples[50].isBraking)
         #expect(fault == Message.Telemetry(event: .fault, slot: 1, code: 50, tick: 150))
+    }
+}
+
+/// 2.19: the model keeps two play records; record 1 is the play before the most recent one.
+@Suite struct DeviceModelPlayRecordTests {
+    @Test func recordOneIsThePlayBefore() throws {
+        var device = DeviceModel(configuration: .default)
+        _ = device.takeOutput()
+        var builder = ProgramBuilder(sharpness: false)
+        builder.setA(200, at: 0)
+        let program = builder.program(endingAt: 5).bytes
+        var seq: UInt8 = 1
+        func command(_ message: Message) throws {
+            _ = device.receive(try message.encoded(sequence: seq))
+            seq &+= 1
+        }
+        func status(_ index: UInt8) throws -> Message.Status? {
+            let out = device.receive(try Message.query(.init(index: index)).encoded(sequence: 99))
+            var decoder = FrameDecoder()
+            for case .success(let frame) in decoder.push(out) {
+                if case .status(let status) = try Message(frame: frame) { return status }
+            }
+            return nil
+        }
+        try command(.upload(.init(slot: 0, offset: 0, data: program)))
+        try command(.commit(.init(slot: 0, program: program)))
+        try command(.play(.init(slot: 0, loops: 0)))  // seq 3: loops until replaced
+        for _ in 0..<40 { _ = device.step() }
+        try command(.play(.init(slot: 0)))  // seq 4 replaces it
+        for _ in 0..<20 { _ = device.step() }
+        let older = try #require(try status(1)).record
+        #expect(older.sequence == 3 && older.endEvent == .stopped && older.code == Message.Telemetry.stoppedByReplacement)
+        let newer = try #require(try status(0)).record
+        #expect(newer.sequence == 4 && newer.endEvent == .finished && newer.start == older.end)
+        #expect(try #require(try status(2)).record.isEmpty)
     }
 }

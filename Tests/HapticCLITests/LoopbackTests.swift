@@ -66,8 +66,18 @@ import Testing
         let verify = try HapticProcess.run(["verify", "preset:impact.medium", "--trace", result.trace], timeout: 30)
         #expect(verify.status == 0, "\(verify.output)\(verify.errors)")
         #expect(verify.output.contains("equal: "))
-        // The host's view of the same play: no outputs, so its end is what is checked.
-        if !lostEnd {
+        // The host's view of the same play: no outputs, so its end is what is checked. A host that
+        // lost the FINISHED notice learned the end from the play record (STATUS, PROTOCOL.md 2.19):
+        // its trace then has no end notice to compare, but has the STATUS.
+        let hostTrace = try DeviceTrace.read(contentsOf: directory.appendingPathComponent("host.jsonl").path)
+        let endFromRecord = !hostTrace.records.contains { record in
+            guard case .frame(let f) = record, case .telemetry(let t)? = f.message else { return false }
+            return t.event == .finished
+        }
+        if endFromRecord {
+            #expect(hostTrace.records.contains { if case .frame(let f) = $0 { f.type == "STATUS" } else { false } })
+        }
+        if !lostEnd && !endFromRecord {
             let host = try HapticProcess.run(
                 ["verify", "preset:impact.medium", "--trace", directory.appendingPathComponent("host.jsonl").path], timeout: 30)
             #expect(host.status == 0, "\(host.output)\(host.errors)")

@@ -31,6 +31,12 @@ struct MessageTests {
                 stageCode: 2, fault: .overCurrent, flags: [.present, .calibrated], driverStatus: 0xE1,
                 supplyMillivolts: 5000, ratedMillivolts: 1979, limitMillivolts: 2490, calibrationCompensation: 0x0D,
                 calibrationBackEMF: 0x79, feedbackControl: 0xB6, lraPeriod: 60, busErrors: 3, retries: 2)),
+        .query(.init(index: 1)),
+        .status(
+            .init(
+                now: 5000, pendingSlot: 1, pendingSequence: 9, index: 0,
+                record: .init(state: 3, sequence: 8, slot: 0, code: 0, start: 4000, firstOffset: 2, end: 4100))),
+        .infoPart(.init(part: 1, parts: 7, data: [1, 2, 3, 4, 5, 6, 7, 8])),
     ]
 
     static let infoSample = Message.Info(
@@ -63,6 +69,8 @@ struct MessageTests {
             case .upload(let m): extra = m.data.count
             case .streamData(let m): extra = m.data.count
             case .info(let m): extra = m.profileName.count
+            case .infoPart(let m): extra = m.data.count
+            case .query(let m): extra = m.index == nil ? 0 : 1
             default: extra = 0
             }
             #expect(
@@ -103,7 +111,10 @@ struct MessageTests {
         #expect(throws: MessageDecodeError.tooShort(.upload, count: 5)) {
             try Message(type: MessageType.upload.rawValue, payload: [0, 0, 0, 0, 0])
         }
-        #expect(throws: MessageDecodeError.unknownType(0x0D)) { try Message(type: 0x0D, payload: []) }
+        #expect(throws: MessageDecodeError.unknownType(0x0E)) { try Message(type: 0x0E, payload: []) }
+        #expect(throws: MessageDecodeError.tooShort(.status, count: 20)) {
+            try Message(type: MessageType.status.rawValue, payload: Array(repeating: 0, count: 20))
+        }
         #expect(throws: MessageDecodeError.tooShort(.diagReport, count: 17)) {
             try Message(type: MessageType.diagReport.rawValue, payload: Array(repeating: 0, count: 17))
         }
@@ -120,8 +131,29 @@ struct MessageTests {
     @Test func commandKinds() {
         let commands = MessageType.allCases.filter(\.isCommand)
         #expect(commands == [.hello, .upload, .commit, .play, .stop, .prepare, .streamOpen, .setConfig])
-        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) }.count == 12)
+        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) }.count == 13)
         #expect(!MessageType.diag.isCommand)
+        #expect(!MessageType.query.isCommand)
+    }
+
+    /// 2.19: STATUS's layout, QUERY's optional index, HELLO's optional part byte.
+    @Test func statusLayouts() throws {
+        let status = Message.status(
+            .init(
+                now: 0x0403_0201, pendingSlot: 0xFE, pendingSequence: 0, index: 1,
+                record: .init(state: 5, sequence: 7, slot: 0xFF, code: 50, start: 0x10, firstOffset: nil, end: 0x20)))
+        #expect(
+            status.payload == [1, 2, 3, 4, 0xFE, 0, 1, 5, 7, 0xFF, 50, 0x10, 0, 0, 0, 0xFF, 0xFF, 0x20, 0, 0, 0])
+        #expect(Message.query(.init()).payload == [])
+        #expect(Message.query(.init(index: 1)).payload == [1])
+        #expect(try Message(type: MessageType.query.rawValue, payload: []) == .query(.init(index: nil)))
+        #expect(Message.hello(.init(part: 3)).payload == [ProtocolVersion.current.major, ProtocolVersion.current.minor, 3])
+        #expect(try Message(type: 0x01, payload: [ProtocolVersion.current.major, ProtocolVersion.current.minor]) == .hello(.init()))
+        if case .status(let decoded) = try Message(type: 0x88, payload: status.payload) {
+            #expect(decoded.record.endEvent == .fault && !decoded.hasPending && decoded.record.firstOffset == nil)
+        } else {
+            Issue.record("STATUS did not decode")
+        }
     }
 
     @Test func commitForProgramBytes() {

@@ -24,7 +24,7 @@ NO_SLOT = 0xFE  # TELEMETRY slot of a stage fault when nothing plays (2.18)
 T = {"HELLO": 0x01, "PING": 0x02, "UPLOAD": 0x03, "COMMIT": 0x04, "PLAY": 0x05, "STOP": 0x06,
      "PREPARE": 0x07, "SET_PARAM": 0x08, "STREAM_OPEN": 0x09, "STREAM_DATA": 0x0A, "SET_CONFIG": 0x0B,
      "DIAG": 0x0C, "ACK": 0x80, "NACK": 0x81, "INFO": 0x82, "PONG": 0x83, "TELEMETRY": 0x84, "CREDIT": 0x85,
-     "RESET": 0x86, "DIAG_REPORT": 0x87}
+     "RESET": 0x86, "DIAG_REPORT": 0x87, "QUERY": 0x0D, "STATUS": 0x88, "INFO_PART": 0x89}
 NAME = {v: k for k, v in T.items()}
 FIXED = {"HELLO": 2, "PING": 4, "UPLOAD": 6, "COMMIT": 7, "PLAY": 10, "STOP": 1, "PREPARE": 0,
          "SET_PARAM": 2, "STREAM_OPEN": 16, "STREAM_DATA": 4, "SET_CONFIG": 5}
@@ -261,7 +261,9 @@ class Device:
         self.stage, self.wake_left, self.idle_left = ("warm", 0, cfg.idle) if cfg.wake == 0 else ("cold", 0, 0)
         self.partial = bytearray()
         self.out = []
+        self.seq_in = 0
         self.stage_fault = self.fault_sent = 0  # the board's output-stage fault, and the last one reported
+        self.records = []  # the play records (2.19), most recent first, at most 2
         self.notice(T["RESET"], bytes([MAJOR, MINOR, cfg.reset_reason]) + u32(cfg.boot_count))
 
     def set_stage_fault(self, code):
@@ -346,12 +348,18 @@ class Device:
         elif name == "DIAG":
             # no board here: stage 0, nothing but the fault the device holds
             self.send(T["DIAG_REPORT"], seq, bytes([0, self.stage_fault]) + bytes(16))
+        elif name == "QUERY":
+            self.send(T["STATUS"], seq, self.status(p[0] if p else 0))
         elif name == "HELLO":
             self.memory = None
             if len(p) < 2:
                 self.respond(seq, type_, E["BAD_LENGTH"], 0)
             elif p[0] != MAJOR:
                 self.respond(seq, type_, E["VERSION_INCOMPATIBLE"], MAJOR << 8 | MINOR)
+            elif len(p) >= 3:
+                info = self.info()
+                parts = -(-len(info) // 8)
+                self.send(T["INFO_PART"], seq, bytes([p[2], parts]) + info[8 * p[2]:8 * p[2] + 8])
             else:
                 self.send(T["INFO"], seq, self.info())
         else:
@@ -362,6 +370,7 @@ class Device:
             if name in COMMANDS and len(p) < FIXED[name]:
                 code, value = E["BAD_LENGTH"], 0
             elif name in COMMANDS:
+                self.seq_in = seq
                 code, value = getattr(self, "cmd_" + name.lower())(p, after)
             else:
                 code, value = E["UNKNOWN_MESSAGE"], 0
@@ -372,12 +381,35 @@ class Device:
 
     def info(self):
         c, k = self.cfg, self.cfg.core
-        caps = (c.caps & ~1) | (1 if c.stream else 0)
+        caps = (c.caps & ~1) | (1 if c.stream else 0) | 0x20  # bit 5 STATUS (2.19)
         name = c.profile_name.encode()[:16]
         return (bytes([MAJOR, MINOR, *c.fw, c.actuator]) + u16(c.profile_id) + u32(c.device_id) + u16(caps)
                 + u16(k.rate) + u16(k.brake) + bytes([k.threshold, c.slots]) + u32(k.safety) + u32(k.max_body)
                 + u32(c.slot_capacity) + u32(c.stream) + u16(c.rx_buffer) + u16(c.wake) + u16(c.idle)
                 + u16(self.watchdog) + name)
+
+    # -- play records (2.19)
+    def record(self, seq, slot, tick, state=1, code=0):
+        """A new most recent record: a play that starts (state 1), or a pending one that ends unstarted."""
+        r = {"state": state, "seq": seq, "slot": slot, "code": code, "start": tick, "first": None,
+             "end": 0 if state == 1 else tick}
+        self.records = [r] + self.records[:1]
+        return r
+
+    def status(self, index):
+        pend = self.pending
+        head = u32(self.now) + bytes([pend["slot"] if pend else NO_SLOT, pend["seq"] if pend else 0, index])
+        if index >= len(self.records):
+            return head + bytes(4) + u32(0) + u16(0xFFFF) + u32(0)
+        r = self.records[index]
+        first = 0xFFFF if r["first"] is None else min(r["first"], 0xFFFE)
+        return head + bytes([r["state"], r["seq"], r["slot"], r["code"]]) + u32(r["start"]) + u16(first) + \
+            u32(r["end"])
+
+    def ended(self, event, code, tick):
+        """The active play's record ends, as its end notice says."""
+        r = self.active["record"]
+        r["state"], r["code"], r["end"] = event, code, tick
 
     # -- commands (2.7-2.13), checks in the text's order
     def cmd_upload(self, p, after):
@@ -436,7 +468,7 @@ class Device:
             if not self.slots[slot]["ready"]:
                 return E["NOT_COMMITTED"], 0
         self.pending = {"slot": slot, "at": at if flags & 1 else None, "scale": scale, "offset": offset,
-                        "loops": loops}
+                        "loops": loops, "seq": self.seq_in}
         self.wake_request()
         s = at if flags & 1 and signed32(at - self.now) > 0 else self.now
         if self.stage == "waking":
@@ -448,6 +480,7 @@ class Device:
             return E["BAD_PARAM"], 0
         if self.active is not None and self.interp.mode == "playing":
             slot, tick = self.active["slot"], self.now
+            self.ended(4, 0, tick)
             after.append(lambda: self.telemetry(4, slot, 0, tick))
         self.pending = None
         self.interp.stop(bool(p[0] & 1))
@@ -510,9 +543,11 @@ class Device:
             if pend["slot"] == STREAM:
                 self.close_stream()
             self.telemetry(5, pend["slot"], self.stage_fault, n)
+            self.record(pend["seq"], pend["slot"], n, 5, self.stage_fault)
         elif pend and self.stage == "warm" and (pend["at"] is None or signed32(n - pend["at"]) >= 0):
             if self.active and it.mode == "playing":
                 self.telemetry(4, self.active["slot"], 1, n)
+                self.ended(4, 1, n)
                 if self.active["slot"] == STREAM:
                     self.close_stream()
             if pend["slot"] == STREAM:
@@ -522,7 +557,8 @@ class Device:
                 err = it.load(self.slots[pend["slot"]]["data"])
             it.scale, it.offset = pend["scale"], pend["offset"]
             self.pending = None
-            self.active = {"slot": pend["slot"], "loops": pend["loops"], "full": 0, "output": False}
+            self.active = {"slot": pend["slot"], "loops": pend["loops"], "full": 0, "output": False,
+                           "record": self.record(pend["seq"], pend["slot"], n)}
             if err:
                 self.end(err, n)
             else:
@@ -551,6 +587,7 @@ class Device:
         # 5. first output
         if a and not a["output"] and sample[0] > 0:
             a["output"] = True
+            a["record"]["first"] = n - a["record"]["start"]
             self.telemetry(2, a["slot"], 0, n)
         # 6. end
         if ended is not None:
@@ -582,6 +619,10 @@ class Device:
         """The watchdog's and a stage fault's end of a play (or of a pending one): brake, stream
         closed, FAULT with the play's slot, or NO_SLOT when nothing plays."""
         slot = self.active["slot"] if self.active else (self.pending["slot"] if self.pending else NO_SLOT)
+        if self.active:
+            self.ended(5, code, n)
+        elif self.pending:
+            self.record(self.pending["seq"], self.pending["slot"], n, 5, code)
         self.pending = None
         if self.interp.mode == "playing":
             self.interp.stop(True)
@@ -591,6 +632,7 @@ class Device:
 
     def end(self, code, tick):
         self.telemetry(3 if code == 0 else 5, self.active["slot"], code, tick)
+        self.ended(3 if code == 0 else 5, code, tick)
         if self.active["slot"] == STREAM:
             self.close_stream()
         self.active = None
@@ -615,6 +657,12 @@ def describe(type_, seq, p):
         return f"RESET #{seq} {p[0]}.{p[1]} reason {p[2]} boot {le(3, 7)}"
     if name == "INFO":
         return f"INFO seq {seq} ({len(p)} bytes)"
+    if name == "STATUS" and len(p) >= 21:
+        return (f"STATUS seq {seq} now {le(0, 4)} pending slot {p[4]} seq {p[5]}; record {p[6]}: "
+                f"{ {0: 'none', 1: 'PLAYING'}.get(p[7], EVENTS.get(p[7], p[7])) } seq {p[8]} slot {p[9]} code {p[10]} "
+                f"start {le(11, 15)} first {le(15, 17)} end {le(17, 21)}")
+    if name == "INFO_PART" and len(p) >= 2:
+        return f"INFO_PART seq {seq} part {p[0]} of {p[1]} ({len(p) - 2} bytes)"
     if name == "DIAG_REPORT" and len(p) >= 18:
         return f"DIAG_REPORT seq {seq} stage {p[0]} fault {p[1]}"
     return f"{name} seq {seq} ({len(p)} bytes)"

@@ -491,6 +491,42 @@ def stage_faults(s):
     s.run(2)
 
 
+@session("play records (2.19): QUERY before any play, while one is pending and while it plays; "
+         "records of a finished play, one replaced by another PLAY, one stopped, a pending play the "
+         "watchdog cancels; record 2, which no device keeps (record 1 is optional: the C and Swift tests ask for it); HELLO with a part "
+         "byte answered by INFO_PART, every part and one past the end", wake=5, watchdog=60)
+def status_and_parts(s):
+    for part in range(9):
+        s.command("HELLO", bytes([dv.MAJOR, 0, part]))
+    s.command("HELLO", bytes([dv.MAJOR + 1, 0, 0]))  # another major: refused, parts or not
+    s.message("QUERY", seq=50)                 # nothing since boot
+    s.upload(0, TAP)
+    s.upload(1, BUZZ)
+    s.command("PLAY", play(0))                 # cold: pending for 5 ticks
+    s.message("QUERY", seq=51)
+    s.run(8)
+    s.message("QUERY", b"\x00", seq=52)       # playing, first output seen
+    s.run(20)
+    s.message("QUERY", seq=53)                 # finished
+    s.command("PLAY", play(1, loops=0))
+    s.run(5)
+    s.command("PLAY", play(0))                 # replaces the looping play
+    s.run(3)
+    s.message("QUERY", seq=54)                 # the play that replaced it
+    s.run(20)
+    s.command("PLAY", play(1, loops=0))
+    s.run(4)
+    s.command("STOP", b"\x01")
+    s.message("QUERY", seq=55)                 # STOPPED by STOP
+    s.message("QUERY", b"\x02", seq=56)       # no record 2
+    s.run(10)
+    s.command("PLAY", play(0, at=s.now + 200))
+    s.run(70)                                  # the watchdog cancels the pending play
+    s.message("QUERY", seq=57)
+    s.message("QUERY", b"\x00\x09", seq=58)  # extra bytes ignored
+    s.run(2)
+
+
 @session("garbage between frames, a frame with a flipped bit (CRC), one cut "
          "short, an oversized one, a frame of another version: dropped, and the next frame works "
          "(only valid frames reset the watchdog)", wake=0)

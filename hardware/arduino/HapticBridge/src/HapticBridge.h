@@ -133,7 +133,8 @@ class HapticBridgeDevice
 template <uint8_t Slots, uint16_t SlotCapacity, uint16_t StreamCapacity>
 class HapticBridgeWith : public HapticBridgeDevice
 {
-    static_assert(Slots >= 1 && Slots <= HB_DEVICE_MAX_SLOTS, "1 to 8 slots");
+    static_assert(Slots >= 1 && Slots <= HB_DEVICE_MAX_SLOTS,
+                  "1 to HB_DEVICE_MAX_SLOTS slots (8; 2 on an AVR)");
     static_assert(SlotCapacity > 16, "a slot holds the 16-byte header and a body");
     static_assert((StreamCapacity & (StreamCapacity - 1)) == 0, "the stream ring is a power of two (or 0)");
 

@@ -30,8 +30,8 @@
  * 256-byte slots it came within 44 bytes of the static data, and a 64-byte ring underran on a
  * real host's round trips (a streamed corpus file played through `haptic play` on the emulated
  * board). These sizes leave the sketch about 170 bytes. (The core's slot table is sized for
- * HB_DEVICE_MAX_SLOTS = 8 whatever the count: the Arduino IDE cannot pass the bare-metal build's
- * -DHB_DEVICE_MAX_SLOTS=2, which costs an AVR 54 bytes.) The 32-bit boards, with 32 KB of RAM or
+ * HB_DEVICE_MAX_SLOTS, 2 on an AVR by default, as the bare-metal build's -DHB_DEVICE_MAX_SLOTS=2,
+ * which the Arduino IDE cannot pass; it was 8 there, 54 bytes more.) The 32-bit boards, with 32 KB of RAM or
  * more, get the protocol's defaults: 4 slots of 1,024 bytes and a 256-byte ring. */
 #if defined(__AVR__)
 #define HB_ARDUINO_SLOTS 2

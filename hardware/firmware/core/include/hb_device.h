@@ -40,7 +40,21 @@
 
 /* Slot table size: a compile-time bound so the table is a plain array (AVR: -DHB_DEVICE_MAX_SLOTS=2). */
 #ifndef HB_DEVICE_MAX_SLOTS
+#if defined(__AVR__)
+#define HB_DEVICE_MAX_SLOTS 2u /* an AVR has RAM for 2 (also where no -D can be passed: the Arduino IDE) */
+#else
 #define HB_DEVICE_MAX_SLOTS 8u
+#endif
+#endif
+
+/* Play records the device keeps (2.19): the most recent play and the one before; an AVR, short of
+ * RAM, keeps only the most recent (14 bytes less). -DHB_PLAY_HISTORY=N overrides. */
+#ifndef HB_PLAY_HISTORY
+#if defined(__AVR__)
+#define HB_PLAY_HISTORY 1u
+#else
+#define HB_PLAY_HISTORY 2u
+#endif
 #endif
 
 /* Largest frame the device sends: INFO with a 16-byte name, 4 + 60 + 2 raw bytes, stuffed, 0x00. */
@@ -106,6 +120,18 @@ typedef uint8_t (*hb_device_config_fn)(void *ctx, uint8_t key, uint32_t value);
 /* Elapsed fraction of the current tick in 1/65536 (PONG's subtick, 2.11). */
 typedef uint16_t (*hb_device_subtick_fn)(void *ctx);
 
+/* A play record (2.19): what the notices of one play said, kept so that a host that lost them can
+ * ask (QUERY). 14 bytes. */
+typedef struct hb_device_play {
+    uint32_t start; /* tick of program tick 0 (or of the FAULT that ended it pending) */
+    uint32_t end;   /* tick of its end event, 0 while playing */
+    uint16_t first; /* ticks from start to the first output, HB_PLAY_FIRST_NONE: none yet */
+    uint8_t state;  /* 0 none, HB_PLAY_PLAYING, or the end event (FINISHED, STOPPED, FAULT) */
+    uint8_t seq;    /* the PLAY command's seq */
+    uint8_t slot;
+    uint8_t code; /* the end event's code */
+} hb_device_play;
+
 typedef struct hb_device_slot {
     uint32_t fill;     /* bytes uploaded, in order */
     uint16_t crc;      /* running CRC-16 of the fill bytes (COMMIT's check, 2.7) */
@@ -145,9 +171,8 @@ typedef struct hb_device {
     uint8_t pending_flags;
     uint8_t pending_scale;
     int8_t pending_offset;
-    uint8_t active; /* a play is active (started, end not yet reported) */
-    uint8_t active_slot;
-    uint8_t first_output; /* the active play has output amp > 0 */
+    uint8_t pending_seq;  /* the pending PLAY's seq (2.19) */
+    uint8_t active;       /* a play is active (started, end not yet reported): its record is plays[0] */
     uint8_t stream_state; /* closed, open, playing */
     uint8_t stage;        /* HB_STAGE_* */
     uint8_t stage_fault;  /* the board's output-stage fault now (2.18), 0: none */
@@ -168,6 +193,7 @@ typedef struct hb_device {
     uint16_t rx_crc;                    /* a STREAM_DATA frame being received: the body's CRC with its data */
     uint8_t rx_placing;                 /* ... its data is going into the ring as it is decoded */
     hb_device_notice queued[HB_DEVICE_NOTICE_QUEUE];
+    hb_device_play plays[HB_PLAY_HISTORY]; /* 0: the most recent play (the active one, if any) */
 } hb_device;
 
 /* Fills `cfg` with the defaults of 1.2 and 2.16 (identity zero, no name). */

@@ -62,7 +62,7 @@ uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot)
 
 static uint8_t slot_busy(const hb_device *dev, uint8_t slot)
 {
-    return (uint8_t)((dev->active && dev->active_slot == slot)
+    return (uint8_t)((dev->active && dev->plays[0].slot == slot)
                      || (dev->pending && dev->pending_slot == slot));
 }
 
@@ -206,7 +206,7 @@ int32_t hb_dev_tick_diff(uint32_t a, uint32_t b)
     return d <= 0x7FFFFFFFu ? (int32_t)d : -(int32_t)(0xFFFFFFFFu - d) - 1;
 }
 
-static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n)
+static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n, uint8_t seq)
 {
     uint8_t slot, flags;
     uint16_t loops;
@@ -243,6 +243,7 @@ static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n)
         }
     }
     dev->pending = 1;
+    dev->pending_seq = seq;
     dev->pending_slot = slot;
     dev->pending_flags = flags;
     dev->pending_at = at;
@@ -274,7 +275,8 @@ static reply cmd_stop(hb_device *dev, const uint8_t *p, uint8_t n)
     was_playing = (uint8_t)(dev->active && dev->interp.mode == HB_MODE_PLAYING);
     if (was_playing) {
         r.after = AFTER_STOPPED;
-        r.after_slot = dev->active_slot;
+        r.after_slot = dev->plays[0].slot;
+        hb_dev_play_end(dev, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, dev->now);
     }
     dev->pending = 0;
     hb_interp_stop(&dev->interp, (uint8_t)(p[0] & HB_STOP_BRAKE));
@@ -309,13 +311,15 @@ static reply cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
 
 /* ---- session: messages that are not commands, duplicates, dispatch ---- */
 
-static void send_info(hb_device *dev, uint8_t seq)
+static void send_info(hb_device *dev, uint8_t seq, uint8_t part, uint8_t in_parts)
 {
     const hb_device_config *c = dev->cfg;
     uint8_t p[HB_LEN_INFO + HB_PROFILE_NAME_MAX];
     uint8_t name = 0;
-    uint16_t caps = (uint16_t)(c->capabilities & (uint16_t)~HB_CAP_STREAM);
-    if (c->stream_capacity != 0u) {
+    uint16_t caps = (uint16_t)(c->capabilities | HB_CAP_STATUS);
+    if (c->stream_capacity == 0u) {
+        caps = (uint16_t)(caps & (uint16_t)~HB_CAP_STREAM);
+    } else {
         caps = (uint16_t)(caps | HB_CAP_STREAM);
     }
     p[0] = HB_PROTOCOL_MAJOR;
@@ -345,6 +349,22 @@ static void send_info(hb_device *dev, uint8_t seq)
             name++;
         }
     }
+    if (in_parts) {
+        /* INFO_PART (2.19): bytes 8 * part .. of the same payload, after `part` and `parts`; the
+         * piece is moved down over the fields before it (the frame is built in place). */
+        uint8_t length = (uint8_t)(HB_LEN_INFO + name);
+        uint8_t parts = (uint8_t)((length + HB_INFO_PART_SIZE - 1u) / HB_INFO_PART_SIZE);
+        uint8_t from = part < parts ? (uint8_t)(part * HB_INFO_PART_SIZE) : length;
+        uint8_t count = (uint8_t)(length - from);
+        if (count > HB_INFO_PART_SIZE) {
+            count = HB_INFO_PART_SIZE;
+        }
+        memmove(p + 2, p + from, count);
+        p[0] = part;
+        p[1] = parts;
+        hb_dev_send_frame(dev, HB_MSG_INFO_PART, seq, p, (uint8_t)(2u + count), 1);
+        return;
+    }
     hb_dev_send_frame(dev, HB_MSG_INFO, seq, p, (uint8_t)(HB_LEN_INFO + name), 1);
 }
 
@@ -357,7 +377,7 @@ static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
         hb_dev_send_response(dev, seq, REPLY_NACK, HB_MSG_HELLO, HB_ERR_VERSION_INCOMPATIBLE,
                              (HB_PROTOCOL_MAJOR << 8) | HB_PROTOCOL_MINOR);
     } else {
-        send_info(dev, seq);
+        send_info(dev, seq, n >= HB_LEN_HELLO_PART ? p[2] : 0u, (uint8_t)(n >= HB_LEN_HELLO_PART));
     }
 }
 
@@ -405,7 +425,7 @@ static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *
     switch (h->type) {
     case HB_MSG_UPLOAD: r = cmd_upload(dev, p, n); break;
     case HB_MSG_COMMIT: r = cmd_commit(dev, p, n); break;
-    case HB_MSG_PLAY: r = cmd_play(dev, p, n); break;
+    case HB_MSG_PLAY: r = cmd_play(dev, p, n, h->sequence); break;
     case HB_MSG_STOP: r = cmd_stop(dev, p, n); break;
     case HB_MSG_PREPARE: r = cmd_prepare(dev); break;
     case HB_MSG_STREAM_OPEN: r = hb_dev_cmd_stream_open(dev, p, n); break;
@@ -455,6 +475,7 @@ static HB_NOINLINE void on_frame(hb_device *dev)
         }
         break;
     case HB_MSG_DIAG: on_diag(dev, h.sequence); break;
+    case HB_MSG_QUERY: hb_dev_on_query(dev, h.sequence, p, n); break;
     case HB_MSG_HELLO:
         /* HELLO takes effect before any step its INFO lets run (hb_dev_send_frame): its reply goes out
          * before their notices (hb_dev_send_frame), so the silence it ends is ended before them too. */

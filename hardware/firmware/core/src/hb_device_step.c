@@ -40,17 +40,18 @@ static hb_err start_play(hb_device *dev)
     hb_interp_set_offset(&dev->interp, dev->pending_offset);
     dev->pending = 0;
     dev->active = 1;
-    dev->active_slot = slot;
+    hb_dev_play_begin(dev, dev->pending_seq, slot, HB_PLAY_PLAYING, dev->now);
     dev->loops_left = dev->pending_loops;
     dev->full_scale_run = 0;
-    dev->first_output = 0;
     return err;
 }
 
 static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
 {
-    hb_dev_telemetry(dev, code == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, dev->active_slot, code, tick);
-    if (dev->active_slot == HB_STREAM_SLOT) {
+    uint8_t event = code == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT;
+    hb_dev_telemetry(dev, event, dev->plays[0].slot, code, tick);
+    hb_dev_play_end(dev, event, code, tick);
+    if (dev->plays[0].slot == HB_STREAM_SLOT) {
         hb_dev_stream_close(dev);
     }
     dev->active = 0;
@@ -65,7 +66,12 @@ static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
  * slot (HB_NO_SLOT when nothing plays: only a stage fault, 2.18, is reported then). */
 static void fault_stop(hb_device *dev, uint8_t code, uint32_t n)
 {
-    uint8_t slot = dev->active ? dev->active_slot : (dev->pending ? dev->pending_slot : HB_NO_SLOT);
+    uint8_t slot = dev->active ? dev->plays[0].slot : (dev->pending ? dev->pending_slot : HB_NO_SLOT);
+    if (dev->active) {
+        hb_dev_play_end(dev, HB_EVENT_FAULT, code, n);
+    } else if (dev->pending) {
+        hb_dev_play_fault_pending(dev, code, n);
+    }
     dev->pending = 0;
     if (dev->interp.mode == HB_MODE_PLAYING) {
         hb_interp_stop(&dev->interp, 1);
@@ -111,11 +117,13 @@ static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
                 hb_dev_stream_close(dev);
             }
             hb_dev_telemetry(dev, HB_EVENT_FAULT, dev->pending_slot, dev->stage_fault, n);
+            hb_dev_play_fault_pending(dev, dev->stage_fault, n);
             return;
         }
         if (dev->active && it->mode == HB_MODE_PLAYING) {
-            hb_dev_telemetry(dev, HB_EVENT_STOPPED, dev->active_slot, HB_STOPPED_BY_PLAY, n);
-            if (dev->active_slot == HB_STREAM_SLOT) {
+            hb_dev_telemetry(dev, HB_EVENT_STOPPED, dev->plays[0].slot, HB_STOPPED_BY_PLAY, n);
+            hb_dev_play_end(dev, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
+            if (dev->plays[0].slot == HB_STREAM_SLOT) {
                 hb_dev_stream_close(dev);
             }
         }
@@ -123,7 +131,7 @@ static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
         if (err != HB_OK) {
             end_play(dev, err, n);
         } else {
-            hb_dev_telemetry(dev, HB_EVENT_STARTED, dev->active_slot, 0, n);
+            hb_dev_telemetry(dev, HB_EVENT_STARTED, dev->plays[0].slot, 0, n);
         }
     }
 }
@@ -131,9 +139,9 @@ static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
 /* 5. The play's first sample with amplitude above 0 is reported. */
 static HB_ALWAYS_INLINE void step_first_output(hb_device *dev, uint8_t amp, uint32_t n)
 {
-    if (dev->active && !dev->first_output && amp != 0u) {
-        dev->first_output = 1;
-        hb_dev_telemetry(dev, HB_EVENT_FIRST_OUTPUT, dev->active_slot, 0, n);
+    if (dev->active && dev->plays[0].first == HB_PLAY_FIRST_NONE && amp != 0u) {
+        hb_dev_play_first(dev, n);
+        hb_dev_telemetry(dev, HB_EVENT_FIRST_OUTPUT, dev->plays[0].slot, 0, n);
     }
 }
 
@@ -180,7 +188,7 @@ hb_sample hb_device_step(hb_device *dev)
     was_playing = (uint8_t)(it->mode == HB_MODE_PLAYING);
     s = hb_interp_sample(it);
     if (dev->active && was_playing && it->mode != HB_MODE_PLAYING) {
-        if (it->error == HB_OK && dev->active_slot != HB_STREAM_SLOT && dev->loops_left != 1u) {
+        if (it->error == HB_OK && dev->plays[0].slot != HB_STREAM_SLOT && dev->loops_left != 1u) {
             if (dev->loops_left > 1u) {
                 dev->loops_left--;
             }

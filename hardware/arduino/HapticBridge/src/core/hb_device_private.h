@@ -6,6 +6,7 @@
 #define HB_DEVICE_PRIVATE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "hb_device.h"
 #include "hb_messages.h"
@@ -65,6 +66,46 @@ void hb_dev_on_stream_data(hb_device *dev, const uint8_t *p, uint8_t n);
 /* A STREAM_DATA frame's decoded byte `at` (>= STREAM_DATA_AT) has just arrived: its data is placed
  * in the ring as it comes (hb_device_receive_byte). */
 void hb_dev_stream_byte(hb_device *dev, uint8_t at);
+
+/* ---- hb_device_plays.c (2.19) ---- */
+
+/* Inline: the step calls them, and out-of-line calls changed the step's register allocation on
+ * the ATmega328P (hb_device_step.c). */
+
+/* A new record 0 (the older one becomes record 1): a play that starts (state HB_PLAY_PLAYING) or
+ * a pending one that ends without starting (hb_dev_play_fault_pending). */
+static inline void hb_dev_play_begin(hb_device *dev, uint8_t seq, uint8_t slot, uint8_t state, uint32_t tick)
+{
+    hb_device_play *p = &dev->plays[0];
+#if HB_PLAY_HISTORY > 1
+    memmove(&dev->plays[1], p, (HB_PLAY_HISTORY - 1u) * sizeof *p);
+#endif
+    p->start = tick;
+    p->end = state == HB_PLAY_PLAYING ? 0u : tick;
+    p->first = HB_PLAY_FIRST_NONE;
+    p->state = state;
+    p->seq = seq;
+    p->slot = slot;
+    p->code = 0;
+}
+
+/* Record 0 ends with its end event (FINISHED, STOPPED, FAULT) and code at `tick`. */
+static inline void hb_dev_play_end(hb_device *dev, uint8_t event, uint8_t code, uint32_t tick)
+{
+    hb_device_play *p = &dev->plays[0];
+    p->state = event;
+    p->code = code;
+    p->end = tick;
+}
+
+/* Record 0's first output was at `tick`. */
+static inline void hb_dev_play_first(hb_device *dev, uint32_t tick)
+{
+    uint32_t d = tick - dev->plays[0].start;
+    dev->plays[0].first = d < HB_PLAY_FIRST_NONE ? (uint16_t)d : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
+}
+void hb_dev_play_fault_pending(hb_device *dev, uint8_t code, uint32_t tick);
+void hb_dev_on_query(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n);
 
 /* ---- hb_device_telemetry.c ---- */
 

@@ -20,6 +20,7 @@
 #define HB_MSG_STREAM_DATA 0x0Au /* offset u32, data (unacknowledged) */
 #define HB_MSG_SET_CONFIG 0x0Bu  /* command: key u8, value u32 */
 #define HB_MSG_DIAG 0x0Cu        /* no payload -> DIAG_REPORT (unacknowledged) */
+#define HB_MSG_QUERY 0x0Du       /* index u8 (optional) -> STATUS (unacknowledged; 2.19) */
 
 /* Device to host (0x80..0xFF). */
 #define HB_MSG_ACK 0x80u         /* type u8, value u32 */
@@ -30,6 +31,8 @@
 #define HB_MSG_CREDIT 0x85u      /* next u32, limit u32 */
 #define HB_MSG_RESET 0x86u       /* major u8, minor u8, reason u8, boot_count u32 */
 #define HB_MSG_DIAG_REPORT 0x87u /* the output stage: 18 bytes (2.18) */
+#define HB_MSG_STATUS 0x88u      /* now, the pending play, one play record: 21 bytes (2.19) */
+#define HB_MSG_INFO_PART 0x89u   /* part u8, parts u8, data u8[0..8]: a piece of INFO (2.19) */
 
 /* Fixed payload parts (2.2.2). */
 #define HB_LEN_HELLO 2u
@@ -52,6 +55,10 @@
 #define HB_LEN_RESET 7u
 #define HB_LEN_DIAG 0u
 #define HB_LEN_DIAG_REPORT 18u
+#define HB_LEN_HELLO_PART 3u /* HELLO with a `part` byte asks for INFO_PART (2.19) */
+#define HB_LEN_STATUS 21u
+#define HB_INFO_PART_SIZE 8u /* INFO bytes per INFO_PART */
+#define HB_PLAY_FIRST_NONE 0xFFFFu
 #define HB_PROFILE_NAME_MAX 16u
 
 /* Field values. */
@@ -66,7 +73,8 @@
 #define HB_CAP_SHARPNESS 0x0002u
 #define HB_CAP_ACTIVE_BRAKE 0x0004u
 #define HB_CAP_SUBTICK 0x0008u
-#define HB_CAP_DIAG 0x0010u /* the board reports its output stage (DIAG, 2.18) */
+#define HB_CAP_DIAG 0x0010u   /* the board reports its output stage (DIAG, 2.18) */
+#define HB_CAP_STATUS 0x0020u /* QUERY / STATUS, INFO in parts (2.19); set by the core */
 
 /* DIAG_REPORT stage kinds and flags (2.18). */
 #define HB_DIAG_STAGE_NONE 0u
@@ -94,6 +102,7 @@
 #define HB_EVENT_FINISHED 3u
 #define HB_EVENT_STOPPED 4u
 #define HB_EVENT_FAULT 5u
+#define HB_PLAY_PLAYING 1u /* a play record's state while it plays (2.19); ended: its end event */
 #define HB_STOPPED_BY_HOST 0u
 #define HB_STOPPED_BY_PLAY 1u
 

@@ -1,0 +1,116 @@
+/// Outcomes on a lossy line (PROTOCOL.md 2.19): QUERY asks for a play record, STATUS
+/// answers, and INFO_PART carries one piece of INFO (HELLO with a `part` byte).
+extension Message {
+    /// QUERY (0x0D, unacknowledged): answered by STATUS with the same sequence number. `index` 0
+    /// is the most recent play, 1 the one before. Sent only to a device with the STATUS capability.
+    public struct Query: Hashable, Sendable, MessagePayload {
+        public var index: UInt8?
+
+        public init(index: UInt8? = nil) { self.index = index }
+
+        static let zero = Self()
+
+        mutating func fields(_ f: inout PayloadFields) { f.optionalU8(&index) }
+    }
+
+    /// One play as the device remembers it: what its notices said (2.19).
+    public struct PlayRecord: Hashable, Sendable {
+        /// 0 none; 1 playing; or how it ended, as the TELEMETRY event: 3 FINISHED, 4 STOPPED, 5 FAULT.
+        public var state: UInt8
+        /// The PLAY command's sequence number.
+        public var sequence: UInt8
+        public var slot: UInt8
+        /// The end event's code (STOPPED: 0 by STOP, 1 replaced; FAULT: the error).
+        public var code: UInt8
+        /// Tick of program tick 0 (of the FAULT for a pending play that never started).
+        public var start: UInt32
+        /// Ticks from `start` to the first output; nil when none (yet).
+        public var firstOffset: UInt16?
+        /// Tick of the end event; 0 while playing.
+        public var end: UInt32
+
+        public static let playing: UInt8 = 1
+
+        public init(state: UInt8, sequence: UInt8, slot: UInt8, code: UInt8, start: UInt32, firstOffset: UInt16?, end: UInt32) {
+            self.state = state
+            self.sequence = sequence
+            self.slot = slot
+            self.code = code
+            self.start = start
+            self.firstOffset = firstOffset
+            self.end = end
+        }
+
+        /// Nothing is recorded.
+        public var isEmpty: Bool { state == 0 }
+        public var isPlaying: Bool { state == Self.playing }
+        /// The end event this record shows, if it ended.
+        public var endEvent: Telemetry.Event? { state > Self.playing ? Telemetry.Event(rawValue: state) : nil }
+    }
+
+    /// STATUS (0x88, reply to QUERY): the device tick, the pending play, one play record.
+    public struct Status: Hashable, Sendable, MessagePayload {
+        public static let fixedCount = 21
+
+        public var now: UInt32
+        /// The pending play's slot, 0xFE (`Telemetry.noSlot`) when none.
+        public var pendingSlot: UInt8
+        public var pendingSequence: UInt8
+        public var index: UInt8
+        public var record: PlayRecord
+
+        public init(now: UInt32, pendingSlot: UInt8, pendingSequence: UInt8, index: UInt8, record: PlayRecord) {
+            self.now = now
+            self.pendingSlot = pendingSlot
+            self.pendingSequence = pendingSequence
+            self.index = index
+            self.record = record
+        }
+
+        public var hasPending: Bool { pendingSlot != Telemetry.noSlot }
+
+        static let zero = Self(
+            now: 0, pendingSlot: 0, pendingSequence: 0, index: 0,
+            record: PlayRecord(state: 0, sequence: 0, slot: 0, code: 0, start: 0, firstOffset: nil, end: 0))
+
+        mutating func fields(_ f: inout PayloadFields) {
+            var first = record.firstOffset ?? 0xFFFF
+            f.u32(&now)
+            f.u8(&pendingSlot)
+            f.u8(&pendingSequence)
+            f.u8(&index)
+            f.u8(&record.state)
+            f.u8(&record.sequence)
+            f.u8(&record.slot)
+            f.u8(&record.code)
+            f.u32(&record.start)
+            f.u16(&first)
+            f.u32(&record.end)
+            record.firstOffset = first == 0xFFFF ? nil : first
+        }
+    }
+
+    /// INFO_PART (0x89, response to HELLO with a part byte): bytes `8 * part ..< 8 * part + 8` of
+    /// the INFO payload, of `parts` pieces in all.
+    public struct InfoPart: Hashable, Sendable, MessagePayload {
+        public static let pieceSize = 8
+
+        public var part: UInt8
+        public var parts: UInt8
+        public var data: [UInt8]
+
+        public init(part: UInt8, parts: UInt8, data: [UInt8]) {
+            self.part = part
+            self.parts = parts
+            self.data = data
+        }
+
+        static let zero = Self(part: 0, parts: 0, data: [])
+
+        mutating func fields(_ f: inout PayloadFields) {
+            f.u8(&part)
+            f.u8(&parts)
+            f.rest(&data)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import HapticProtocol
+
+/// HELLO until INFO, in pieces (PROTOCOL.md 2.19): HELLO with part 0, then one HELLO per missing
+/// part, each retransmitted on the adaptive time-out, all within the handshake's time. A device
+/// without INFO_PART answers the first HELLO with the whole INFO, which ends the exchange too.
+///
+/// Why in pieces: INFO is up to 66 bytes on the wire, a piece 18; at 2 % damaged bytes a whole INFO
+/// arrives intact one time in four, a piece seven times in ten.
+package struct InfoAssembly {
+    package enum Next {
+        /// The exchange is over: INFO, or what came instead (a NACK, a time-out).
+        case reply(CommandReply)
+        case send(OperationStep)
+    }
+
+    private var pieces: [[UInt8]?] = []
+    private var started = 0.0
+
+    package init() {}
+
+    package mutating func start(_ engine: SessionEngine, now: Double) -> OperationStep {
+        pieces = []
+        started = now
+        engine.infoPieces = [:]
+        return .send(.hello(Message.Hello(part: 0)), engine.handshakePolicy)
+    }
+
+    package mutating func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> Next {
+        guard case .infoPart(let piece) = reply else { return .reply(reply) }
+        if pieces.isEmpty { pieces = Array(repeating: nil, count: Int(piece.parts)) }
+        guard piece.parts != 0, Int(piece.parts) == pieces.count, Int(piece.part) < pieces.count else {
+            return .reply(.nack(.badLength, UInt32(piece.parts)))
+        }
+        pieces[Int(piece.part)] = piece.data
+        // Pieces that answered the extra HELLOs (same INFO: same count of parts).
+        for (part, other) in engine.infoPieces where Int(other.parts) == pieces.count && Int(part) < pieces.count {
+            pieces[Int(part)] = other.data
+        }
+        let missingParts = pieces.indices.filter { pieces[$0] == nil }
+        guard let missing = missingParts.first else {
+            let bytes = pieces.flatMap { $0 ?? [] }
+            guard case .info(let info)? = try? Message(type: MessageType.info.rawValue, payload: bytes) else {
+                return .reply(.nack(.badLength, UInt32(bytes.count)))
+            }
+            return .reply(.info(info))
+        }
+        // Ask for the others at once too: each answer that arrives intact is one less round trip.
+        engine.requestInfoPieces(missingParts.dropFirst().map { UInt8($0) }, now: now)
+        let timing = engine.timing
+        let left = max(timing.commandTimeout, started + timing.handshakeTimeout - now)
+        let policy = CommandPolicy(
+            timeout: timing.commandTimeout, attempts: max(1, Int((left / timing.commandTimeout).rounded(.down))), adaptive: true)
+        return .send(.send(.hello(Message.Hello(part: UInt8(missing))), policy))
+    }
+}
