@@ -65,14 +65,17 @@ public enum BoardTrace {
         public var checkedOutput: Bool
     }
 
-    /// The device configuration of the firmware, from the first RESET and INFO it sent; nil
+    /// The device configuration of the firmware, from the first RESET and INFO (whole or in parts) it sent; nil
     /// without an INFO (no host said HELLO). `profile` is the actuator profile the INFO names
     /// (`HapticDevice.profile(for:)`: INFO carries 16 characters of the name).
     public static func configuration(fromOutput bytes: [UInt8]) -> (configuration: DeviceModel.Configuration, profile: String)? {
         var decoder = FrameDecoder()
         var reset: Message.Reset?
+        var pieces = Message.InfoPart.Assembly()
         for byte in bytes {
-            guard case .success(let frame)? = decoder.push(byte), let message = try? Message(frame: frame) else { continue }
+            guard case .success(let frame)? = decoder.push(byte), var message = try? Message(frame: frame) else { continue }
+            // A host that fetched INFO in parts (PROTOCOL.md 2.19): the whole INFO once they are in.
+            if case .infoPart(let piece) = message, let info = pieces.add(piece) { message = .info(info) }
             switch message {
             case .reset(let r) where reset == nil: reset = r
             case .info(let info):

@@ -114,3 +114,28 @@ extension Message {
         }
     }
 }
+
+extension Message.InfoPart {
+    /// Collects INFO_PART pieces as they arrive (in any order, repeats allowed) into the whole
+    /// INFO: for a reader of a byte stream that saw a host fetch INFO in parts (PROTOCOL.md 2.19).
+    public struct Assembly: Sendable {
+        private var pieces: [UInt8: [UInt8]] = [:]
+        private var parts: UInt8 = 0
+
+        public init() {}
+
+        /// The INFO once every piece of one count of parts is in; nil until then.
+        public mutating func add(_ piece: Message.InfoPart) -> Message.Info? {
+            if piece.parts != parts {
+                pieces = [:]
+                parts = piece.parts
+            }
+            guard piece.part < piece.parts else { return nil }
+            pieces[piece.part] = piece.data
+            guard pieces.count == Int(parts) else { return nil }
+            let bytes = (0..<parts).flatMap { pieces[$0] ?? [] }
+            guard case .info(let info)? = try? Message(type: MessageType.info.rawValue, payload: bytes) else { return nil }
+            return info
+        }
+    }
+}

@@ -185,6 +185,9 @@ extension DeviceTrace {
         for (s, records) in segments.enumerated() {
             var lastPlay: (play: Message.Play, seq: UInt8?)?
             var open: Int?
+            /// Ends that came before their play was known: on a lossy line the PLAY's ACK (a
+            /// retransmission answered from memory) can arrive after the play's FINISHED.
+            var unmatchedEnds: [Message.Telemetry] = []
             /// A play starts at most once: STARTED, or the ACK of its PLAY (the start tick) when
             /// a faulty line lost the STARTED notice, whichever the trace has first.
             func begin(_ tick: UInt32, slot: UInt8, from play: Message.Play?) {
@@ -211,10 +214,18 @@ extension DeviceTrace {
                         if let o = open, found[o].0.end == nil, found[o].0.slot == t.slot {
                             found[o].0.end = t
                             open = nil
+                        } else {
+                            unmatchedEnds.append(t)
                         }
                     default: break
                     }
                 default: break
+                }
+            }
+            for index in found.indices where found[index].1 == s && found[index].0.end == nil {
+                let play = found[index].0
+                if let at = unmatchedEnds.firstIndex(where: { $0.slot == play.slot && $0.tick &- play.startTick < 0x8000_0000 }) {
+                    found[index].0.end = unmatchedEnds.remove(at: at)
                 }
             }
             // A trace without frames: the first playing record starts the play.

@@ -156,6 +156,25 @@ struct MessageTests {
         }
     }
 
+    /// INFO_PART pieces in any order, with repeats and a stray piece of another count, make the INFO.
+    @Test func infoPartsAssembleIntoTheInfo() throws {
+        let payload = Message.info(Self.infoSample).payload
+        let size = Message.InfoPart.pieceSize
+        let parts = UInt8((payload.count + size - 1) / size)
+        let pieces = (0..<parts).map { part in
+            Message.InfoPart(part: part, parts: parts, data: Array(payload[Int(part) * size..<min(payload.count, Int(part + 1) * size)]))
+        }
+        var assembly = Message.InfoPart.Assembly()
+        #expect(assembly.add(.init(part: 0, parts: parts + 1, data: [9])) == nil)
+        var result: Message.Info?
+        for piece in pieces.reversed() + [pieces[1]] where result == nil {
+            result = assembly.add(piece)
+        }
+        #expect(result == Self.infoSample)
+        var partial = Message.InfoPart.Assembly()
+        #expect(pieces.dropLast().compactMap { partial.add($0) }.isEmpty)
+    }
+
     @Test func commitForProgramBytes() {
         let program: [UInt8] = Array("123456789".utf8)
         #expect(Message.Commit(slot: 0, program: program) == .init(slot: 0, length: 9, crc: 0x29B1))
