@@ -117,14 +117,19 @@ extension Message {
 
 extension Message.InfoPart {
     /// Collects INFO_PART pieces as they arrive (in any order, repeats allowed) into the whole
-    /// INFO: for a reader of a byte stream that saw a host fetch INFO in parts (PROTOCOL.md 2.19).
+    /// INFO (PROTOCOL.md 2.19): the host's handshake and readers of a recorded byte stream.
     public struct Assembly: Sendable {
         private var pieces: [UInt8: [UInt8]] = [:]
-        private var parts: UInt8 = 0
+        /// The count of parts the pieces so far belong to (0: none yet).
+        public private(set) var parts: UInt8 = 0
 
         public init() {}
 
-        /// The INFO once every piece of one count of parts is in; nil until then.
+        /// Parts not yet in, in order.
+        public var missingParts: [UInt8] { (0..<parts).filter { pieces[$0] == nil } }
+
+        /// The INFO once every piece of one count of parts is in and they decode; nil until
+        /// then. A piece of another count starts over (another INFO).
         public mutating func add(_ piece: Message.InfoPart) -> Message.Info? {
             if piece.parts != parts {
                 pieces = [:]
@@ -132,10 +137,11 @@ extension Message.InfoPart {
             }
             guard piece.part < piece.parts else { return nil }
             pieces[piece.part] = piece.data
-            guard pieces.count == Int(parts) else { return nil }
-            let bytes = (0..<parts).flatMap { pieces[$0] ?? [] }
-            guard case .info(let info)? = try? Message(type: MessageType.info.rawValue, payload: bytes) else { return nil }
+            guard missingParts.isEmpty, case .info(let info)? = try? Message(type: MessageType.info.rawValue, payload: bytes) else { return nil }
             return info
         }
+
+        /// The pieces in order, joined.
+        public var bytes: [UInt8] { (0..<parts).flatMap { pieces[$0] ?? [] } }
     }
 }

@@ -13,13 +13,13 @@ package struct InfoAssembly {
         case send(OperationStep)
     }
 
-    private var pieces: [[UInt8]?] = []
+    private var assembly = Message.InfoPart.Assembly()
     private var started = 0.0
 
     package init() {}
 
     package mutating func start(_ engine: SessionEngine, now: Double) -> OperationStep {
-        pieces = []
+        assembly = Message.InfoPart.Assembly()
         started = now
         engine.infoPieces = [:]
         return .send(.hello(Message.Hello(part: 0)), engine.handshakePolicy)
@@ -27,25 +27,21 @@ package struct InfoAssembly {
 
     package mutating func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> Next {
         guard case .infoPart(let piece) = reply else { return .reply(reply) }
-        if pieces.isEmpty { pieces = Array(repeating: nil, count: Int(piece.parts)) }
-        guard piece.parts != 0, Int(piece.parts) == pieces.count, Int(piece.part) < pieces.count else {
+        guard piece.parts != 0, piece.part < piece.parts, assembly.parts == 0 || assembly.parts == piece.parts else {
             return .reply(.nack(.badLength, UInt32(piece.parts)))
         }
-        pieces[Int(piece.part)] = piece.data
-        // Pieces that answered the extra HELLOs (same INFO: same count of parts).
-        for (part, other) in engine.infoPieces where Int(other.parts) == pieces.count && Int(part) < pieces.count {
-            pieces[Int(part)] = other.data
+        // This piece, and those that answered the extra HELLOs (same INFO: same count of parts).
+        var info = assembly.add(piece)
+        for other in engine.infoPieces.values where info == nil && other.parts == piece.parts {
+            info = assembly.add(other)
         }
-        let missingParts = pieces.indices.filter { pieces[$0] == nil }
+        if let info { return .reply(.info(info)) }
+        let missingParts = assembly.missingParts
         guard let missing = missingParts.first else {
-            let bytes = pieces.flatMap { $0 ?? [] }
-            guard case .info(let info)? = try? Message(type: MessageType.info.rawValue, payload: bytes) else {
-                return .reply(.nack(.badLength, UInt32(bytes.count)))
-            }
-            return .reply(.info(info))
+            return .reply(.nack(.badLength, UInt32(assembly.bytes.count)))  // all in, yet no INFO
         }
         // Ask for the others at once too: each answer that arrives intact is one less round trip.
-        engine.requestInfoPieces(missingParts.dropFirst().map { UInt8($0) }, now: now)
+        engine.requestInfoPieces(Array(missingParts.dropFirst()), now: now)
         let timing = engine.timing
         let left = max(timing.commandTimeout, started + timing.handshakeTimeout - now)
         let policy = CommandPolicy(
