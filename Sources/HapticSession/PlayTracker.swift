@@ -37,12 +37,20 @@ package struct PlayTracker {
     package mutating func track(sequence: UInt8, slot: UInt8, start: UInt32, ticks: UInt32?, due: Double) {
         // A new PLAY replaces a pending one of ours, which then never starts and gets no notice;
         // a running one gets STOPPED (replaced), learned from its notice or its record.
-        plays.append(Play(sequence: sequence, slot: slot, start: start, ticks: ticks, nextQuery: due, backoff: 0.05))
+        plays.append(Play(sequence: sequence, slot: slot, start: start, ticks: ticks, nextQuery: due, backoff: 0.02))
     }
 
     /// A gap in the notice sequence numbers: maybe one of ours was lost; ask at once.
     package mutating func noticesLost(now: Double) {
         for index in plays.indices { plays[index].nextQuery = min(plays[index].nextQuery, now) }
+    }
+
+    /// A frame arrived damaged: if a play's end is due within `window`, it may have been its
+    /// notice; ask at once rather than at the due time.
+    package mutating func frameDamaged(now: Double, window: Double) {
+        for index in plays.indices where plays[index].nextQuery - now <= window {
+            plays[index].nextQuery = min(plays[index].nextQuery, now)
+        }
     }
 
     /// The device reset, or the session ended: the records are gone.
@@ -124,11 +132,11 @@ package struct PlayTracker {
                 }
                 // Still playing: ask again when it should have ended.
                 let left = play.ticks.map { Double(Int32(bitPattern: record.start &+ $0 &- status.now)) / rate } ?? 1
-                play.nextQuery = now + max(play.backoff, left + 0.02)
+                play.nextQuery = now + max(play.backoff, left + 0.01)
             } else if status.hasPending && status.pendingSequence == play.sequence {
                 // Not started yet (a start tick ahead, a waking stage): ask when it should have ended.
                 let left = Double(Int32(bitPattern: play.start &- status.now)) / rate + Double(play.ticks ?? 1000) / rate
-                play.nextQuery = now + max(play.backoff, left + 0.02)
+                play.nextQuery = now + max(play.backoff, left + 0.01)
             } else if status.index == 0 && !record.isEmpty {
                 askPrevious = true  // record 0 is a later play: the one before may be ours
                 continue

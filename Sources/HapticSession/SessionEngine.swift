@@ -35,6 +35,8 @@ package final class SessionEngine {
         var policy: CommandPolicy
         var firstSent: Double
         var lastSent: Double
+        /// This attempt was already sent again early, for a damaged frame.
+        var resentEarly = false
     }
 
     private struct PendingPing {
@@ -82,6 +84,8 @@ package final class SessionEngine {
     /// The sequence number of the last command sent, and the last STATUS with its arrival time.
     package private(set) var lastCommandSequence: UInt8 = 0
     package private(set) var lastStatus: (status: Message.Status, at: Double)?
+    /// The latest device tick a PONG or STATUS reported, and when it arrived.
+    private(set) var deviceTick: (tick: UInt32, at: Double)?
     /// Smoothed round trip of commands and its variation (RFC 6298), from first attempts only.
     package internal(set) var smoothedRoundTrip: Double?
     var roundTripVariation = 0.0
@@ -90,6 +94,8 @@ package final class SessionEngine {
     /// Frames that arrived damaged in the whole session, and frames that were lost or damaged on the
     /// way out (retransmissions): whether the line is lossy (smaller uploads).
     package private(set) var damagedFrames = 0
+    /// Frames received, intact or not.
+    private(set) var framesReceived = 0
 
     package init(timing: SessionTiming, logger: Logger, send: @escaping ([UInt8]) throws(TransportError) -> Void) {
         self.timing = timing
@@ -133,9 +139,12 @@ package final class SessionEngine {
     package func receive(_ bytes: [UInt8], now: Double) {
         bytesReceived += bytes.count
         for result in decoder.push(bytes) {
+            framesReceived += 1
             guard case .success(let frame) = result else {
                 damagedSinceCommand += 1
                 damagedFrames += 1
+                resendEarly(now: now)
+                tracker.frameDamaged(now: now, window: 0.02)
                 continue
             }
             handle(frame, now: now)
@@ -152,6 +161,7 @@ package final class SessionEngine {
             let more = command.policy.adaptive ? now < budget - 0.001 : command.attempt < command.policy.attempts
             if more {
                 command.attempt += 1
+                command.resentEarly = false
                 command.deadline = min(now + attemptTimeout(command.policy, attempt: command.attempt), budget)
                 command.lastSent = now
                 inFlight = command
@@ -160,8 +170,7 @@ package final class SessionEngine {
                 bytesSinceCommand = 0
                 logger.debug(
                     "retransmit \(command.type) seq \(command.sequence), attempt \(command.attempt), \(damagedSinceCommand) damaged frames")
-                guard transmit(command.bytes, now: now) else { return }
-                bytesSinceCommand = command.bytes.count
+                guard transmitCommand(command.bytes, now: now) else { return }
             } else {
                 inFlight = nil
                 needsDelimiter = true
@@ -180,6 +189,19 @@ package final class SessionEngine {
             apply(operation.resume(self, now: now), of: operation, now: now)
         }
         advance(now: now)
+    }
+
+    /// A damaged frame while a command waits for its answer was most likely that answer (2.19): the
+    /// command goes again at once instead of at its time-out, once per attempt, if its answer could
+    /// have come by now (half the round trip). A wrong guess costs a duplicate, which the device
+    /// answers from its duplicate memory (2.4).
+    private func resendEarly(now: Double) {
+        guard var command = inFlight, command.policy.adaptive, !command.resentEarly,
+            now - command.lastSent >= (smoothedRoundTrip ?? 0) / 2
+        else { return }
+        command.resentEarly = true
+        command.deadline = min(command.deadline, now)
+        inFlight = command
     }
 
     /// The link failed: every request fails with the transport's error, and nothing more is sent.
@@ -237,8 +259,7 @@ package final class SessionEngine {
                 deadline: now + attemptTimeout(policy, attempt: 1), attempt: 1, policy: policy, firstSent: now, lastSent: now)
             bytesSinceCommand = 0
             damagedSinceCommand = 0
-            guard transmit(bytes, now: now) else { return }
-            bytesSinceCommand = bytes.count
+            guard transmitCommand(bytes, now: now) else { return }
         case .wait:
             break
         case .recoverAndRetry:
@@ -285,11 +306,13 @@ package final class SessionEngine {
             matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .infoPart(part), now: now)
         case .status(let status):
             lastStatus = (status, now)
+            deviceTick = (status.now, now)
             for event in tracker.status(status, now: now, rate: Double(max(1, info?.rate ?? 1000))) {
                 if event.endsPlay && tracker.isEmpty { playMayRun = false }
                 onEvent(event)
             }
         case .pong(let pong):
+            deviceTick = (pong.tick, now)
             if let ping = pings.removeValue(forKey: pong.echo) {
                 ping.completion(.success(PingSample(sent: ping.sent, received: now, pong: pong)))
             }
@@ -420,6 +443,18 @@ package final class SessionEngine {
         needsDelimiter = false
         bytesSent += out.count
         lastSend = now
+        return true
+    }
+
+    /// Sends a command's frame; twice in a row on a line that damages many frames (2.19), which
+    /// the device answers from its duplicate memory (2.4), when both fit its receive buffer (2.5).
+    private func transmitCommand(_ bytes: [UInt8], now: Double) -> Bool {
+        guard transmit(bytes, now: now) else { return false }
+        bytesSinceCommand = bytes.count
+        if sendsCommandsTwice && 2 * bytes.count + 2 <= Int(info?.rxBuffer ?? 64) {
+            guard transmit(bytes, now: now) else { return false }
+            bytesSinceCommand += bytes.count
+        }
         return true
     }
 

@@ -5,14 +5,14 @@ import Logging
 /// Drives a `SessionEngine` over a transport in real time.
 ///
 /// A dedicated thread (not the cooperative pool) blocks in the transport's read for at most
-/// `readSlice` (5 ms), hands what arrived to the engine and polls its timers. Requests from the
+/// `readSlice` (2 ms), hands what arrived to the engine and polls its timers. Requests from the
 /// `HapticDevice` actor run on the caller's thread under the same lock, so a PLAY goes out at
 /// once instead of waiting for the reader to wake up: the lock is held only for in-memory work and
 /// non-blocking writes. `stop()` closes the transport, which ends a blocked read within 25 ms,
 /// and waits for the thread to finish: no thread outlives the session.
 package final class SessionRunner: @unchecked Sendable {
     /// Longest blocking read: bounds timer resolution (retransmissions, keep-alives, stream queries).
-    package static let readSlice = 0.005
+    package static let readSlice = 0.002
 
     package let transport: any Transport
     private let lock = NSLock()

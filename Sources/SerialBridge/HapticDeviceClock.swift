@@ -1,3 +1,4 @@
+import Foundation
 import HapticSession
 import HapticTransport
 
@@ -14,18 +15,41 @@ extension HapticDevice {
         }
     }
 
-    /// Estimates the device clock from `samples` PINGs, keeping the smallest round trip.
+    /// Estimates the device clock from `samples` PONGs, keeping the smallest round trip.
+    ///
+    /// Each PING carries its own echo, so a PING need not wait for the last one's PONG: the next
+    /// goes out when an answer (or its time-out) comes, or half a round trip after the last PING,
+    /// whichever is first, until `samples` PONGs are in (at most 3 x `samples` PINGs). On a clean
+    /// line the PINGs travel one at a time as before (no queueing inflates a round trip); a lost
+    /// PING or PONG costs one round trip instead of a PONG time-out.
     @discardableResult
     public func synchronizeClock(samples: Int = 8) async throws -> ClockEstimate {
         guard let info else { throw SessionError.notConnected }
+        let wanted = max(1, samples)
+        let (results, sink) = AsyncStream.makeStream(of: Result<PingSample, SessionError>.self)
+        let train = PingTrain(runner: runner, limit: 3 * wanted) { sink.yield($0) }
+        train.send()
+        let sender = Task {
+            while let wait = train.sendIfDue() {
+                try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+            }
+        }
+        defer {
+            sender.cancel()
+            sink.finish()
+        }
         var collected: [PingSample] = []
         var lastError: (any Error)?
-        for _ in 0..<max(1, samples) {
-            do {
-                collected.append(try await ping())
-            } catch let error as SessionError where !error.isFatal {
-                lastError = error
+        var resolved = 0
+        for await result in results {
+            resolved += 1
+            switch result {
+            case .success(let sample): collected.append(sample)
+            case .failure(let error) where !error.isFatal: lastError = error
+            case .failure(let error): throw error
             }
+            if collected.count >= wanted || resolved >= 3 * wanted { break }
+            train.send()
         }
         guard
             let estimate = ClockEstimate.best(
@@ -58,5 +82,46 @@ extension HapticDevice {
     func currentClock() async throws -> ClockEstimate {
         if let clock { return clock }
         return try await synchronizeClock()
+    }
+}
+
+/// The PINGs of one clock sync: how many went out and when the last did (the sender task and the
+/// answers both send, under one lock).
+private final class PingTrain: @unchecked Sendable {
+    private let runner: SessionRunner
+    private let limit: Int
+    private let answer: @Sendable (Result<PingSample, SessionError>) -> Void
+    private let lock = NSLock()
+    private var sent = 0
+    private var lastSent = -Double.infinity
+
+    init(runner: SessionRunner, limit: Int, answer: @escaping @Sendable (Result<PingSample, SessionError>) -> Void) {
+        self.runner = runner
+        self.limit = limit
+        self.answer = answer
+    }
+
+    /// Sends a PING now, unless the limit is reached.
+    func send() {
+        lock.withLock { _ = sendLocked(force: true) }
+    }
+
+    /// Sends a PING if half a round trip has passed since the last; the time until the next is due, or
+    /// nil once the limit is reached.
+    func sendIfDue() -> Double? {
+        lock.withLock { sendLocked(force: false) }
+    }
+
+    private func sendLocked(force: Bool) -> Double? {
+        guard sent < limit else { return nil }
+        let answer = answer
+        return runner.withEngine { engine, now in
+            let spacing = min(0.01, max(0.001, (engine.smoothedRoundTrip ?? 0.002) / 2))
+            guard force || now - lastSent >= spacing else { return lastSent + spacing - now }
+            sent += 1
+            lastSent = now
+            engine.ping(now: now) { answer($0) }
+            return spacing
+        }
     }
 }

@@ -26,6 +26,22 @@ package final class LossyLineRun {
         package var handshakeSeconds: [Double] = []
         /// Seconds beyond the pattern's length, of the plays that finished.
         package var overheadSeconds: [Double] = []
+        /// Where the overhead goes: seconds per phase of each finished play, in order (the
+        /// handshake, prepare, the stage's wake-up, clock sync, PLAY to its ACK, the wait after the
+        /// pattern's nominal end until the end is learned, close).
+        package var phaseSeconds: [String: [Double]] = [:]
+        package static let phases = ["handshake", "prepare", "wake", "sync", "play", "end", "close"]
+
+        /// The mean, median and 90th percentile of each phase, in milliseconds.
+        package var phaseMeans: String {
+            Self.phases.compactMap { name in
+                guard let values = phaseSeconds[name], !values.isEmpty else { return nil }
+                let sorted = values.sorted()
+                return String(
+                    format: "%@ %.1f (p50 %.1f, p90 %.1f)", name, values.reduce(0, +) / Double(values.count) * 1000,
+                    sorted[sorted.count / 2] * 1000, sorted[sorted.count * 9 / 10] * 1000)
+            }.joined(separator: ", ")
+        }
 
         package var description: String {
             let ratio = plays == 0 ? 0 : Double(finished) / Double(plays) * 100
@@ -80,15 +96,20 @@ package final class LossyLineRun {
         tally.handshakeSeconds.append(HapticDevice.hostTime() - began)
         let receipt: PlayReceipt
         let duration: Double
+        var marks = [began, HapticDevice.hostTime()]
         do {
             // As `haptic play` does: prepare, let the stage wake, synchronise the clock, play.
             let prepared = try await device.prepare(pattern)
             duration = prepared.duration
+            marks.append(HapticDevice.hostTime())
             if let info = await device.info {
                 try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / Double(info.rate) * 1e9))
             }
+            marks.append(HapticDevice.hostTime())
             try await device.synchronizeClock()
+            marks.append(HapticDevice.hostTime())
             receipt = try await device.play(prepared)
+            marks.append(HapticDevice.hostTime())
         } catch SessionError.outcomeUnknown(let what) {
             await device.close()
             tally.unknown += 1
@@ -99,7 +120,9 @@ package final class LossyLineRun {
             return judgeFailure("\(error)", before: before, into: &tally)
         }
         let end = try? await device.waitForEnd(of: receipt, timeout: duration + 2)
+        marks.append(HapticDevice.hostTime() - duration)
         await device.close()
+        marks.append(HapticDevice.hostTime() - duration)
         let truth = deviceEnd(of: receipt, from: before)
         guard let end else {
             tally.unknown += 1
@@ -114,6 +137,9 @@ package final class LossyLineRun {
         if case .finished = end {
             tally.finished += 1
             tally.overheadSeconds.append(HapticDevice.hostTime() - began - duration)
+            for (index, name) in Tally.phases.enumerated() {
+                tally.phaseSeconds[name, default: []].append(marks[index + 1] - marks[index])
+            }
         } else {
             tally.endedOtherwise += 1
             tally.messages.append("the play did not finish: \(end)")
