@@ -1,8 +1,8 @@
 /* HapticBridge for Arduino: the protocol device of HapticBridge (firmware-protocol/PROTOCOL.md) on
  * any Arduino board, beside the sketch's own code. A host (`haptic play --port ...`) uploads and
  * plays programs compiled from AHAP patterns; the library runs the firmware's portable core (the
- * same C sources as the bare-metal ATmega328P firmware, src/core/) and drives the output stage the
- * sketch chose.
+ * same C sources as the bare-metal ATmega328P firmware, copied into src/core/ by
+ * tools/arduino-library) and drives the output stage the sketch chose.
  *
  *     #include <HapticBridge.h>
  *     #include <HapticDRV2605L.h>      // the DRV2605L stage, and Wire with it
@@ -26,10 +26,11 @@
 
 #include <Arduino.h>
 
+#include "hb_port.h" /* first: it stops the build with a clear #error if src/core/ is missing */
+
 extern "C" {
 #include "core/hb_device.h"
 }
-#include "hb_port.h"
 
 #include "HapticMotor.h"
 #include "HapticOutput.h"

@@ -11,6 +11,8 @@
 
 #include <Arduino.h>
 
+#include "hb_port.h" /* first: it stops the build with a clear #error if src/core/ is missing */
+
 extern "C" {
 #include "core/hb_interp.h"
 }

@@ -1,16 +1,25 @@
 /* The library's port layer: every choice of the library that depends on the target, in one place
  * (the rest of the library is plain Arduino API, and the core plain C99).
  *
- * How the core finds this file: the core's sources (src/core/, copied by tools/arduino-library)
- * include "hb_port.h"; the copy keeps the core's own hb_port.h in src/core/port/, so the include
- * is not found beside them and falls through to the library's src/ folder, which every Arduino
- * build (the IDE, arduino-cli, PlatformIO) puts on the include path: this file. It does what the
- * firmware's Makefiles do with -DHB_PORT_HEADER (a library gets no compiler flags of its own)
- * and then includes the core's hb_port.h, whose defaults fill in the rest.
+ * How the core finds this file: the core's sources (src/core/, which tools/arduino-library
+ * writes from hardware/firmware/core/; it is not committed) include "hb_port.h"; the copy keeps
+ * the core's own hb_port.h in src/core/port/, so the include is not found beside them and falls
+ * through to the library's src/ folder, which every Arduino build (the IDE, arduino-cli,
+ * PlatformIO) puts on the include path: this file. It does what the firmware's Makefiles do with
+ * -DHB_PORT_HEADER (a library gets no compiler flags of its own) and then includes the core's
+ * hb_port.h, whose defaults fill in the rest. HapticBridge.h and HapticPlayer.h include it before
+ * anything of the core, so that a library folder without src/core/ stops at the #error below.
  *
  * Included by C and C++ files: macros only. */
 #ifndef HB_ARDUINO_PORT_H
 #define HB_ARDUINO_PORT_H
+
+#if defined(__has_include)
+#if !__has_include("core/hb_device.h")
+#error \
+    "HapticBridge: src/core/ is missing: run tools/arduino-library in the HapticBridge repository (it copies the firmware core here), or install the ZIP that tools/arduino-library --zip makes"
+#endif
+#endif
 
 #if defined(__AVR__)
 /* avr-gcc and avr-libc (Uno, Nano, Mega, Leonardo...): the core's AVR port, as the bare-metal

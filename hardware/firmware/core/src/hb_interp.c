@@ -1,9 +1,12 @@
+/* The interpreter's tick (PROTOCOL.md 1.8): the instructions due executed (run), the channels'
+ * ramps (1.9) and the pulse voices (1.10) advanced, the sample combined, scaled and limited, and
+ * the brake sequence (1.13) played out. Starting, stopping and steering a play, the rest of
+ * hb_interp.h, is hb_interp_control.c. */
 #include "hb_interp.h"
-
-#include <string.h>
 
 #include "hb_crc16.h"
 #include "hb_decode.h"
+#include "hb_interp_private.h"
 #include "hb_interp_stream.h"
 #include "hb_port.h"
 
@@ -15,9 +18,6 @@
 
 /* Internal result of running a tick's instructions: END executed (not a wire error code). */
 #define STEP_END 0xFFu
-
-/* it->next.op when no instruction has been fetched yet (a load): the first step only fetches. */
-#define OP_NONE 8u
 
 /* ---- channels: the ramp rule of 1.9 without per-tick division ----
  *
@@ -200,13 +200,6 @@ static HB_NOINLINE void voices_remove_ended(hb_interp *it)
 
 static const hb_sample idle_sample = {0, 0, 0};
 
-/* Enters the brake sequence (1.13); the caller emits its first sample with brake_tick. */
-static void enter_brake(hb_interp *it)
-{
-    it->brake_left = it->cfg.brake_ticks;
-    it->mode = it->brake_left != 0 ? HB_MODE_BRAKING : HB_MODE_IDLE;
-}
-
 static hb_sample brake_tick(hb_interp *it)
 {
     hb_sample out = {0, 0, HB_SAMPLE_BRAKE};
@@ -222,99 +215,8 @@ static hb_sample brake_tick(hb_interp *it)
 static hb_sample fault(hb_interp *it, hb_err err)
 {
     it->error = err;
-    enter_brake(it);
+    hb_interp_enter_brake(it);
     return brake_tick(it);
-}
-
-/* ---- loading ---- */
-
-static void start_playing(hb_interp *it, uint8_t streamed)
-{
-    it->streamed = streamed;
-    if (streamed) {
-        hb_check_init(&it->check, &it->header, 1);
-    }
-    it->next.op = OP_NONE;
-    it->wait = 0; /* due at once: the first step fetches */
-    it->wait_high = 0;
-    it->read_offset = 0;
-    it->tick = 0;
-    it->safety_left = it->cfg.safety_ticks;
-    it->loud = 0;
-    it->loop_depth = 0;
-    it->amp.value = 0;
-    it->amp.ramp = HB_RAMP_NONE;
-    it->sharp.value = 0;
-    it->sharp.ramp = HB_RAMP_NONE;
-    it->voice_count = 0;
-    it->brake_left = 0;
-    it->error = HB_OK;
-    it->executed = 0;
-    it->mode = HB_MODE_PLAYING;
-}
-
-static void start_flat(hb_interp *it, const uint8_t *program)
-{
-    it->pc = program + HB_HEADER_SIZE;
-    it->end = it->pc + it->header.body_length;
-    it->src = NULL;
-    start_playing(it, 0);
-}
-
-static hb_err reject(hb_interp *it, hb_err err)
-{
-    it->error = err;
-    it->tick = 0;
-    enter_brake(it);
-    return err;
-}
-
-void hb_interp_init(hb_interp *it, const hb_config *cfg)
-{
-    memset(it, 0, sizeof *it);
-    it->cfg = *cfg;
-    it->mode = HB_MODE_IDLE;
-    hb_interp_set_scale(it, 255);
-    it->offset = 0;
-}
-
-hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length)
-{
-    hb_err err = hb_program_validate(program, length, &it->cfg, &it->header);
-    if (err != HB_OK) {
-        return reject(it, err);
-    }
-    start_flat(it, program);
-    return HB_OK;
-}
-
-hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program)
-{
-    hb_err err = hb_header_parse(program, HB_HEADER_SIZE, &it->cfg, &it->header);
-    if (err != HB_OK) {
-        return reject(it, err);
-    }
-    start_flat(it, program);
-    return HB_OK;
-}
-
-void hb_interp_restart(hb_interp *it)
-{
-    it->pc = it->end - it->header.body_length;
-    start_playing(it, 0);
-}
-
-hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src)
-{
-    hb_err err = hb_header_parse(header, HB_HEADER_SIZE, &it->cfg, &it->header);
-    if (err != HB_OK) {
-        return reject(it, err);
-    }
-    it->src = src;
-    it->pc = NULL;
-    it->end = NULL;
-    start_playing(it, 1);
-    return HB_OK;
 }
 
 /* ---- playing ---- */
@@ -451,7 +353,7 @@ static HB_NOINLINE hb_err run(hb_interp *it)
             executed++;
             err = STEP_END;
             break;
-        } /* else OP_NONE: only the fetch */
+        } /* else HB_INTERP_OP_NONE: only the fetch */
     fetch:
         q = pc;
         delay = hb_decode(&pc, lim, in, 1);
@@ -561,7 +463,7 @@ hb_sample hb_interp_sample(hb_interp *it)
         hb_err err = run(it);
         if (err != HB_OK) {
             if (err == STEP_END) {
-                enter_brake(it);
+                hb_interp_enter_brake(it);
                 return brake_tick(it);
             }
             return fault(it, err);
@@ -646,33 +548,4 @@ hb_sample hb_interp_step(hb_interp *it)
     hb_sample out = hb_interp_sample(it);
     hb_interp_settle(it);
     return out;
-}
-
-void hb_interp_set_scale(hb_interp *it, uint8_t scale)
-{
-    it->scale_internal = (uint16_t)(scale + (scale >> 7));
-}
-
-void hb_interp_set_offset(hb_interp *it, int8_t offset)
-{
-    it->offset = offset;
-}
-
-void hb_interp_stop(hb_interp *it, uint8_t brake)
-{
-    if (!brake) {
-        it->mode = HB_MODE_IDLE;
-        it->brake_left = 0;
-    } else if (it->mode == HB_MODE_PLAYING) {
-        enter_brake(it);
-    }
-}
-
-hb_status hb_interp_status(const hb_interp *it)
-{
-    hb_status status;
-    status.tick = it->tick;
-    status.mode = it->mode;
-    status.error = it->error;
-    return status;
 }

@@ -5,16 +5,23 @@
 
 #include "hb_crc16.h"
 
-void hb_source_flat(hb_source *src, const uint8_t *body, uint32_t length)
+/* Every field of a fresh source, flat or ring: nothing released, no CRC taken yet. */
+static void source_start(hb_source *src, const uint8_t *data, uint8_t *ring, uint32_t capacity,
+                         uint32_t written, uint8_t tail)
 {
-    src->data = body;
-    src->ring = NULL;
-    src->capacity = length;
-    src->written = length;
+    src->data = data;
+    src->ring = ring;
+    src->capacity = capacity;
+    src->written = written;
     src->released = 0;
     src->crc_at = 0;
     src->crc = HB_CRC16_INIT;
-    src->tail = 0;
+    src->tail = tail;
+}
+
+void hb_source_flat(hb_source *src, const uint8_t *body, uint32_t length)
+{
+    source_start(src, body, NULL, length, length, 0);
 }
 
 uint8_t hb_source_ring(hb_source *src, uint8_t *storage, uint32_t capacity)
@@ -28,14 +35,7 @@ uint8_t hb_source_ring_mirrored(hb_source *src, uint8_t *storage, uint32_t capac
         || (tail != 0 && tail < HB_SOURCE_TAIL)) {
         return 0;
     }
-    src->tail = tail;
-    src->data = storage;
-    src->ring = storage;
-    src->capacity = capacity;
-    src->written = 0;
-    src->released = 0;
-    src->crc_at = 0;
-    src->crc = HB_CRC16_INIT;
+    source_start(src, storage, storage, capacity, 0, tail);
     return 1;
 }
 
