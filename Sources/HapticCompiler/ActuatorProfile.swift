@@ -92,11 +92,8 @@ public struct ActuatorProfile: Sendable, Hashable {
         /// overdrive ratio). Proportional braking stops any motion in tau ln((1 + B) / B).
         public var brakeRatio: Double
 
-        public init(kickMs: Int, brakeMs: Int, brakeRatio: Double) {
-            self.kickMs = kickMs
-            self.brakeMs = brakeMs
-            self.brakeRatio = brakeRatio
-        }
+        /// No kick, no brake: the part's natural response.
+        public static let none = Edges(kickMs: 0, brakeMs: 0, brakeRatio: 0)
     }
 }
 
