@@ -14,10 +14,6 @@ public struct PWMSynthesis: Sendable {
     public struct Update: Sendable, Hashable, CustomStringConvertible {
         public var forward: UInt8
         public var reverse: UInt8
-        public init(forward: UInt8, reverse: UInt8) {
-            self.forward = forward
-            self.reverse = reverse
-        }
         /// Signed duty: forward positive, reverse negative.
         public var signedDuty: Int { Int(forward) - Int(reverse) }
         public var description: String { "(\(forward), \(reverse))" }

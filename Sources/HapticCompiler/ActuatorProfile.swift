@@ -15,21 +15,6 @@ public struct ActuatorProfile: Sendable, Hashable {
     /// Where each figure comes from, keyed by its key path in the file ("lra.qualityFactor").
     public var sources: [String: String]
 
-    public init(
-        name: String, part: String, description: String, drive: Drive, mechanics: Mechanics,
-        edges: Edges, transfer: IntensityTransfer, sharpness: SharpnessRendering, sources: [String: String]
-    ) {
-        self.name = name
-        self.part = part
-        self.description = description
-        self.drive = drive
-        self.mechanics = mechanics
-        self.edges = edges
-        self.transfer = transfer
-        self.sharpness = sharpness
-        self.sources = sources
-    }
-
     public var kind: ActuatorKind {
         switch mechanics {
         case .lra: .lra
@@ -51,12 +36,6 @@ public struct ActuatorProfile: Sendable, Hashable {
         public var overdriveVolts: Double
         public var voltage: Voltage
 
-        public init(ratedVolts: Double, overdriveVolts: Double, voltage: Voltage) {
-            self.ratedVolts = ratedVolts
-            self.overdriveVolts = overdriveVolts
-            self.voltage = voltage
-        }
-
         /// k = overdrive / rated (>= 1): the kick level as a multiple of the requested level.
         public var overdriveRatio: Double { overdriveVolts / ratedVolts }
     }
@@ -75,13 +54,6 @@ public struct ActuatorProfile: Sendable, Hashable {
         /// Frequencies an open-loop driver may use (nil in closed loop).
         public var bandHz: ClosedRange<Double>?
 
-        public init(resonanceHz: Double, qualityFactor: Double, closedLoop: Bool, bandHz: ClosedRange<Double>?) {
-            self.resonanceHz = resonanceHz
-            self.qualityFactor = qualityFactor
-            self.closedLoop = closedLoop
-            self.bandHz = bandHz
-        }
-
         /// tau = Q / (pi f0), seconds.
         public var timeConstant: Double { qualityFactor / (Double.pi * resonanceHz) }
     }
@@ -95,18 +67,6 @@ public struct ActuatorProfile: Sendable, Hashable {
         public var minimumRunningLevel: Double
         /// H-bridge driver: can reverse the motor to brake.
         public var bidirectional: Bool
-
-        public init(
-            timeConstantMs: Double, coastTimeConstantMs: Double, ratedSpeedRPM: Double,
-            startLevel: Double, minimumRunningLevel: Double, bidirectional: Bool
-        ) {
-            self.timeConstantMs = timeConstantMs
-            self.coastTimeConstantMs = coastTimeConstantMs
-            self.ratedSpeedRPM = ratedSpeedRPM
-            self.startLevel = startLevel
-            self.minimumRunningLevel = minimumRunningLevel
-            self.bidirectional = bidirectional
-        }
     }
 
     public struct VoiceCoil: Sendable, Hashable {
@@ -116,13 +76,6 @@ public struct ActuatorProfile: Sendable, Hashable {
         public var bandHz: ClosedRange<Double>
         /// Envelope 1.0 in the physics: steady rated drive at this frequency.
         public var referenceHz: Double
-
-        public init(resonanceHz: Double, qualityFactor: Double, bandHz: ClosedRange<Double>, referenceHz: Double) {
-            self.resonanceHz = resonanceHz
-            self.qualityFactor = qualityFactor
-            self.bandHz = bandHz
-            self.referenceHz = referenceHz
-        }
     }
 
     /// Output-stage kick and brake (docs/semantics.md, "Actuators", edges). Durations are at edge
@@ -139,11 +92,8 @@ public struct ActuatorProfile: Sendable, Hashable {
         /// overdrive ratio). Proportional braking stops any motion in tau ln((1 + B) / B).
         public var brakeRatio: Double
 
-        public init(kickMs: Int, brakeMs: Int, brakeRatio: Double) {
-            self.kickMs = kickMs
-            self.brakeMs = brakeMs
-            self.brakeRatio = brakeRatio
-        }
+        /// No kick, no brake: the part's natural response.
+        public static let none = Edges(kickMs: 0, brakeMs: 0, brakeRatio: 0)
     }
 }
 

@@ -27,20 +27,6 @@ public struct ConformanceResult: Sendable, Hashable {
     /// the replay runs at the device's.
     public var configurationChanges: [String]?
     public var seconds: Double
-
-    public init(
-        kind: Kind, name: String, status: Status, detail: String, compared: Int? = nil, timingDependent: [String]? = nil,
-        configurationChanges: [String]? = nil, seconds: Double
-    ) {
-        self.kind = kind
-        self.name = name
-        self.status = status
-        self.detail = detail
-        self.compared = compared
-        self.timingDependent = timingDependent
-        self.configurationChanges = configurationChanges
-        self.seconds = seconds
-    }
 }
 
 /// Everything a run found.

@@ -35,13 +35,6 @@ public struct LintWarning: Sendable, Hashable, CustomStringConvertible {
     public var time: Double
     public var message: String
 
-    public init(kind: Kind, item: Item, time: Double, message: String) {
-        self.kind = kind
-        self.item = item
-        self.time = time
-        self.message = message
-    }
-
     /// `event 3 at 0.250 s: too-weak: ...`
     public var description: String {
         "\(item) at \(Lint.format(time)) s: \(kind.rawValue): \(message)"

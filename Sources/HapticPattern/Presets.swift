@@ -14,13 +14,6 @@ public struct Preset: Sendable, Hashable {
     public var source: String
     public var pattern: HapticPattern
 
-    public init(name: String, summary: String, source: String, pattern: HapticPattern) {
-        self.name = name
-        self.summary = summary
-        self.source = source
-        self.pattern = pattern
-    }
-
     /// The family: the name up to its first dot (`impact`, `app`, ...).
     public var family: String { String(name.prefix { $0 != "." }) }
 

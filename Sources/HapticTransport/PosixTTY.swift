@@ -51,52 +51,46 @@ public final class PosixTTY: Transport, @unchecked Sendable {
     }
 
     public func write(_ bytes: [UInt8], timeout: Double) throws(TransportError) {
-        try writeLock.locked { () throws(TransportError) in
-            try gate.use { fd throws(TransportError) in
-                let deadline = monotonicSeconds() + max(0, timeout)
-                var offset = 0
-                while offset < bytes.count {
-                    let written = bytes[offset...].withUnsafeBytes { SystemCall.write(fd, $0.baseAddress, $0.count) }
-                    if written > 0 {
-                        offset += written
-                        continue
-                    }
-                    let error = errno
-                    guard written < 0, error == EAGAIN || error == EINTR else {
-                        throw TransportError(errno: written == 0 ? EIO : error, operation: "write", name: name, opening: false)
-                    }
-                    let now = monotonicSeconds()
-                    guard now < deadline else {
-                        throw TransportError(.timedOut, name: name, detail: "\(offset) of \(bytes.count) bytes written in \(timeout) s")
-                    }
-                    try wait(fd, for: Int16(POLLOUT), seconds: deadline - now)
+        try gate.use(holding: writeLock, timeout: timeout) { fd, deadline throws(TransportError) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { SystemCall.write(fd, $0.baseAddress, $0.count) }
+                if written > 0 {
+                    offset += written
+                    continue
                 }
+                let error = errno
+                guard written < 0, error == EAGAIN || error == EINTR else {
+                    throw TransportError(errno: written == 0 ? EIO : error, operation: "write", name: name, opening: false)
+                }
+                let now = monotonicSeconds()
+                guard now < deadline else {
+                    throw TransportError(.timedOut, name: name, detail: "\(offset) of \(bytes.count) bytes written in \(timeout) s")
+                }
+                try wait(fd, for: Int16(POLLOUT), seconds: deadline - now)
             }
         }
     }
 
     public func read(maxCount: Int, timeout: Double) throws(TransportError) -> [UInt8] {
         guard maxCount > 0 else { return [] }
-        return try readLock.locked { () throws(TransportError) -> [UInt8] in
-            try gate.use { fd throws(TransportError) -> [UInt8] in
-                let deadline = monotonicSeconds() + max(0, timeout)
-                var buffer = [UInt8](repeating: 0, count: maxCount)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, maxCount) }
-                    if count > 0 { return Array(buffer[..<count]) }
-                    // read() of 0 on a terminal: hung up (the pty master closed, the USB device left),
-                    // confirmed by poll in case a driver returns 0 for "no data" despite VMIN = 1.
-                    if count == 0 && hungUp(fd) {
-                        throw TransportError(.disconnected, name: name, detail: "read: end of file (hangup)")
-                    }
-                    let error = count == 0 ? EAGAIN : errno
-                    guard error == EAGAIN || error == EINTR else {
-                        throw TransportError(errno: error, operation: "read", name: name, opening: false)
-                    }
-                    let now = monotonicSeconds()
-                    if now >= deadline { return [] }
-                    try wait(fd, for: Int16(POLLIN), seconds: deadline - now)
+        return try gate.use(holding: readLock, timeout: timeout) { fd, deadline throws(TransportError) -> [UInt8] in
+            var buffer = [UInt8](repeating: 0, count: maxCount)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { SystemCall.read(fd, $0.baseAddress, maxCount) }
+                if count > 0 { return Array(buffer[..<count]) }
+                // read() of 0 on a terminal: hung up (the pty master closed, the USB device left),
+                // confirmed by poll in case a driver returns 0 for "no data" despite VMIN = 1.
+                if count == 0 && hungUp(fd) {
+                    throw TransportError(.disconnected, name: name, detail: "read: end of file (hangup)")
                 }
+                let error = count == 0 ? EAGAIN : errno
+                guard error == EAGAIN || error == EINTR else {
+                    throw TransportError(errno: error, operation: "read", name: name, opening: false)
+                }
+                let now = monotonicSeconds()
+                if now >= deadline { return [] }
+                try wait(fd, for: Int16(POLLIN), seconds: deadline - now)
             }
         }
     }

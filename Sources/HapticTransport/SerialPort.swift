@@ -119,57 +119,51 @@ public final class SerialPort: Transport, @unchecked Sendable {
 
     public func read(maxCount: Int, timeout: Double) throws(TransportError) -> [UInt8] {
         guard maxCount > 0 else { return [] }
-        return try readLock.locked { () throws(TransportError) -> [UInt8] in
-            try gate.use { port throws(TransportError) -> [UInt8] in
-                let deadline = monotonicSeconds() + max(0, timeout)
-                var buffer = [UInt8](repeating: 0, count: maxCount)
-                while true {
-                    let remaining = deadline - monotonicSeconds()
-                    let hangup = hungUp()
-                    // sp_blocking_read_next takes 0 ms as "forever": never pass it 0.
-                    let result = buffer.withUnsafeMutableBytes { bytes in
-                        hangup || remaining <= 0
-                            ? sp_nonblocking_read(port, bytes.baseAddress, maxCount)
-                            : sp_blocking_read_next(port, bytes.baseAddress, maxCount, Self.milliseconds(remaining))
-                    }
-                    if result.rawValue > 0 { return Array(buffer[..<Int(result.rawValue)]) }
-                    if result.rawValue < 0 {
-                        throw result == SP_ERR_FAIL
-                            ? Self.lastError(operation: "read", name: name, opening: false)
-                            : TransportError(.system, name: name, detail: "read: libserialport error \(result.rawValue)")
-                    }
-                    if hangup { throw TransportError(.disconnected, name: name, detail: "poll: hangup") }
-                    if gate.isClosed { throw TransportError(.closed, name: name) }
-                    if monotonicSeconds() >= deadline { return [] }
+        return try gate.use(holding: readLock, timeout: timeout) { port, deadline throws(TransportError) -> [UInt8] in
+            var buffer = [UInt8](repeating: 0, count: maxCount)
+            while true {
+                let remaining = deadline - monotonicSeconds()
+                let hangup = hungUp()
+                // sp_blocking_read_next takes 0 ms as "forever": never pass it 0.
+                let result = buffer.withUnsafeMutableBytes { bytes in
+                    hangup || remaining <= 0
+                        ? sp_nonblocking_read(port, bytes.baseAddress, maxCount)
+                        : sp_blocking_read_next(port, bytes.baseAddress, maxCount, Self.milliseconds(remaining))
                 }
+                if result.rawValue > 0 { return Array(buffer[..<Int(result.rawValue)]) }
+                if result.rawValue < 0 {
+                    throw result == SP_ERR_FAIL
+                        ? Self.lastError(operation: "read", name: name, opening: false)
+                        : TransportError(.system, name: name, detail: "read: libserialport error \(result.rawValue)")
+                }
+                if hangup { throw TransportError(.disconnected, name: name, detail: "poll: hangup") }
+                if gate.isClosed { throw TransportError(.closed, name: name) }
+                if monotonicSeconds() >= deadline { return [] }
             }
         }
     }
 
     public func write(_ bytes: [UInt8], timeout: Double) throws(TransportError) {
-        try writeLock.locked { () throws(TransportError) in
-            try gate.use { port throws(TransportError) in
-                let deadline = monotonicSeconds() + max(0, timeout)
-                var offset = 0
-                while offset < bytes.count {
-                    if hungUp() { throw TransportError(.disconnected, name: name, detail: "poll: hangup") }
-                    let remaining = deadline - monotonicSeconds()
-                    let result = bytes[offset...].withUnsafeBytes { chunk in
-                        remaining <= 0
-                            ? sp_nonblocking_write(port, chunk.baseAddress, chunk.count)
-                            : sp_blocking_write(port, chunk.baseAddress, chunk.count, Self.milliseconds(remaining))
-                    }
-                    if result.rawValue < 0 {
-                        throw result == SP_ERR_FAIL
-                            ? Self.lastError(operation: "write", name: name, opening: false)
-                            : TransportError(.system, name: name, detail: "write: libserialport error \(result.rawValue)")
-                    }
-                    offset += Int(result.rawValue)
-                    if offset == bytes.count { return }
-                    if gate.isClosed { throw TransportError(.closed, name: name) }
-                    if monotonicSeconds() >= deadline {
-                        throw TransportError(.timedOut, name: name, detail: "\(offset) of \(bytes.count) bytes written in \(timeout) s")
-                    }
+        try gate.use(holding: writeLock, timeout: timeout) { port, deadline throws(TransportError) in
+            var offset = 0
+            while offset < bytes.count {
+                if hungUp() { throw TransportError(.disconnected, name: name, detail: "poll: hangup") }
+                let remaining = deadline - monotonicSeconds()
+                let result = bytes[offset...].withUnsafeBytes { chunk in
+                    remaining <= 0
+                        ? sp_nonblocking_write(port, chunk.baseAddress, chunk.count)
+                        : sp_blocking_write(port, chunk.baseAddress, chunk.count, Self.milliseconds(remaining))
+                }
+                if result.rawValue < 0 {
+                    throw result == SP_ERR_FAIL
+                        ? Self.lastError(operation: "write", name: name, opening: false)
+                        : TransportError(.system, name: name, detail: "write: libserialport error \(result.rawValue)")
+                }
+                offset += Int(result.rawValue)
+                if offset == bytes.count { return }
+                if gate.isClosed { throw TransportError(.closed, name: name) }
+                if monotonicSeconds() >= deadline {
+                    throw TransportError(.timedOut, name: name, detail: "\(offset) of \(bytes.count) bytes written in \(timeout) s")
                 }
             }
         }

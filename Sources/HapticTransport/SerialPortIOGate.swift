@@ -36,6 +36,16 @@ package final class IOGate<Resource>: @unchecked Sendable {
         return try body(resource)
     }
 
+    /// A timed read or write: `body` runs with the resource while `lock` is held (calls in one
+    /// direction take turns), given the deadline `timeout` seconds (at least 0) from its start.
+    package func use<T>(
+        holding lock: NSLock, timeout: Double, _ body: (Resource, _ deadline: Double) throws(TransportError) -> T
+    ) throws(TransportError) -> T {
+        try lock.locked { () throws(TransportError) -> T in
+            try use { resource throws(TransportError) -> T in try body(resource, monotonicSeconds() + max(0, timeout)) }
+        }
+    }
+
     package func close() {
         let releaseNow = lock.withLock { () -> Bool in
             closed = true

@@ -113,15 +113,6 @@ public enum DeviceTrace {
         /// A short reading of the message (telemetry, NACK, PLAY) for people.
         public var detail: String?
 
-        public init(tick: UInt32, frame: Direction, type: String, seq: UInt8?, hex: String, detail: String? = nil) {
-            self.tick = tick
-            self.frame = frame
-            self.type = type
-            self.seq = seq
-            self.hex = hex
-            self.detail = detail
-        }
-
         /// The message, if the bytes are a valid frame.
         public var message: Message? {
             guard let bytes = DeviceTrace.bytes(hex: hex) else { return nil }
@@ -141,12 +132,6 @@ public enum DeviceTrace {
         public var tick: UInt32
         public var event: String
         public var reason: String?
-
-        public init(tick: UInt32, event: String, reason: String? = nil) {
-            self.tick = tick
-            self.event = event
-            self.reason = reason
-        }
     }
 
     public enum Record: Sendable, Hashable {

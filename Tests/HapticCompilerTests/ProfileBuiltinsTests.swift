@@ -71,7 +71,7 @@ struct ProfileBuiltinsTests {
                 closedLoop = lra.closedLoop
             case .erm(let erm): tauMs = erm.timeConstantMs
             case .voiceCoil:
-                #expect(profile.edges == .init(kickMs: 0, brakeMs: 0, brakeRatio: 0))
+                #expect(profile.edges == .none)
                 continue
             }
             // Time for a first-order envelope (LRA at resonance, ERM speed) driven at k times its

@@ -15,7 +15,7 @@ struct ProfilePhysicsTests {
     /// The same profile without kick and brake: the actuator's natural response.
     static func natural(_ p: ActuatorProfile) -> ActuatorProfile {
         var copy = p
-        copy.edges = .init(kickMs: 0, brakeMs: 0, brakeRatio: 0)
+        copy.edges = .none
         return copy
     }
 
