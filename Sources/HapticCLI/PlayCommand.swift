@@ -156,7 +156,15 @@ struct Play: AsyncParsableCommand {
         let prepared = try await device.prepare(loaded.pattern)
         // PREPARE wakes the output stage: let it finish before the clock starts.
         try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
-        let clock = try await device.synchronizeClock()
+        // The clock estimate gives the latency figures, the felt onset and `--felt-at`; a plain play
+        // whose PINGs all went unanswered on a noisy line still plays, without those figures.
+        let clock: ClockEstimate?
+        do {
+            clock = try await device.synchronizeClock()
+        } catch let error as SessionError where !error.isFatal && feltAt == nil && trace == nil {
+            clock = nil
+            FileHandle.standardError.write(Data("warning: no clock estimate (\(error)): playing without latency figures\n".utf8))
+        }
         let before = await device.statistics.bytesSent
         let called = HapticDevice.hostTime()
         let time = feltAt.map { HapticDevice.PlayTime.felt(at: called + $0 / 1000) } ?? .now
@@ -166,7 +174,7 @@ struct Play: AsyncParsableCommand {
         } catch SessionError.outcomeUnknown(let what) {
             throw PlayEnded(status: 3, description: "outcome unknown: \(what)")
         }
-        let feltOnset = try await device.predictedFeltOnset(of: receipt, prepared: prepared).map { $0 - called }
+        let feltOnset = clock == nil ? nil : try await device.predictedFeltOnset(of: receipt, prepared: prepared).map { $0 - called }
         let playBytes = await device.statistics.bytesSent - before
         // A long pattern shows how far the play is (standard error), from the host's clock.
         let progress = prepared.duration >= Self.progressThreshold && !json ? ProgressDisplay("playing", total: prepared.duration, unit: "s") : nil
@@ -200,14 +208,16 @@ struct Play: AsyncParsableCommand {
         // that whatever comes next (a script stopping the emulator, another play) finds the
         // device idle.
         if let endTick = end.playEvent?.tick {
-            let quiet = clock.hostTime(ofStep: endTick &+ UInt32(info.brakeTicks) &+ 1) - HapticDevice.hostTime()
+            let quiet =
+                clock.map { $0.hostTime(ofStep: endTick &+ UInt32(info.brakeTicks) &+ 1) - HapticDevice.hostTime() }
+                ?? Double(info.brakeTicks + 1) / rate
             if quiet > 0 { try await Task.sleep(nanoseconds: UInt64(min(quiet, 1) * 1e9)) }
         }
 
         let leadIn = LatencyProfiler.leadIn(of: prepared.program, rate: rate) ?? 0
         var figures: [(String, String)] = []
         var latency: Double?
-        if case .firstOutput(_, let tick)? = first {
+        if case .firstOutput(_, let tick)? = first, let clock {
             latency = clock.hostTime(ofStep: tick) - called - leadIn
             figures.append(("latency", String(format: "%.2f ms (play call to first output, ±%.2f ms)", latency! * 1000, clock.uncertainty * 1000)))
         }
@@ -228,7 +238,7 @@ struct Play: AsyncParsableCommand {
         if let slot = prepared.slot { figures.append(("slot", "\(slot)")) } else { figures.append(("slot", "stream")) }
         var report = Report(
             input: loaded.label, port: port, profile: profile.name, tickRate: Int(info.rate), baud: line.baud,
-            latencyMs: latency.map { $0 * 1000 }, latencyUncertaintyMs: latency == nil ? nil : clock.uncertainty * 1000,
+            latencyMs: latency.map { $0 * 1000 }, latencyUncertaintyMs: latency == nil ? nil : clock.map { $0.uncertainty * 1000 },
             startTick: receipt.startTick, ticksPlayed: endTick &- receipt.startTick, programTicks: receipt.totalTicks,
             end: Report.End(end), bytes: Report.Bytes(program: prepared.program.bytes.count, play: playBytes),
             slot: prepared.slot.map(Int.init), streamed: prepared.slot == nil, peak: nil, trace: trace,
@@ -263,8 +273,8 @@ struct Play: AsyncParsableCommand {
                     ("stop", String(format: "drive ends at %.0f ms, motion under 10 %% after %@", Double(last.endTick) * 1000 / rate, stop)))
             }
         }
-        if let trace, let recorder {
-            try writeTrace(trace, recorder: recorder, clock: await device.clock ?? clock, info: info, profile: profile.name, virtual: virtual)
+        if let trace, let recorder, let clock = await device.clock ?? clock {
+            try writeTrace(trace, recorder: recorder, clock: clock, info: info, profile: profile.name, virtual: virtual)
             figures.append(("trace", trace))
         }
         if json {

@@ -26,7 +26,7 @@ package final class SessionEngine {
         case failed(SessionError)
     }
 
-    private struct InFlight {
+    struct InFlight {
         var sequence: UInt8
         var type: MessageType
         var bytes: [UInt8]
@@ -45,7 +45,7 @@ package final class SessionEngine {
     }
 
     package let timing: SessionTiming
-    private let send: ([UInt8]) throws(TransportError) -> Void
+    let send: ([UInt8]) throws(TransportError) -> Void
     private let logger: Logger
     /// Called for every event, in order, on the thread driving the engine.
     package var onEvent: (DeviceEvent) -> Void = { _ in }
@@ -56,7 +56,7 @@ package final class SessionEngine {
     package internal(set) var watchdogSetting: UInt16?
     package internal(set) var stream: StreamFeeder?
     /// Counters for reports: bytes on the line each way, retransmissions, frames the decoder dropped.
-    package private(set) var bytesSent = 0
+    package internal(set) var bytesSent = 0
     package private(set) var bytesReceived = 0
     package private(set) var retransmissions = 0
 
@@ -64,15 +64,15 @@ package final class SessionEngine {
     private var nextSequence: UInt8 = 0
     private var queue: [any SessionOperation] = []
     private var current: (any SessionOperation)?
-    private var inFlight: InFlight?
-    private var bytesSinceCommand = 0
-    private var needsDelimiter = true
-    private(set) var lastSend = -Double.infinity
+    var inFlight: InFlight?
+    var bytesSinceCommand = 0
+    var needsDelimiter = true
+    var lastSend = -Double.infinity
     var slots: [UInt8: SlotProgram] = [:]
     private var pings: [UInt32: PendingPing] = [:]
     private var nextEcho: UInt32 = 1
-    private var pendingParameters: Message.SetParam?
-    private var lastParameters = -Double.infinity
+    var pendingParameters: Message.SetParam?
+    var lastParameters = -Double.infinity
     var playMayRun = false
     var lastNotice: UInt8?
     /// Plays whose end is awaited (2.19).
@@ -414,7 +414,7 @@ package final class SessionEngine {
         advance(now: now)
     }
 
-    private func fail(with error: SessionError) {
+    func fail(with error: SessionError) {
         if case .failed = state { return }
         state = .failed(error)
         inFlight = nil
@@ -427,73 +427,5 @@ package final class SessionEngine {
         for ping in waiting { ping.completion(.failure(error)) }
         stream = nil
         onEvent(.connectionLost(error))
-    }
-
-    // MARK: Output
-
-    /// Sends raw bytes (with a leading 0x00 when one is due); false when the link failed.
-    func transmit(_ bytes: [UInt8], now: Double) -> Bool {
-        let out = needsDelimiter ? [0] + bytes : bytes
-        do {
-            try send(out)
-        } catch {
-            fail(with: .transport(error))
-            return false
-        }
-        needsDelimiter = false
-        bytesSent += out.count
-        lastSend = now
-        return true
-    }
-
-    /// Sends a command's frame; twice in a row on a line that damages many frames (2.19), which
-    /// the device answers from its duplicate memory (2.4), when both fit its receive buffer (2.5).
-    private func transmitCommand(_ bytes: [UInt8], now: Double) -> Bool {
-        guard transmit(bytes, now: now) else { return false }
-        bytesSinceCommand = bytes.count
-        if sendsCommandsTwice && 2 * bytes.count + 2 <= Int(info?.rxBuffer ?? 64) {
-            guard transmit(bytes, now: now) else { return false }
-            bytesSinceCommand += bytes.count
-        }
-        return true
-    }
-
-    /// Sends an unacknowledged message if the bytes-in-flight rule allows (2.5); false otherwise.
-    @discardableResult
-    func transmitUnacknowledged(_ message: Message, now: Double) -> Bool {
-        guard case .ready = state, let bytes = try? message.encoded(sequence: 0) else { return false }
-        if inFlight != nil {
-            let room = Int(info?.rxBuffer ?? 136) - bytesSinceCommand
-            guard bytes.count <= room else { return false }
-        }
-        guard transmit(bytes, now: now) else { return false }
-        if inFlight != nil { bytesSinceCommand += bytes.count }
-        return true
-    }
-
-    private func flushParameters(now: Double) {
-        guard let parameters = pendingParameters else { return }
-        let tick = 1 / Double(info?.rate ?? 1000)
-        guard now - lastParameters >= tick else { return }
-        if transmitUnacknowledged(.setParam(parameters), now: now) {
-            pendingParameters = nil
-            lastParameters = now
-        }
-    }
-
-    private func pumpStream(now: Double) {
-        guard var feeder = stream, state == .ready else { return }
-        let maxData = min(Message.StreamData.maxDataCount, Int(info?.rxBuffer ?? 136) - 12)
-        while true {
-            let room = inFlight == nil ? maxData : min(maxData, Int(info?.rxBuffer ?? 136) - bytesSinceCommand - 12)
-            guard let chunk = feeder.nextChunk(maxData: room, now: now) else { break }
-            stream = feeder
-            guard transmitUnacknowledged(.streamData(chunk), now: now) else { return }
-        }
-        if let query = feeder.query(now: now, interval: timing.streamQueryInterval) {
-            stream = feeder
-            transmitUnacknowledged(.streamData(query), now: now)
-        }
-        if stream != nil { stream = feeder }
     }
 }

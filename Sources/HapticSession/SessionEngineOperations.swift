@@ -12,9 +12,10 @@ extension SessionEngine {
     /// Data bytes per UPLOAD: 123, or fewer so that the frame fits the device's receive buffer (2.5).
     /// On a line that lost or damaged frames, 16: an UPLOAD and its ACK are then 42 bytes, intact
     /// together 43 % of the time at 2 % damaged bytes (a full one: 5 %), and each loss costs a
-    /// short retransmission (2.19).
+    /// short retransmission (2.19); on a line that damages most frames, 4 (three copies of such an
+    /// UPLOAD fit a 64-byte receive buffer).
     package var uploadChunkSize: Int {
-        min(lineIsLossy ? 16 : Message.Upload.maxDataCount, Int(info?.rxBuffer ?? 136) - 13)
+        min(lineIsVeryNoisy ? 4 : lineIsLossy ? 16 : Message.Upload.maxDataCount, Int(info?.rxBuffer ?? 136) - 13)
     }
 
     package func uploadMachine(slot: UInt8, program: [UInt8]) -> UploadMachine {
