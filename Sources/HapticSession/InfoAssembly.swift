@@ -8,8 +8,8 @@ import HapticProtocol
 /// arrives intact one time in four, a piece seven times in ten.
 package struct InfoAssembly {
     package enum Next {
-        /// The exchange is over: INFO, or what came instead (a NACK, a time-out).
-        case reply(CommandReply)
+        /// The exchange is over: INFO, or why not (`HandshakeOperation.outcome(of:)`).
+        case ended(Result<Message.Info, SessionError>)
         case send(OperationStep)
     }
 
@@ -25,20 +25,21 @@ package struct InfoAssembly {
         return .send(.hello(Message.Hello(part: 0)), engine.handshakePolicy)
     }
 
+    /// INFO once every piece is in, the reply that came instead of a piece, or the next HELLO.
     package mutating func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> Next {
-        guard case .infoPart(let piece) = reply else { return .reply(reply) }
+        guard case .infoPart(let piece) = reply else { return Self.ended(reply) }
         guard piece.parts != 0, piece.part < piece.parts, assembly.parts == 0 || assembly.parts == piece.parts else {
-            return .reply(.nack(.badLength, UInt32(piece.parts)))
+            return Self.ended(.nack(.badLength, UInt32(piece.parts)))
         }
         // This piece, and those that answered the extra HELLOs (same INFO: same count of parts).
         var info = assembly.add(piece)
         for other in engine.infoPieces.values where info == nil && other.parts == piece.parts {
             info = assembly.add(other)
         }
-        if let info { return .reply(.info(info)) }
+        if let info { return Self.ended(.info(info)) }
         let missingParts = assembly.missingParts
         guard let missing = missingParts.first else {
-            return .reply(.nack(.badLength, UInt32(assembly.bytes.count)))  // all in, yet no INFO
+            return Self.ended(.nack(.badLength, UInt32(assembly.bytes.count)))  // all in, yet no INFO
         }
         // Ask for the others at once too: each answer that arrives intact is one less round trip.
         engine.requestInfoPieces(Array(missingParts.dropFirst()), now: now)
@@ -48,4 +49,6 @@ package struct InfoAssembly {
             timeout: timing.commandTimeout, attempts: max(1, Int((left / timing.commandTimeout).rounded(.down))), adaptive: true)
         return .send(.send(.hello(Message.Hello(part: UInt8(missing))), policy))
     }
+
+    private static func ended(_ reply: CommandReply) -> Next { .ended(HandshakeOperation.outcome(of: reply)) }
 }

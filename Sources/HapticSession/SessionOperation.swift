@@ -179,16 +179,13 @@ package final class HandshakeOperation: SessionOperation {
     }
 
     package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
-        let answer: CommandReply
         switch assembly.handle(reply, engine, now: now) {
-        case .send(let step): return step
-        case .reply(let final): answer = final
-        }
-        switch HandshakeOperation.outcome(of: answer) {
-        case .success(let info):
+        case .send(let step):
+            return step
+        case .ended(.success(let info)):
             engine.established(info, now: now)
             completion(.success(info))
-        case .failure(let error):
+        case .ended(.failure(let error)):
             completion(.failure(error))
         }
         return .done

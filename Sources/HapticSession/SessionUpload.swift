@@ -165,16 +165,13 @@ package final class RecoveryOperation: SessionOperation {
     package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
         switch phase {
         case .hello:
-            let answer: CommandReply
             switch assembly.handle(reply, engine, now: now) {
-            case .send(let step): return step
-            case .reply(let final): answer = final
-            }
-            switch HandshakeOperation.outcome(of: answer) {
-            case .failure(let error):
+            case .send(let step):
+                return step
+            case .ended(.failure(let error)):
                 completion(.failure(error))
                 return .done
-            case .success(let info):
+            case .ended(.success(let info)):
                 engine.established(info, now: now, recovering: true)
                 if let watchdog = engine.watchdogSetting {
                     phase = .configure
