@@ -59,6 +59,9 @@ package final class SessionEngine {
     package internal(set) var bytesSent = 0
     package private(set) var bytesReceived = 0
     package private(set) var retransmissions = 0
+    /// Retransmissions on an established session: HELLOs sent again before the device answered
+    /// (a board still booting, an adapter slower than the first guess) say nothing of the line.
+    private(set) var retransmissionsWhileReady = 0
 
     private var decoder = FrameDecoder()
     private var nextSequence: UInt8 = 0
@@ -166,6 +169,7 @@ package final class SessionEngine {
                 command.lastSent = now
                 inFlight = command
                 retransmissions += 1
+                if state == .ready { retransmissionsWhileReady += 1 }
                 needsDelimiter = true
                 bytesSinceCommand = 0
                 logger.debug(

@@ -95,7 +95,7 @@ extension SessionEngine {
     var lineIsVeryNoisy: Bool { damagedFrames >= 2 && damagedFrames * 2 > framesReceived }
 
     /// Whether frames were lost or damaged on this line: uploads then go in smaller chunks.
-    package var lineIsLossy: Bool { damagedFrames > 0 || retransmissions > 0 }
+    package var lineIsLossy: Bool { damagedFrames > 0 || retransmissionsWhileReady > 0 }
 
     func keepAlive(now: Double) {
         guard timing.keepAlive, playMayRun, let info, info.watchdog > 0, info.rate > 0 else { return }

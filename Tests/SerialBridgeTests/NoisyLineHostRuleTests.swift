@@ -71,6 +71,18 @@ import Testing
         #expect(outcome == nil)
     }
 
+    @Test func helloRetriesBeforeTheDeviceAnswersDoNotShrinkUploads() throws {
+        // A device that hears nothing for 100 ms (a board still booting): HELLO goes several times.
+        let link = VirtualTimeLink(fault: .none, seed: 7, timing: SessionTiming())
+        link.deafUntil = 0.1
+        let info = try #require(link.run { HandshakeOperation(completion: $0) }).get()
+        #expect(link.engine.retransmissions > 2)
+        #expect(link.engine.uploadChunkSize == min(Message.Upload.maxDataCount, Int(info.rxBuffer) - 13))
+        // A damaged frame is evidence of noise: smaller chunks from then on.
+        link.engine.receive(Self.damaged, now: link.time)
+        #expect(link.engine.uploadChunkSize == min(16, Int(info.rxBuffer) - 13))
+    }
+
     @Test func aDamagedFrameNearAPlaysEndAsksForItsRecordAtOnce() {
         var tracker = PlayTracker()
         tracker.track(sequence: 9, slot: 0, start: 100, ticks: 50, due: 1.0)
