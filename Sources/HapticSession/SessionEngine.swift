@@ -8,8 +8,9 @@ import Logging
 /// so the same code is tested that runs against a board.
 ///
 /// Rules it keeps (PROTOCOL.md part 2): one command in flight, retransmitted byte for byte after a
-/// time-out that adapts to the measured round trip and doubles on each retransmission, within 2.4's
-/// total of 6 x 100 ms (2.19); a 0x00 before the first frame and after a time-out (2.1.3); at
+/// time-out that adapts to the measured round trip and grows 1.25 times on each retransmission,
+/// within 2.4's total of 6 x 100 ms (2.19), at once when a damaged frame was most likely the answer,
+/// in two or three copies on a line that damages many frames; a 0x00 before the first frame and after a time-out (2.1.3); at
 /// most `rx_buffer` bytes sent between a command's first byte and its response (2.5); SET_PARAM
 /// coalesced, at most one per tick (2.8); STREAM_DATA within credit, go-back-N (2.10); a frame at
 /// least every watchdog / 8 while a play may be running (2.13, 2.19); the end of every play
@@ -94,10 +95,9 @@ package final class SessionEngine {
     var roundTripVariation = 0.0
     /// Frames that arrived damaged (CRC, COBS, ...) since the command in flight was first sent.
     private var damagedSinceCommand = 0
-    /// Frames that arrived damaged in the whole session, and frames that were lost or damaged on the
-    /// way out (retransmissions): whether the line is lossy (smaller uploads).
+    /// Frames that arrived damaged in the whole session, and all frames received, intact or not:
+    /// how noisy the line is (`commandCopies`, `lineIsLossy`: smaller uploads).
     package private(set) var damagedFrames = 0
-    /// Frames received, intact or not.
     private(set) var framesReceived = 0
 
     package init(timing: SessionTiming, logger: Logger, send: @escaping ([UInt8]) throws(TransportError) -> Void) {

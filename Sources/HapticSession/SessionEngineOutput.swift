@@ -1,7 +1,7 @@
 import HapticProtocol
 
 /// What the engine puts on the line (PROTOCOL.md 2.1, 2.5): frames with their leading delimiter,
-/// commands (twice on a noisy line), unacknowledged messages within the bytes-in-flight rule,
+/// commands (in two or three copies on a noisy line), unacknowledged messages within the bytes-in-flight rule,
 /// coalesced live parameters and stream data.
 extension SessionEngine {
     /// Sends raw bytes (with a leading 0x00 when one is due); false when the link failed.

@@ -38,7 +38,8 @@ extension SessionEngine {
         let ticks = play.loops == 0 ? nil : programTicks.map { $0 &* UInt32(play.loops) }
         // By when the end should have come: until the start tick, the play, a margin. The start
         // tick is placed with the latest device tick seen (PONG, STATUS) when there is one;
-        // otherwise the whole wake-up is assumed.
+        // otherwise the whole wake-up is assumed. Within 10 s of that reading the two clocks drift
+        // apart by well under a tick (crystals within 100 ppm).
         let lead: Double
         if let reference = deviceTick, now - reference.at < 10 {
             lead = max(0, Double(Int32(bitPattern: start &- reference.tick)) / rate - (now - reference.at))
@@ -86,9 +87,8 @@ extension SessionEngine {
     /// damaged bytes each way (a quarter of the frames damaged) a 30-byte command and its ACK both
     /// arrive 44 % of the time; with two copies of each, 68 %.
     var commandCopies: Int {
-        guard damagedFrames >= 2 else { return 1 }
-        if damagedFrames * 2 > framesReceived { return 3 }
-        return damagedFrames * 20 > framesReceived ? 2 : 1
+        if lineIsVeryNoisy { return 3 }
+        return damagedFrames >= 2 && damagedFrames * 20 > framesReceived ? 2 : 1
     }
 
     /// More than half of the frames arrived damaged (at least 2): uploads go in 4-byte chunks.

@@ -19,9 +19,9 @@ extension HapticDevice {
     ///
     /// Each PING carries its own echo, so a PING need not wait for the last one's PONG: the next
     /// goes out when an answer (or its time-out) comes, or half a round trip after the last PING,
-    /// whichever is first, until `samples` PONGs are in (at most 3 x `samples` PINGs). On a clean
-    /// line the PINGs travel one at a time as before (no queueing inflates a round trip); a lost
-    /// PING or PONG costs one round trip instead of a PONG time-out.
+    /// whichever is first, until `samples` PONGs are in (at most 3 x `samples` PINGs). A lost PING or
+    /// PONG costs half a round trip instead of a PONG time-out; a PONG that queued behind another
+    /// has a longer round trip, and only the smallest one is kept.
     @discardableResult
     public func synchronizeClock(samples: Int = 8) async throws -> ClockEstimate {
         guard let info else { throw SessionError.notConnected }

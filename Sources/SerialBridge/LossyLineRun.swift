@@ -33,13 +33,12 @@ package final class LossyLineRun {
         package static let phases = ["handshake", "prepare", "wake", "sync", "play", "end", "close"]
 
         /// The mean, median and 90th percentile of each phase, in milliseconds.
-        package var phaseMeans: String {
+        package var phaseSummary: String {
             Self.phases.compactMap { name in
                 guard let values = phaseSeconds[name], !values.isEmpty else { return nil }
-                let sorted = values.sorted()
                 return String(
                     format: "%@ %.1f (p50 %.1f, p90 %.1f)", name, values.reduce(0, +) / Double(values.count) * 1000,
-                    sorted[sorted.count / 2] * 1000, sorted[sorted.count * 9 / 10] * 1000)
+                    Self.percentile(values, 0.5) * 1000, Self.percentile(values, 0.9) * 1000)
             }.joined(separator: ", ")
         }
 
@@ -53,10 +52,13 @@ package final class LossyLineRun {
                 Self.median(overheadSeconds))
         }
 
-        package static func median(_ values: [Double]) -> Double {
+        package static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+
+        /// The value at fraction `fraction` of the sorted values (nearest rank below); NaN for none.
+        static func percentile(_ values: [Double], _ fraction: Double) -> Double {
             guard !values.isEmpty else { return .nan }
             let sorted = values.sorted()
-            return sorted[sorted.count / 2]
+            return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
         }
     }
 

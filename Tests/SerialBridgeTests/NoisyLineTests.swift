@@ -64,7 +64,7 @@ import Testing
                 noise: (LineNoise(profile: profile, seed: 101), LineNoise(profile: profile, seed: 102)), baudRate: device.options.baudRate)
             let tally = await run.run(patterns, count: plays)
             print("lossy-line benchmark, \(name) both ways: \(tally)")
-            print("lossy-line benchmark, \(name): phase means, ms: \(tally.phaseMeans)")
+            print("lossy-line benchmark, \(name): phases, ms (mean, p50, p90): \(tally.phaseSummary)")
             // What the plays that did not finish were told, grouped (the first 60 characters).
             let reasons = Dictionary(grouping: tally.messages) { String($0.prefix(60)) }.mapValues(\.count)
             for (reason, count) in reasons.sorted(by: { $0.value > $1.value }).prefix(6) {
