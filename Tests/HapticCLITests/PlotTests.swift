@@ -1,6 +1,6 @@
-import AVREmulator
 import Foundation
 import HapticPattern
+import HapticTransport
 import Testing
 
 @testable import HapticCLI

@@ -1,5 +1,5 @@
 import HapticConformance
-import SerialBridge
+import HapticVirtualDevice
 import Testing
 
 /// The doctor's checks as a library, against the firmware model on a real pseudo-terminal
