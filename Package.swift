@@ -131,7 +131,6 @@ let package = Package(
                 "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "CZlib",
                 .target(name: "AVREmulator", condition: withEmulator),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import FirmwareModel
 import Foundation
+import HapticCompiler
 import Histogram
 
 /// What the latency profiler measured: distributions (HdrHistogram, microsecond resolution)
@@ -131,14 +132,10 @@ public struct LatencyReport: Sendable {
         return median(byPattern)
     }
 
-    static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
+    static func median(_ values: [Double]) -> Double { Percentile.median(values) }
 
-    /// Percentiles through an HdrHistogram of microseconds (3 significant digits). Negative
+    /// Percentiles through an HdrHistogram of microseconds (3 significant digits: the nearest
+    /// rank of `Percentile` on values rounded to their bucket, docs/performance.md). Negative
     /// latencies (possible only within the clock estimate's error) count as 0.
     static func summary(_ samples: [Sample]) -> Summary { summary(seconds: samples.map(\.latency)) }
 

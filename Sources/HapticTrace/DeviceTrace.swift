@@ -183,37 +183,9 @@ public enum DeviceTrace {
         try Data(text(header: header, records: records).utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { Hex.encode(bytes) }
 
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var i = 0
-        while i < digits.count {
-            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-            i += 2
-        }
-        return out
-    }
+    static func bytes(hex: String) -> [UInt8]? { Hex.decode(hex) }
 }
 
 extension DeviceTrace {
@@ -242,7 +214,7 @@ extension DeviceTrace {
                 switch result {
                 case .success(let frame):
                     let message = try? Message(frame: frame)
-                    let name = MessageType(rawValue: frame.messageType)?.description ?? String(format: "TYPE_0x%02X", frame.messageType)
+                    let name = MessageType.name(of: frame.messageType)
                     records.append(
                         FrameRecord(
                             tick: tick, frame: direction, type: name, seq: frame.sequence,

@@ -1,5 +1,6 @@
 import Foundation
 import HapticBridge
+import HapticCompiler
 import HapticPattern
 import HapticProtocol
 import HapticSession
@@ -53,14 +54,10 @@ public final class LossyLineRun {
                 Self.median(overheadSeconds))
         }
 
-        public static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+        public static func median(_ values: [Double]) -> Double { Percentile.median(values) }
 
-        /// The value at fraction `fraction` of the sorted values (nearest rank below); NaN for none.
-        static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-            guard !values.isEmpty else { return .nan }
-            let sorted = values.sorted()
-            return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
-        }
+        /// The `fraction` × 100-th percentile (`Percentile`, docs/performance.md).
+        static func percentile(_ values: [Double], _ fraction: Double) -> Double { Percentile.nearestRank(fraction * 100, of: values) }
     }
 
     public let proxy: NoisyLineProxy

@@ -26,8 +26,8 @@ import HapticPattern
             var worstCaseTickPercent: Double
             /// The program that set the worst tick.
             var worstCaseProgram: String
-            /// Felt onset of the presets on the board (`ProfiledMCU.feltOnset`); null if not measured.
-            @Nullable var feltOnset: FeltOnset? = nil
+            /// Felt onset of the presets on the board (`BoardFeltOnset`); null if not measured.
+            @Nullable var feltOnset: BoardFeltOnset? = nil
 
             /// The last byte of a PLAY frame to the first output change.
             struct PlayLatency: Encodable {
