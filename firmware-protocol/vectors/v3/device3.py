@@ -31,7 +31,7 @@ FIXED = {"HELLO": 2, "UPLOAD": 6, "COMMIT": 7, "PLAY": 25, "STOP": 8, "PREPARE":
          "CONTROL": 13, "STREAM_OPEN": 16}
 COMMANDS = ("UPLOAD", "COMMIT", "PLAY", "STOP", "PREPARE", "SET_CONFIG", "CONTROL", "STREAM_OPEN")
 E = dict(dv.E, LOOP_NOT_CLOSED=31, BAD_CHANNEL=77, NO_PLAYER=78, WORK_LIMIT=79, NO_SUCH_PLAY=80,
-         SEEK_RANGE=81)
+         SEEK_RANGE=81, SCHEDULE_FULL=82)
 EVENTS = {1: "STARTED", 2: "FIRST_OUTPUT", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
 OPS = {1: "PAUSE", 2: "RESUME", 3: "SEEK", 4: "RATE", 5: "LOOPS", 6: "LOOP_END", 7: "MUTE", 8: "PRIORITY"}
 PLAY_FLAGS = {"AT": 1, "SUM": 2, "CUT": 4, "MUTED": 8}
@@ -171,6 +171,11 @@ class Device3:
     def status(self, play, channel):
         r = self.records.get((play, channel))
         head = u32(self.now) + bytes([play, channel])
+        waiting = [q for q in self.pool if q.state == "pending" and q.play == play and q.channel == channel]
+        if waiting:  # a pending play: state 2, its PLAY seq and slot
+            q = waiting[0]
+            return (head + bytes([2, q.seq, q.slot, 0]) + u32(0) + u16(0xFFFF) + u32(0) + u32(q.pos)
+                    + u16(0) + bytes([4 | (1 if q.paused else 0) | (2 if q.muted else 0)]) + u16(q.rate))
         if r is None:
             return head + bytes(4) + u32(0) + u16(0xFFFF) + u32(0) + u32(0) + u16(0) + bytes(1) + u16(0)
         p = r["player"]
@@ -288,12 +293,17 @@ class Device3:
             return E["BAD_PARAM"], 0
         targets = self.matching(play, mask)
         if flags & 2 and signed32(at - self.now) > 0:
-            for q in targets:
-                q.scheduled = ("STOP_BRAKE" if flags & 1 else "STOP", at)
-            return 0, at & 0xFFFFFFFF
+            return self.schedule(targets, "STOP_BRAKE" if flags & 1 else "STOP", at)
         for q in targets:
             self.stop_player(q, bool(flags & 1), after)
         return 0, self.now
+
+    def schedule(self, targets, name, at):
+        if any(len(q.scheduled) >= pl.SCHEDULED for q in targets):
+            return E["SCHEDULE_FULL"], pl.SCHEDULED
+        for q in targets:
+            q.scheduled.append((name, at))
+        return 0, at & 0xFFFFFFFF
 
     def stop_player(self, q, brake, after=None):
         if q.state == "playing":
@@ -357,14 +367,13 @@ class Device3:
         if name in ("SEEK", "LOOP_END"):
             for q in targets:
                 end = value or q.total if name == "LOOP_END" else q.loop_end
-                if (name == "SEEK" and value >= end) or (name == "LOOP_END" and value > q.total):
+                if (name == "SEEK" and value >= end) or \
+                        (name == "LOOP_END" and (value > q.total or 0 < value <= q.pos)):
                     return E["SEEK_RANGE"], q.total
         if name in ("LOOPS", "MUTE") and value > (0xFFFF if name == "LOOPS" else 1):
             return E["BAD_PARAM"], 0
         if flags & 1 and signed32(at - self.now) > 0:
-            for q in targets:
-                q.scheduled = (name, at)
-            return 0, at & 0xFFFFFFFF
+            return self.schedule(targets, name, at)
         effect = self.now
         for q in targets:
             effect = self.apply(q, name, value)
@@ -387,7 +396,7 @@ class Device3:
         elif name == "LOOPS":
             q.loops = value
         elif name == "LOOP_END":
-            q.loop_end = value or q.total
+            q.loop_end = value or q.total  # checked: beyond the position (3.4)
         elif name == "MUTE":
             q.muted = bool(value)
         elif name == "PRIORITY":
@@ -405,11 +414,12 @@ class Device3:
         n = self.now
         # 1. scheduled controls due at n, in pool order
         for q in self.pool:
-            if q.scheduled and q.state in ("pending", "playing") and signed32(n - q.scheduled[1]) >= 0:
-                name, _ = q.scheduled
-                q.scheduled = None
-                if name in ("STOP", "STOP_BRAKE") or q.state == "playing":
-                    self.apply(q, name, 0)
+            due = [e for e in q.scheduled if signed32(n - e[1]) >= 0]
+            due.sort(key=lambda e: signed32(e[1] - n))  # earliest first; equal ticks in arrival order
+            for e in due:
+                q.scheduled.remove(e)
+                if q.state in ("pending", "playing"):
+                    self.apply(q, e[0], 0)
         # 2. starts: every pending player due at n, a play's channels together
         for q in self.pool:
             if q.state == "pending" and self.stage == "warm" and (q.at is None or signed32(n - q.at) >= 0):
@@ -498,6 +508,8 @@ class Device3:
                     self.telemetry(4, r, 2, n)
                     r.free()
         for r in group:
+            for key in [k for k, v in self.records.items() if v["player"] is r]:
+                del self.records[key]  # a player keeps the record of its last play only (3.11)
             r.state = "playing"
             r.play_id_at_end = r.play
             self.records[(r.play, r.channel)] = {"state": 1, "seq": r.seq, "slot": r.slot, "code": 0, "start": n,

@@ -11,6 +11,7 @@ from program3 import ref
 RATE_ONE = 256                 # rate codes: 1/256 of real time; 64 .. 1024 = 0.25x .. 4x (3.4)
 RATE_MIN, RATE_MAX = 64, 1024
 TRIM_MAX = 10000               # ppm (3.10)
+SCHEDULED = 2                  # scheduled controls a player holds (3.7)
 
 
 def fade_step(fade_ticks):
@@ -32,7 +33,7 @@ class Player:
     def free(self):
         self.state = "free"  # free, pending, playing, braking
         self.play = self.channel = self.slot = None
-        self.scheduled = None  # (op, at): one scheduled PAUSE or RESUME (3.7)
+        self.scheduled = []  # up to SCHEDULED (op, at): scheduled PAUSE, RESUME, STOP (3.7)
 
     # -- set up by an accepted PLAY (3.3); the seek to `start` is computed now, not in a step
     def reserve(self, play, channel, slot, program, p):
@@ -47,7 +48,7 @@ class Player:
         self.rate, self.priority, self.duck = p["rate"], p["priority"], p["duck"]
         self.sum, self.muted, self.cut = p["sum"], p["muted"], p["cut"]
         self.start_at = p["start"]
-        self.scheduled = None
+        self.scheduled = []
         self.seek_to(p["start"])
         self.gain, self.paused, self.frozen_until = 256, False, None
         self.held = (0, 0)
