@@ -251,7 +251,7 @@ class Device3:
                 "loop_end": int.from_bytes(p[13:17], "little"), "start": int.from_bytes(p[17:21], "little"),
                 "rate": p[21] | p[22] << 8, "priority": p[23], "duck": p[24], "sum": bool(flags & 2),
                 "cut": bool(flags & 4), "muted": bool(flags & 8), "cfg": self.core_cfg()}
-        if flags & 0xF0 or play == ALL_PLAYS or mask == 0 or not RATE_OK(args["rate"]):
+        if flags & 0xF0 or play >= 0xFE or mask == 0 or not RATE_OK(args["rate"]):
             return E["BAD_PARAM"], 0
         if mask >> self.cfg.channels:
             return E["BAD_CHANNEL"], self.cfg.channels
@@ -512,6 +512,8 @@ class Device3:
                 del self.records[key]  # a player keeps the record of its last play only (3.11)
             r.state = "playing"
             r.play_id_at_end = r.play
+            if r.paused or r.muted:
+                r.gain = 0  # 3.11 CONTROL, PLAY MUTED: a play that starts silent fades in from 0
             self.records[(r.play, r.channel)] = {"state": 1, "seq": r.seq, "slot": r.slot, "code": 0, "start": n,
                                                   "first": None, "end": 0, "player": r, "iterations": 0}
             self.telemetry(1, r, 0, n)
