@@ -368,15 +368,15 @@ def refusals(s):
     s.run(5)
 
 
-@session("the limiter counts each channel's mixed output: two SUM plays of 200 saturate channel 0 "
+@session("the limiter counts each channel's mixed output: two SUM plays of 200 at scale 160 (126 each) sum to 252 on channel 0 "
          "and fault 49 there after 30 ticks (both plays FAULT, one brake), channel 1 plays on; "
          "a transient ending over a rumble does not brake it", channels=2,
          channel_cfg=[{"safety": 30, "brake": 4}, {"safety": 30, "brake": 4}])
 def limiter_and_brake(s):
     s.upload(0, LOUD)
     s.upload(1, TAP)
-    s.command("PLAY", play(1, 0b11, 0, sum=True, scale=128))
-    s.command("PLAY", play(2, 0b01, 0, sum=True, scale=128))
+    s.command("PLAY", play(1, 0b11, 0, sum=True, scale=160))
+    s.command("PLAY", play(2, 0b01, 0, sum=True, scale=160))
     s.run(50)
     s.command("PLAY", play(3, 0b01, 0, scale=100))
     s.run(3)
