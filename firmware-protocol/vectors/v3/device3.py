@@ -44,7 +44,7 @@ def signed32(v):
 
 class Config3:
     def __init__(self, channels=2, players=4, slots=2, slot_capacity=256, rx_buffer=128, wake=0, idle=2000,
-                 watchdog=1000, rate=1000, max_body=4096, work_budget=36, fade=8, caps=0x47, fw=(0, 3, 0),
+                 watchdog=1000, rate=1000, max_body=4096, work_budget=36, fade=8, caps=0x46, fw=(0, 3, 0),
                  device_id=0x12345678, reset_reason=1, boot_count=3, channel_cfg=None):
         self.channels, self.players, self.slots, self.slot_capacity = channels, players, slots, slot_capacity
         self.rx_buffer, self.wake, self.idle, self.watchdog = rx_buffer, wake, idle, watchdog
@@ -156,7 +156,7 @@ class Device3:
         c, c0 = self.cfg, self.chan[0]
         name = c0.profile_name.encode()[:16]
         return (bytes([MAJOR, MINOR, *c.fw, c0.actuator]) + u16(c0.profile_id) + u32(c.device_id)
-                + u16(c.caps | CAP_STATUS) + u16(c.rate) + u16(c0.brake) + bytes([c0.threshold, c.slots])
+                + u16((c.caps & ~1) | CAP_STATUS) + u16(c.rate) + u16(c0.brake) + bytes([c0.threshold, c.slots])
                 + u32(c0.safety) + u32(c.max_body) + u32(c.slot_capacity) + u32(0) + u16(c.rx_buffer)
                 + u16(c.wake) + u16(c.idle) + u16(self.watchdog)
                 + bytes([c.channels, c.players, c.work_budget, self.fade]) + (self.trim & 0xFFFF).to_bytes(2, "little")
@@ -387,7 +387,10 @@ class Device3:
             q.paused = False
         elif name == "SEEK":
             playing = q.state == "playing" and not q.paused and not q.fresh
+            fading = q.frozen_until
             q.seek_to(value)
+            if fading is not None:  # a seek during a seek's fade: the new target, the same end
+                return fading
             if playing:  # 3.5: the old sample fades out, the new position fades in
                 q.frozen_until = self.now + self.fade
                 return self.now + self.fade

@@ -185,3 +185,12 @@ def test_closed_loop_rule_rejects_a_ramp_crossing_the_iteration_end():
         raise AssertionError("accepted")
     except ref.Reject as r:
         assert r.code == p3.LOOP_NOT_CLOSED
+
+
+def test_mixing_rule_values_from_the_text():
+    assert pl.mix([]) == (0, 0)
+    assert pl.mix([(100, 40, True)]) == (100, 40)                  # one player: its own sample
+    assert pl.mix([(200, 0, True), (100, 255, True)]) == (255, 85)  # saturating sum; (25500 + 150) // 300
+    assert pl.mix([(200, 0, False), (100, 255, False)]) == (200, 85)   # MAX: the larger
+    assert pl.mix([(60, 10, True), (50, 20, True), (100, 0, False)]) == (110, 8)  # max(110, 100); 1705 // 210
+    assert pl.mix([(1, 0, True), (1, 255, True)]) == (2, 128)      # half rounds up
