@@ -1,7 +1,7 @@
 """Property checks of the protocol 3 reference (PROTOCOL-3.md), each against the rule's own text.
 
-Run: python3 -m pytest firmware-protocol/vectors/v3/test_properties.py   (or make -C
-firmware-protocol/vectors/v3 check, which also checks the committed vectors)."""
+Run: python3 firmware-protocol/vectors/v3/test_properties.py (or with pytest; make -C
+firmware-protocol/vectors/v3 check also checks the committed vectors)."""
 import os
 import sys
 
@@ -194,3 +194,15 @@ def test_mixing_rule_values_from_the_text():
     assert pl.mix([(200, 0, False), (100, 255, False)]) == (200, 85)   # MAX: the larger
     assert pl.mix([(60, 10, True), (50, 20, True), (100, 0, False)]) == (110, 8)  # max(110, 100); 1705 // 210
     assert pl.mix([(1, 0, True), (1, 255, True)]) == (2, 128)      # half rounds up
+
+
+if __name__ == "__main__":  # without pytest: run every check, name the ones that fail
+    failed = 0
+    for name, check in sorted((n, f) for n, f in globals().items() if n.startswith("test_")):
+        try:
+            check()
+        except AssertionError as problem:
+            failed += 1
+            print(f"FAILED {name}: {problem}")
+    print(f"{len([n for n in globals() if n.startswith('test_')]) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
