@@ -196,6 +196,48 @@ def test_mixing_rule_values_from_the_text():
     assert pl.mix([(1, 0, True), (1, 255, True)]) == (2, 128)      # half rounds up
 
 
+def test_a_higher_priority_play_ducks_with_the_fade_and_hands_back():
+    tap = s3.prog([("PULSE", 2, 255, 255), ("END", 12)])            # T = 14
+    start, fade, duck = 40, 8, 64
+    rumble = solo(LOOPED, 200, loops=0).channel(0)
+    alone = s3.Session(channels=1, players=4, channel_cfg=[{}])
+    alone.upload(1, tap)
+    alone.run(start)
+    alone.command("PLAY", s3.play(2, 1, 1))
+    alone.run(200 - start)
+    click = alone.channel(0)
+    s = s3.Session(channels=1, players=4, channel_cfg=[{}])
+    s.upload(0, LOOPED)
+    s.upload(1, tap)
+    s.command("PLAY", s3.play(1, 1, 0, loops=0))
+    s.run(start)
+    s.command("PLAY", s3.play(2, 1, 1, priority=1, duck=duck))
+    s.run(200 - start)
+    out, step, gain = s.channel(0), pl.fade_step(fade), 256
+    for n in range(200):
+        # the tap sounds from its start to its END tick (its last PLAYING step): target m'(duck)
+        target = pl.m_prime(duck) if start <= n <= start + 14 else 256
+        gain += max(-step, min(step, target - gain))
+        low = (rumble[n][0] * 256 * gain + 32768) >> 16
+        parts = [(a, sh, False) for a, sh in ((low, rumble[n][1]), click[n][:2]) if a > 0]
+        amp, sharp = pl.mix(parts)
+        braking = start + 14 <= n < start + 14 + BRAKE  # the tap's brake shows only where nothing sounds
+        assert out[n] == ((amp, sharp, 0) if amp else (0, 0, 1 if braking else 0)), n
+    assert gain == 256 and out[199] == rumble[199]  # handed back
+
+
+def test_loops_at_a_rate_restart_in_program_time():
+    t_end, rate = total(ENVELOPE), 512
+    base = solo(ENVELOPE, t_end + 5).channel(0)
+    looped = base[:t_end] * 3
+    out = solo(ENVELOPE, 3 * t_end, loops=3, rate=rate).channel(0)
+    d = 0
+    while d * rate // 256 < 3 * t_end:
+        assert out[d] == looped[d * rate // 256], d
+        d += 1
+    assert out[d] == (0, 0, 1)
+
+
 if __name__ == "__main__":  # without pytest: run every check, name the ones that fail
     failed = 0
     for name, check in sorted((n, f) for n, f in globals().items() if n.startswith("test_")):
