@@ -137,6 +137,48 @@ def executions(instructions):
     return out
 
 
+def check_closed_one_pass(instructions):
+    """Rule (f) as PROTOCOL-3.md 3.1 tells a validator to check it: one pass in byte order, for each
+    open loop the relative ends of its last A and S instructions and its largest pulse end, an inner
+    loop's values moved to the enclosing loop at its ENDLOOP. Returns True when closed (the property
+    checks compare it with check_closed on random programs)."""
+    t, stack = 0, []  # entries: [start, count, end_a, end_s, end_pulse]
+    for ins in instructions:
+        t += ins["delay"]
+        op = ins["op"]
+        if not stack:
+            if op == "LOOP":
+                stack.append([t, ins["value"], None, None, None])
+            continue
+        top = stack[-1]
+        rel = t - top[0]
+        if op in ("SET_A", "RAMP_A"):
+            top[2] = rel + (ins["dur"] if op == "RAMP_A" else 0)
+        elif op in ("SET_S", "RAMP_S"):
+            top[3] = rel + (ins["dur"] if op == "RAMP_S" else 0)
+        elif op == "PULSE":
+            end = rel + ref.pulse_length(ins["sharp"])
+            top[4] = end if top[4] is None else max(top[4], end)
+        elif op == "LOOP":
+            stack.append([t, ins["value"], None, None, None])
+        elif op == "ENDLOOP":
+            start, count, end_a, end_s, end_p = stack.pop()
+            period = t - start
+            if any(v is not None and v > period for v in (end_a, end_s, end_p)):
+                return False
+            t = start + period * count
+            if stack:
+                outer = stack[-1]
+                shift = start - outer[0] + (count - 1) * period
+                for i, v in ((2, end_a), (3, end_s)):
+                    if v is not None:
+                        outer[i] = v + shift
+                if end_p is not None:
+                    moved = end_p + shift
+                    outer[4] = moved if outer[4] is None else max(outer[4], moved)
+    return True
+
+
 def peak(instructions):
     """The most instructions one program tick executes: max over ticks of the timeline's count,
     and the restart tick of a looped play (the run ending at END, then tick 0's), if T > 0."""

@@ -178,6 +178,43 @@ def test_trim_is_the_documented_tick_mapping():
             assert all(abs(x - period) <= bound for x in lengths)
 
 
+def test_the_one_pass_check_of_rule_f_equals_the_expanded_one():
+    rng, seen = s3.rng(11), {True: 0, False: 0}
+    for _ in range(3000):
+        lines = []
+        depth = 0
+        for _ in range(rng.randint(2, 10)):
+            r, d = rng.random(), rng.choice([0, 1, 2, 4, 7, 12, 25])
+            if r < 0.2 and depth < 3:
+                lines.append(("LOOP", d, rng.randint(1, 4)))
+                depth += 1
+            elif r < 0.35 and depth:
+                lines.append(("ENDLOOP", rng.randint(1, 30)))
+                depth -= 1
+            elif r < 0.55:
+                lines.append(("RAMP_A", d, rng.randint(0, 255), rng.choice([0, 2, 6, 15, 40])))
+            elif r < 0.7:
+                lines.append(("RAMP_S", d, rng.randint(0, 255), rng.choice([0, 3, 9, 30])))
+            elif r < 0.85:
+                lines.append(("PULSE", d, 9, rng.choice([0, 255])))
+            else:
+                lines.append(("SET_A", d, 5))
+        lines += [("ENDLOOP", rng.randint(1, 30))] * depth + [("END", 1)]
+        try:
+            v2 = s3.pg.program(lines)[0]
+            _, instructions = ref.validate(v2, ref.Config())
+        except ref.Reject:
+            continue
+        try:
+            p3.check_closed(instructions)
+            closed = True
+        except ref.Reject:
+            closed = False
+        assert p3.check_closed_one_pass(instructions) == closed, lines
+        seen[closed] += 1
+    assert seen[True] > 100 and seen[False] > 100, seen
+
+
 def test_closed_loop_rule_rejects_a_ramp_crossing_the_iteration_end():
     crossing = s3.prog([("LOOP", 0, 3), ("RAMP_A", 0, 200, 10), ("ENDLOOP", 5), ("END", 1)])
     try:
