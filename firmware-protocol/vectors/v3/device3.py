@@ -4,8 +4,8 @@ Frames, COBS, the duplicate memory, UPLOAD/COMMIT and the output stage's wake-up
 (PROTOCOL.md part 2) and come from ../device/device.py's helpers; what is new is here: channels,
 the player pool, PLAY/STOP/CONTROL/SET_PARAM with play ids and channel masks, the mixing rule,
 the per-channel limiter and brake rule, TELEMETRY/STATUS/INFO/CHANNEL_INFO of 3.11, SET_CONFIG
-keys 3-6. Not modelled here (unchanged from v2 or board-only): the stream (3.12 keeps 2.10 for one
-player at rate 1x), the watchdog, output-stage faults, DIAG, the sync wire's edge timing.
+keys 3-4, the watchdog and per-channel stage faults (3.8 step 1). Not modelled here (unchanged from
+v2 or board-only): the stream (3.12 keeps 2.10 for one player at rate 1x), DIAG, the sync wire.
 """
 import os
 import sys
@@ -72,6 +72,8 @@ class Device3:
         self.stage, self.wake_left, self.idle_left = ("warm", 0, cfg.idle) if cfg.wake == 0 else ("cold", 0, 0)
         self.partial, self.out = bytearray(), []
         self.records = {}  # (play, channel) -> the record of that play on that channel (3.11)
+        self.stage_fault = [0] * cfg.channels  # each channel's output-stage fault (2.18, 3.2)
+        self.fault_sent = [0] * cfg.channels   # and the last one reported
         self.notice(T["RESET"], bytes([MAJOR, MINOR, cfg.reset_reason]) + u32(cfg.boot_count))
 
     # -- sending (2.2.1 rules)
@@ -412,10 +414,45 @@ class Device3:
         for q in self.matching(play, mask):
             q.scale, q.offset = scale, offset
 
+    def set_stage_fault(self, channel, code):
+        """The board reports channel's output-stage fault (0: none), between steps (2.18, 3.2)."""
+        self.stage_fault[channel] = code
+
+    def fault_players(self, players, code, n):
+        """Step 1's end of plays by the watchdog or a stage fault: a PLAYING player brakes from this
+        step with FAULT; a PENDING one is cancelled with FAULT and a record (as 2.19)."""
+        for q in players:
+            if q.state == "playing":
+                self.telemetry(5, q, code, n)
+                q.brake(self.chan[q.channel].brake)
+            elif q.state == "pending":
+                self.unstarted_fault(q, code, n)
+
+    def unstarted_fault(self, q, code, n):
+        self.notice(T["TELEMETRY"], bytes([5, q.play, q.channel, q.slot, code]) + u32(n))
+        for key in [k for k, v in self.records.items() if v["player"] is q]:
+            del self.records[key]
+        self.records[(q.play, q.channel)] = {"state": 5, "seq": q.seq, "slot": q.slot, "code": code, "start": n,
+                                              "first": None, "end": n, "player": q, "iterations": 0}
+        q.free()
+
     # -- one step (3.8)
     def step(self):
         n = self.now
-        # 1. scheduled controls due at n, in pool order
+        # 3.8 step 1: the watchdog, then each channel's new stage fault
+        live = [q for q in self.pool if q.state in ("pending", "playing")]
+        if self.watchdog and self.silence >= self.watchdog and live:
+            self.fault_players(live, E["WATCHDOG"], n)
+        for c in range(self.cfg.channels):
+            if self.stage_fault[c] != self.fault_sent[c]:
+                self.fault_sent[c] = self.stage_fault[c]
+                if self.stage_fault[c]:
+                    mine = [q for q in self.pool if q.state in ("pending", "playing") and q.channel == c]
+                    if mine:
+                        self.fault_players(mine, self.stage_fault[c], n)
+                    else:
+                        self.notice(T["TELEMETRY"], bytes([5, 0xFE, c, 0xFE, self.stage_fault[c]]) + u32(n))
+        # 3.8 step 2: scheduled controls due at n, in pool order
         for q in self.pool:
             due = [e for e in q.scheduled if signed32(n - e[1]) >= 0]
             due.sort(key=lambda e: signed32(e[1] - n))  # earliest first; equal ticks in arrival order
@@ -423,7 +460,7 @@ class Device3:
                 q.scheduled.remove(e)
                 if q.state in ("pending", "playing"):
                     self.apply(q, e[0], 0)
-        # 2. starts: every pending player due at n, a play's channels together
+        # 3.8 step 3: starts: every pending player due at n, a play's channels together
         for q in self.pool:
             if q.state == "pending" and self.stage == "warm" and (q.at is None or signed32(n - q.at) >= 0):
                 self.start(q, n)
@@ -511,6 +548,9 @@ class Device3:
                     self.telemetry(4, r, 2, n)
                     r.free()
         for r in group:
+            if self.stage_fault[r.channel]:  # this channel's stage is faulty: FAULT instead of STARTED
+                self.unstarted_fault(r, self.stage_fault[r.channel], n)
+                continue
             for key in [k for k, v in self.records.items() if v["player"] is r]:
                 del self.records[key]  # a player keeps the record of its last play only (3.11)
             r.state = "playing"

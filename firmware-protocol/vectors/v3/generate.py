@@ -160,6 +160,10 @@ def write_session(s, name, about, folder):
     for tick, data, text in s.inputs:
         while notes and notes[0][0] <= tick:
             lines.append(f"# {notes.pop(0)[1]}")
+        if isinstance(data, tuple):
+            lines.append(f"# fault {tick}: {text or f'channel {data[0]} reports stage fault {data[1]}'}")
+            lines.append(f"fault {tick} {data[0]} {data[1]}")
+            continue
         if text:
             lines.append(f"# in {tick}: {text}")
         lines.append(f"in {tick} {data.hex()}")
@@ -403,6 +407,37 @@ def status(s):
     s.message("QUERY", bytes([6, 0]), seq=94)
     s.message("QUERY", bytes([7, 0]), seq=95)
     s.run(3)
+
+
+@session("the watchdog ends every play (FAULT 50: playing ones brake, a pending one gets a record); a "
+         "stage fault on channel 1 ends only its plays, is reported once (0xFE when nothing plays on "
+         "it), makes a group play start without that channel, and is reported anew after it clears",
+         channels=2, watchdog=60)
+def watchdog_and_faults(s):
+    s.upload(0, RUMBLE)
+    s.command("PLAY", play(1, 0b11, 0, loops=0))
+    s.command("PLAY", play(2, 0b01, 0, at=200))
+    s.run(70)
+    s.command("PLAY", play(3, 0b11, 0, loops=0))
+    s.run(10)
+    s.fault(1, 62)
+    s.run(5)
+    s.message("PING", u32(7), seq=50)
+    s.fault(1, 62, "the same fault again: not reported again")
+    s.run(5)
+    s.command("STOP", stop())
+    s.run(25)
+    s.fault(1, 0, "channel 1's fault clears")
+    s.run(2)
+    s.fault(1, 63, "a new fault with nothing playing on channel 1: play 0xFE")
+    s.run(2)
+    s.command("PLAY", play(4, 0b11, 0))
+    s.run(3)
+    s.message("QUERY", bytes([4, 1]), seq=51)
+    s.message("QUERY", bytes([4, 0]), seq=52)
+    s.run(2)
+    s.command("STOP", stop())
+    s.run(22)
 
 
 def write_all(folder=HERE):

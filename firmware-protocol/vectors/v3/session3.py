@@ -56,6 +56,11 @@ class Session:
         self.inputs.append((self.now, bytes(data), text))
         self.dev.receive(bytes(data))
 
+    def fault(self, channel, code, text=None):
+        """The board reports channel's output-stage fault (0: none) before the next step."""
+        self.inputs.append((self.now, (channel, code), text))
+        self.dev.set_stage_fault(channel, code)
+
     def command(self, name, payload=b"", seq=None):
         if seq is None:
             self.seq = (self.seq + 1) & 0xFF

@@ -19,7 +19,7 @@ BRAKE = 20
 
 
 def solo(program, ticks, channels=1, **play_kw):
-    s = s3.Session(channels=channels, players=4, channel_cfg=[{} for _ in range(channels)])
+    s = s3.Session(channels=channels, players=4, channel_cfg=[{} for _ in range(channels)], watchdog=0)
     s.upload(0, program)
     s.command("PLAY", s3.play(1, 1, 0, **play_kw))
     s.run(ticks)
