@@ -196,6 +196,11 @@ def hello_and_describe(s):
     s.command("SET_CONFIG", bytes([5]) + u32(1 | 100 << 16))
     s.command("HELLO", bytes([3, 0]))
     s.run(2)
+    s.note("a v2 host that ignored the NACK: its PLAY (10 bytes) and STOP (1 byte) are too short")
+    s.command("PLAY", bytes([0, 0]) + u32(0) + bytes([255, 0, 1, 0]))
+    s.command("STOP", bytes([1]))
+    s.message("SET_PARAM", bytes([128, 0]))
+    s.run(2)
 
 
 @session("one PLAY on channels 0 and 2 of 3 with a cold stage (W = 20): both start at tick 20, "
