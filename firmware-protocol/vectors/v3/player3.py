@@ -189,3 +189,25 @@ def tick_mapping(period, trims, ticks):
         t += period - delta
         out.append(t)
     return out
+
+
+def sync_follower(leader_ratio, period, sync_period, ticks, offset):
+    """3.10's follower against an ideal leader whose ticks last `leader_ratio` (a Fraction) times the
+    follower's nominal `period`, in follower timer counts, its first edge `offset` counts after the
+    follower's tick 0. Returns (the error e of every edge, the final trim)."""
+    tau, acc, c, t, errors = 0, 0, 0, 0, []
+    for k in range(ticks + 1):
+        if k % sync_period == 0 and k > 0:
+            edge = offset + k * period * leader_ratio
+            e = int(edge - t) if edge >= t else -int(t - edge)  # whole counts, as a capture reads
+            if abs(e) < period // 2:  # else out of lock: ignored
+                c += e
+                tau = max(-TRIM_MAX, min(TRIM_MAX, tau - (e * 10**6) // (2 * sync_period * period)))
+            errors.append(e)
+        acc += period * tau
+        delta = acc // 1000000
+        acc -= delta * 1000000
+        step = max(-(period // 64), min(period // 64, c))
+        c -= step
+        t += period - delta + step
+    return errors, tau

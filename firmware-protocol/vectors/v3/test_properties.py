@@ -275,6 +275,14 @@ def test_loops_at_a_rate_restart_in_program_time():
     assert out[d] == (0, 0, 1)
 
 
+def test_a_sync_wire_follower_locks_to_a_drifting_leader():
+    from fractions import Fraction
+    for drift in (-5000, -1000, 0, 1000, 5000):
+        errors, tau = pl.sync_follower(1 + Fraction(drift, 10**6), 16000, 10, 30000, 300)
+        assert max(abs(e) for e in errors[100:]) <= 1, drift       # within a count after 0.1 s
+        assert abs(tau + drift) <= 1, (drift, tau)                  # the trim found the drift
+
+
 if __name__ == "__main__":  # without pytest: run every check, name the ones that fail
     failed = 0
     for name, check in sorted((n, f) for n, f in globals().items() if n.startswith("test_")):
