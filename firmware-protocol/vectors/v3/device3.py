@@ -4,8 +4,8 @@ Frames, COBS, the duplicate memory, UPLOAD/COMMIT and the output stage's wake-up
 (PROTOCOL.md part 2) and come from ../device/device.py's helpers; what is new is here: channels,
 the player pool, PLAY/STOP/CONTROL/SET_PARAM with play ids and channel masks, the mixing rule,
 the per-channel limiter and brake rule, TELEMETRY/STATUS/INFO/CHANNEL_INFO of 3.11, SET_CONFIG
-keys 3-4, the watchdog and per-channel stage faults (3.8 step 1). Not modelled here (unchanged from
-v2 or board-only): the stream (3.12 keeps 2.10 for one player at rate 1x), DIAG, the sync wire.
+keys 3-4, the watchdog and per-channel stage faults (3.8 step 1), the stream on a player (3.12,
+stream3.py). Not modelled here (board-only): DIAG, the sync wire (its follower: player3.py).
 """
 import os
 import sys
@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "device"))
 import device as dv  # noqa: E402  (v2 reference: frames, byte helpers)
 import player3 as pl  # noqa: E402
 import program3 as p3  # noqa: E402
+import stream3  # noqa: E402
 from program3 import ref  # noqa: E402
 
 MAJOR, MINOR = 3, 0
@@ -43,10 +44,11 @@ def signed32(v):
 
 
 class Config3:
-    def __init__(self, channels=2, players=4, slots=2, slot_capacity=256, rx_buffer=128, wake=0, idle=2000,
+    def __init__(self, channels=2, players=4, slots=2, slot_capacity=256, stream=0, rx_buffer=128, wake=0, idle=2000,
                  watchdog=1000, rate=1000, max_body=4096, work_budget=36, fade=8, caps=0x46, fw=(0, 3, 0),
                  device_id=0x12345678, reset_reason=1, boot_count=3, channel_cfg=None):
         self.channels, self.players, self.slots, self.slot_capacity = channels, players, slots, slot_capacity
+        self.stream = stream
         self.rx_buffer, self.wake, self.idle, self.watchdog = rx_buffer, wake, idle, watchdog
         self.rate, self.max_body, self.work_budget, self.fade, self.caps = rate, max_body, work_budget, fade, caps
         self.fw, self.device_id, self.reset_reason, self.boot_count = fw, device_id, reset_reason, boot_count
@@ -55,7 +57,7 @@ class Config3:
     def line(self):
         chans = ";".join(",".join(f"{k}={v}" for k, v in sorted(c.items())) or "-" for c in self.channel_cfg)
         return (f"config: channels={self.channels} players={self.players} slots={self.slots} "
-                f"slot_capacity={self.slot_capacity} rx_buffer={self.rx_buffer} wake={self.wake} idle={self.idle} "
+                f"slot_capacity={self.slot_capacity} stream={self.stream} rx_buffer={self.rx_buffer} wake={self.wake} idle={self.idle} "
                 f"watchdog={self.watchdog} rate={self.rate} max_body={self.max_body} work_budget={self.work_budget} "
                 f"fade={self.fade} caps={self.caps} fw={'.'.join(map(str, self.fw))} device_id={self.device_id} "
                 f"reset_reason={self.reset_reason} boot_count={self.boot_count} channel_config={chans}")
@@ -65,7 +67,8 @@ class Device3:
     def __init__(self, cfg):
         self.cfg = cfg
         self.chan = [pl.Channel(i, **c) for i, c in enumerate(cfg.channel_cfg)]
-        self.pool = [pl.Player(i) for i in range(cfg.players)]
+        self.pool = [stream3.PoolPlayer(i) for i in range(cfg.players)]
+        self.stream, self.granted = None, 0  # 2.10's stream, dv.Stream while open or playing
         self.slots = [{"data": bytearray(), "ready": False} for _ in range(cfg.slots)]
         self.now, self.silence, self.watchdog, self.fade, self.trim = 0, 0, cfg.watchdog, cfg.fade, 0
         self.memory, self.notice_seq, self.seq_in = None, 0, 0
@@ -119,6 +122,9 @@ class Device3:
         elif name == "SET_PARAM":
             if len(p) >= 5:
                 self.set_param(p[0], p[1] - 256 if p[1] > 127 else p[1], p[2], p[3] | p[4] << 8)
+        elif name == "STREAM_DATA":
+            if len(p) >= 4:
+                self.stream_data(int.from_bytes(p[:4], "little"), p[4:])
         elif name == "QUERY":
             if len(p) >= 2:
                 self.send(T["STATUS"], seq, self.status(p[0], p[1]))
@@ -158,8 +164,8 @@ class Device3:
         c, c0 = self.cfg, self.chan[0]
         name = c0.profile_name.encode()[:16]
         return (bytes([MAJOR, MINOR, *c.fw, c0.actuator]) + u16(c0.profile_id) + u32(c.device_id)
-                + u16((c.caps & ~1) | CAP_STATUS) + u16(c.rate) + u16(c0.brake) + bytes([c0.threshold, c.slots])
-                + u32(c0.safety) + u32(c.max_body) + u32(c.slot_capacity) + u32(0) + u16(c.rx_buffer)
+                + u16((c.caps & ~1) | (1 if c.stream else 0) | CAP_STATUS) + u16(c.rate) + u16(c0.brake) + bytes([c0.threshold, c.slots])
+                + u32(c0.safety) + u32(c.max_body) + u32(c.slot_capacity) + u32(c.stream) + u16(c.rx_buffer)
                 + u16(c.wake) + u16(c.idle) + u16(self.watchdog)
                 + bytes([c.channels, c.players, c.work_budget, self.fade]) + (self.trim & 0xFFFF).to_bytes(2, "little")
                 + bytes([0, 0]) + name)
@@ -257,8 +263,18 @@ class Device3:
             return E["BAD_PARAM"], 0
         if mask >> self.cfg.channels:
             return E["BAD_CHANNEL"], self.cfg.channels
-        if slot == 0xFF:
-            return E["UNSUPPORTED"], 0  # no stream ring in this reference (3.12)
+        channels = self.mask_channels(mask)
+        if slot == 0xFF:  # 3.12: 2.8's stream checks, then one channel, 1x, once, from 0
+            if self.cfg.stream == 0:
+                return E["UNSUPPORTED"], 0
+            if self.stream is not None and self.stream.state == "playing":
+                return E["SLOT_BUSY"], 0
+            if not self.stream_open():
+                return E["NO_STREAM"], 0
+            if len(channels) != 1 or args["rate"] != pl.RATE_ONE or args["loops"] != 1 or args["loop_end"] \
+                    or args["start"]:
+                return E["BAD_PARAM"], 0
+            return self.play_stream(play, channels[0], args, at, flags)
         if slot >= self.cfg.slots:
             return E["BAD_SLOT"], 0
         if not self.slots[slot]["ready"]:
@@ -268,7 +284,6 @@ class Device3:
         end = args["loop_end"] or total
         if end > total or (total > 0 and args["start"] >= end) or (total == 0 and args["start"] > 0):
             return E["SEEK_RANGE"], total
-        channels = self.mask_channels(mask)
         old_pending = [q for q in self.pool if q.state == "pending" and q.play == play]
         free = [q for q in self.pool if q.state == "free" or q in old_pending]
         if len(free) < len(channels):
@@ -283,11 +298,70 @@ class Device3:
         data = bytes(self.slots[slot]["data"])
         for q, c in zip(free, channels):
             q.reserve(play, c, slot, data, args)
+        return 0, self.accepted(at, flags)
+
+    def accepted(self, at, flags):
+        """The output stage is asked to wake; the ACK value: the start tick (2.8)."""
         self.wake_request()
         s = at if flags & 1 and signed32(at - self.now) > 0 else self.now
         if self.stage == "waking":
             s = max(s, self.now + self.wake_left, key=lambda t: signed32(t - self.now))
-        return 0, s & 0xFFFFFFFF
+        return s & 0xFFFFFFFF
+
+    def play_stream(self, play, channel, args, at, flags):
+        old_pending = [q for q in self.pool if q.state == "pending" and q.play == play]
+        free = [q for q in self.pool if q.state == "free" or q in old_pending]
+        if not free:
+            return E["NO_PLAYER"], 0
+        work = sum(q.work() for q in self.pool if q not in old_pending) + 9
+        if work > self.cfg.work_budget:
+            return E["WORK_LIMIT"], work
+        for q in old_pending:
+            q.free()
+        q = [q for q in self.pool if q.state == "free"][0]
+        q.reserve_stream(play, channel, self.stream, args)
+        return 0, self.accepted(at, flags)
+
+    # -- the stream (2.10, unchanged; 3.12)
+    def stream_open(self):
+        return self.stream is not None and self.stream.state != "closed"
+
+    def limit(self):
+        return min(self.stream.released + self.cfg.stream, self.stream.body_length)
+
+    def credit(self):
+        self.granted = self.limit()
+        self.notice(T["CREDIT"], u32(len(self.stream.body)) + u32(self.granted))
+
+    def settle_stream(self):
+        """The stream closes when its play has ended (3.12, as 2.10)."""
+        if self.stream is not None and self.stream.state == "playing" and \
+                not any(q.slot == 0xFF and q.state in ("pending", "playing") for q in self.pool):
+            self.stream.state = "closed"
+
+    def cmd_stream_open(self, p, after):
+        if self.cfg.stream == 0:
+            return E["UNSUPPORTED"], 0
+        if (self.stream is not None and self.stream.state == "playing") or \
+                any(q.state == "pending" and q.slot == 0xFF for q in self.pool):
+            return E["SLOT_BUSY"], 0
+        try:
+            p3.parse_header3(bytes(p[:16]), self.core_cfg())
+        except ref.Reject as r:
+            return r.code, 0
+        self.stream = dv.Stream(bytes(p[:16]))
+        after.append(self.credit)
+        return 0, self.cfg.stream
+
+    def stream_data(self, offset, data):
+        if not self.stream_open():
+            return
+        s = self.stream
+        if not data or offset != len(s.body) or len(s.body) + len(data) > self.limit():
+            self.credit()
+            return
+        s.body += data
+        assert len(s.body) - s.released <= self.cfg.stream, "the credit rule keeps the ring from overflowing"
 
     def cmd_stop(self, p, after):
         play, mask, flags, at = p[0], p[1] | p[2] << 8, p[3], int.from_bytes(p[4:8], "little")
@@ -298,6 +372,10 @@ class Device3:
             return self.schedule(targets, "STOP_BRAKE" if flags & 1 else "STOP", at)
         for q in targets:
             self.stop_player(q, bool(flags & 1), after)
+        if play == ALL_PLAYS and mask & ((1 << self.cfg.channels) - 1) == (1 << self.cfg.channels) - 1 \
+                and self.stream_open():
+            self.stream.state = "closed"  # a STOP of everything closes an open stream too (2.8)
+        self.settle_stream()
         return 0, self.now
 
     def schedule(self, targets, name, at):
@@ -333,9 +411,6 @@ class Device3:
         self.wake_request()
         return 0, self.now + self.wake_left if self.stage == "waking" else self.now
 
-    def cmd_stream_open(self, p, after):
-        return E["UNSUPPORTED"], 0
-
     def cmd_set_config(self, p, after):
         key, value = p[0], int.from_bytes(p[1:5], "little")
         if key == 1 and value <= 0xFFFF:
@@ -359,6 +434,8 @@ class Device3:
         if not targets:
             return E["NO_SUCH_PLAY"], 0
         name = OPS[op]
+        if any(q.slot == 0xFF for q in targets) and name in ("SEEK", "RATE", "LOOPS", "LOOP_END"):
+            return (E["UNSUPPORTED"], 0) if name == "SEEK" else (E["BAD_PARAM"], 0)  # 3.12
         if name == "RATE":
             if not RATE_OK(value):
                 return E["BAD_PARAM"], 0
@@ -426,6 +503,8 @@ class Device3:
                 self.telemetry(5, q, code, n)
                 q.brake(self.chan[q.channel].brake)
             elif q.state == "pending":
+                if q.slot == 0xFF and self.stream is not None:
+                    self.stream.state = "closed"  # as 2.14 step 1: the stream's pending play ends it
                 self.unstarted_fault(q, code, n)
 
     def unstarted_fault(self, q, code, n):
@@ -489,7 +568,7 @@ class Device3:
             if end is not None:
                 ends.append((q, c, end))
         for q, c, end in ends:
-            self.end_event(q, c, n)
+            self.end_event(q, c, n, end)
         # 4. mix, limiter, brake rule per channel
         samples = []
         for c in range(self.cfg.channels):
@@ -525,15 +604,23 @@ class Device3:
                 self.idle_left -= 1
                 if self.idle_left == 0:
                     self.stage = "cold"
+        # 3.8 step 9: the stream closes when its play ended; its credit (2.10)
+        self.settle_stream()
+        if self.stream_open():
+            limit = self.limit()
+            if limit - self.granted >= max(1, self.cfg.stream // 4) or \
+                    (limit == self.stream.body_length and self.granted < limit):
+                self.credit()
         self.silence = min(self.silence + 1, 0xFFFF)
         self.now += 1
         return samples
 
-    def end_event(self, q, c, n):
-        self.notice(T["TELEMETRY"], bytes([3, q.play_id_at_end, c, q.slot, 0]) + u32(n))
+    def end_event(self, q, c, n, end=("FINISHED", 0)):
+        event = 3 if end[0] == "FINISHED" else 5
+        self.notice(T["TELEMETRY"], bytes([event, q.play_id_at_end, c, q.slot, end[1]]) + u32(n))
         r = self.records.get((q.play_id_at_end, c))
         if r is not None:
-            r.update(state=3, code=0, end=n, iterations=q.iterations)
+            r.update(state=event, code=end[1], end=n, iterations=q.iterations)
 
     def start(self, q, n):
         group = [r for r in self.pool if r.state == "pending" and r.play == q.play and r.seq == q.seq]
@@ -549,8 +636,13 @@ class Device3:
                     r.free()
         for r in group:
             if self.stage_fault[r.channel]:  # this channel's stage is faulty: FAULT instead of STARTED
+                if r.slot == 0xFF and self.stream is not None:
+                    self.stream.state = "closed"
                 self.unstarted_fault(r, self.stage_fault[r.channel], n)
                 continue
+            if r.slot == 0xFF:
+                self.stream.state = "playing"
+                r.start_stream()
             for key in [k for k, v in self.records.items() if v["player"] is r]:
                 del self.records[key]  # a player keeps the record of its last play only (3.11)
             r.state = "playing"

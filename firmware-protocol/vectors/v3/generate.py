@@ -129,6 +129,8 @@ def describe(type_, seq, p):
         return (f"STATUS seq {seq} now {le(0, 4)} play {p[4]} channel {p[5]}: {states.get(p[6], p[6])} seq {p[7]} "
                 f"slot {p[8]} code {p[9]} start {le(10, 14)} first {le(14, 16)} end {le(16, 20)} position {le(20, 24)} "
                 f"iterations {le(24, 26)} flags {p[26]} rate {le(27, 29)}")
+    if name == "CREDIT" and len(p) >= 8:
+        return f"CREDIT #{seq} next {le(0, 4)} limit {le(4, 8)}"
     if name == "RESET" and len(p) >= 7:
         return f"RESET #{seq} {p[0]}.{p[1]} reason {p[2]} boot {le(3, 7)}"
     if name == "PONG" and len(p) >= 10:
@@ -443,6 +445,59 @@ def watchdog_and_faults(s):
     s.run(2)
     s.command("STOP", stop())
     s.run(22)
+
+
+STREAMED = prog([("SET_S", 0, 70)] + [("RAMP_A", 3, (37 * i) % 256, 3) for i in range(60)]
+                + [("PULSE", 1, 200, 30), ("END", 20)])                          # 185 body bytes, T = 201
+
+
+def last_credit(s):
+    p = [p for (_, p) in s.replies("CREDIT")][-1]
+    return int.from_bytes(p[:4], "little"), int.from_bytes(p[4:8], "little")
+
+
+def stream_to_credit(s, body, sent):
+    """A streaming host's turn: sends body bytes from `sent` up to the last CREDIT's limit."""
+    _, limit = last_credit(s)
+    while sent < limit:
+        n = min(40, limit - sent)
+        s.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
+        sent += n
+    return sent
+
+
+@session("the stream on one player (3.12): STREAM_OPEN of a format 3 header, credits, PLAY 0xFF on "
+         "channel 1 mixed with a slot play there; the stream's refusals (two channels, a rate, SEEK, "
+         "RATE, STREAM_OPEN while it plays); a paused stream releases nothing and cannot underrun; "
+         "then a starved stream faults with 48 on its channel only", channels=2, stream=64)
+def stream(s):
+    body = STREAMED[16:]
+    s.upload(0, RUMBLE)
+    s.command("STREAM_OPEN", STREAMED[:2] + bytes([2]) + STREAMED[3:16])     # a format 2 header: error 3
+    s.command("STREAM_OPEN", STREAMED[:16])
+    sent = stream_to_credit(s, body, 0)
+    s.command("PLAY", play(1, 0b11, 0xFF))                                 # two channels
+    s.command("PLAY", play(1, 0b10, 0xFF, rate=512))                       # not 1x
+    s.command("PLAY", play(1, 0b10, 0xFF, sum=True))
+    s.command("PLAY", play(2, 0b10, 0, sum=True, scale=90, loops=0))
+    s.command("STREAM_OPEN", STREAMED[:16])                                # playing: SLOT_BUSY
+    for _ in range(30):
+        s.run(2)
+        sent = stream_to_credit(s, body, sent)
+    s.command("CONTROL", control(1, 0b10, "SEEK", 5))
+    s.command("CONTROL", control(1, 0b10, "RATE", 300))
+    s.command("CONTROL", control(1, 0b10, "PAUSE"))
+    s.run(60)                                                               # paused: no fetch, no underrun
+    s.command("CONTROL", control(1, 0b10, "RESUME"))
+    while s.now < 400:
+        s.run(2)
+        sent = stream_to_credit(s, body, sent)
+    s.command("STREAM_OPEN", STREAMED[:16])
+    sent = stream_to_credit(s, body, 0)
+    s.command("PLAY", play(3, 0b01, 0xFF))
+    s.run(120)                                                              # nothing more sent: underrun
+    s.command("STOP", stop())
+    s.run(25)
 
 
 def write_all(folder=HERE):
