@@ -64,6 +64,14 @@ class Config3:
 
 
 class Device3:
+    # Unchanged from 2.0 (PROTOCOL.md 2.2.1, 2.9, 2.10; 3.12), with the same attribute names:
+    # sending and numbering frames, cutting received bytes into frames, the output stage's wake
+    # request, and the stream's credit and data rules.
+    send, notice, respond, receive = dv.Device.send, dv.Device.notice, dv.Device.respond, dv.Device.receive
+    wake_request = dv.Device.wake_request
+    stream_open, limit, credit, stream_data = (dv.Device.stream_open, dv.Device.limit, dv.Device.credit,
+                                               dv.Device.stream_data)
+
     def __init__(self, cfg):
         self.cfg = cfg
         self.chan = [pl.Channel(i, **c) for i, c in enumerate(cfg.channel_cfg)]
@@ -79,38 +87,14 @@ class Device3:
         self.fault_sent = [0] * cfg.channels   # and the last one reported
         self.notice(T["RESET"], bytes([MAJOR, MINOR, cfg.reset_reason]) + u32(cfg.boot_count))
 
-    # -- sending (2.2.1 rules)
-    def send(self, type_, seq, payload):
-        self.out.append((self.now, frame(type_, seq, payload)))
-
-    def notice(self, type_, payload):
-        self.send(type_, self.notice_seq, payload)
-        self.notice_seq = (self.notice_seq + 1) & 0xFF
-
+    # -- notices (3.11)
     def telemetry(self, event, p, code, tick):
         self.notice(T["TELEMETRY"], bytes([event, p.play, p.channel, p.slot, code]) + u32(tick))
         r = self.records.get((p.play, p.channel))
         if r is not None and event >= 3:
             r.update(state=event, code=code, end=tick)
 
-    def respond(self, seq, type_, code, value):
-        if code == 0:
-            self.send(T["ACK"], seq, bytes([type_]) + u32(value))
-        else:
-            self.send(T["NACK"], seq, bytes([type_, code]) + u32(value))
-
     # -- receiving
-    def receive(self, data):
-        for b in data:
-            if b != 0:
-                self.partial.append(b)
-                continue
-            segment, self.partial = bytes(self.partial), bytearray()
-            if segment:
-                decoded = dv.unframe(segment)
-                if decoded is not None:
-                    self.on_frame(*decoded)
-
     def on_frame(self, type_, seq, p, crc):
         self.silence = 0
         if type_ >= 0x80:
@@ -202,15 +186,6 @@ class Device3:
     def matching(self, play, mask, states=("pending", "playing")):
         return [p for p in self.pool if p.state in states and (play == ALL_PLAYS or p.play == play)
                 and p.channel is not None and mask >> p.channel & 1]
-
-    def wake_request(self):
-        if self.stage == "cold":
-            if self.cfg.wake == 0:
-                self.stage, self.idle_left = "warm", self.cfg.idle
-            else:
-                self.stage, self.wake_left = "waking", self.cfg.wake
-        elif self.stage == "warm":
-            self.idle_left = self.cfg.idle
 
     # -- commands, checks in the order of 3.11
     def cmd_upload(self, p, after):
@@ -323,16 +298,6 @@ class Device3:
         return 0, self.accepted(at, flags)
 
     # -- the stream (2.10, unchanged; 3.12)
-    def stream_open(self):
-        return self.stream is not None and self.stream.state != "closed"
-
-    def limit(self):
-        return min(self.stream.released + self.cfg.stream, self.stream.body_length)
-
-    def credit(self):
-        self.granted = self.limit()
-        self.notice(T["CREDIT"], u32(len(self.stream.body)) + u32(self.granted))
-
     def settle_stream(self):
         """The stream closes when its play has ended (3.12, as 2.10)."""
         if self.stream is not None and self.stream.state == "playing" and \
@@ -352,16 +317,6 @@ class Device3:
         self.stream = dv.Stream(bytes(p[:16]))
         after.append(self.credit)
         return 0, self.cfg.stream
-
-    def stream_data(self, offset, data):
-        if not self.stream_open():
-            return
-        s = self.stream
-        if not data or offset != len(s.body) or len(s.body) + len(data) > self.limit():
-            self.credit()
-            return
-        s.body += data
-        assert len(s.body) - s.released <= self.cfg.stream, "the credit rule keeps the ring from overflowing"
 
     def cmd_stop(self, p, after):
         play, mask, flags, at = p[0], p[1] | p[2] << 8, p[3], int.from_bytes(p[4:8], "little")

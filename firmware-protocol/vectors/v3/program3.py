@@ -49,43 +49,37 @@ class Reject3(ref.Reject):
         self.code = LOOP_NOT_CLOSED
 
 
-def loop_tree(instructions):
-    """[(kind, ...)]: ("ins", ins) or ("loop", LOOP ins, body nodes, ENDLOOP ins); END included."""
-    def tree(i):
-        nodes = []
-        while i < len(instructions):
-            ins = instructions[i]
-            if ins["op"] == "LOOP":
-                body, j = tree(i + 1)
-                nodes.append(("loop", ins, body, instructions[j]))
-                i = j + 1
-            elif ins["op"] == "ENDLOOP":
-                return nodes, i
-            else:
-                nodes.append(("ins", ins))
-                i += 1
-        return nodes, i
-    return tree(0)[0]
+loop_tree = ref.loop_tree  # [("ins", ins) or ("loop", LOOP, body, ENDLOOP)], END included
+
+
+def expand(nodes, loops=False):
+    """The executions of nodes from time 0, loops expanded: ([(time, ins)], the time after them);
+    with loops=True the LOOP and ENDLOOP executions too (reference.timeline leaves them out)."""
+    out = []
+
+    def play(items, t):
+        for node in items:
+            if node[0] == "ins":
+                t += node[1]["delay"]
+                out.append((t, node[1]))
+                continue
+            _, loop, body, end = node
+            t += loop["delay"]
+            if loops:
+                out.append((t, loop))
+            for _ in range(loop["value"]):
+                t = play(body, t)
+                t += end["delay"]
+                if loops:
+                    out.append((t, end))
+        return t
+    return out, play(nodes, 0)
 
 
 def iteration(body, endloop):
     """One iteration of a loop body expanded: ([(relative time, ins)], P)."""
-    out = []
-
-    def play(nodes, t):
-        for node in nodes:
-            if node[0] == "ins":
-                t += node[1]["delay"]
-                out.append((t, node[1]))
-            else:
-                _, loop, inner, end = node
-                t += loop["delay"]
-                for _ in range(loop["value"]):
-                    t = play(inner, t)
-                    t += end["delay"]
-        return t
-    period = play(body, 0) + endloop["delay"]
-    return out, period
+    out, t = expand(body)
+    return out, t + endloop["delay"]
 
 
 def check_closed(instructions):
@@ -115,26 +109,8 @@ def check_closed(instructions):
 
 
 def executions(instructions):
-    """Every execution in order, LOOP and ENDLOOP included (reference.timeline leaves them out):
-    [(time, ins)]."""
-    out = []
-
-    def play(nodes, t):
-        for node in nodes:
-            if node[0] == "ins":
-                t += node[1]["delay"]
-                out.append((t, node[1]))
-            else:
-                _, loop, body, end = node
-                t += loop["delay"]
-                out.append((t, loop))
-                for _ in range(loop["value"]):
-                    t = play(body, t)
-                    t += end["delay"]
-                    out.append((t, end))
-        return t
-    play(loop_tree(instructions), 0)
-    return out
+    """Every execution in order, LOOP and ENDLOOP included: [(time, ins)]."""
+    return expand(loop_tree(instructions), loops=True)[0]
 
 
 def check_closed_one_pass(instructions):
