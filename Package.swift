@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "HapticVirtualDevice", targets: ["HapticVirtualDevice"]),
         .library(name: "HapticProfiling", targets: ["HapticProfiling"]),
         .library(name: "SerialBridge", targets: ["SerialBridge"]),
+        .library(name: "HapticPlots", targets: ["HapticPlots"]),
         .library(name: "HapticTesting", targets: ["HapticTesting"]),
         .library(name: "HapticConformance", targets: ["HapticConformance"]),
     ],
@@ -110,6 +111,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Plots of patterns and device output: SVG, PNG (zlib), CSV and the terminal's braille plot.
+        .target(name: "HapticPlots", dependencies: ["HapticPattern", "FirmwareModel", "CZlib"], swiftSettings: strict),
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
         // and the doctor's checks of a board, on one blocking protocol client.
         .target(
@@ -128,7 +131,7 @@ let package = Package(
             name: "HapticCLI",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
-                "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "CZlib",
+                "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "HapticPlots",
                 .target(name: "AVREmulator", condition: withEmulator),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -191,6 +194,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "HapticPlotsTests", dependencies: ["HapticPlots", "HapticPattern", "HapticTransport"], swiftSettings: strict),
         .testTarget(name: "HapticTraceTests", dependencies: ["HapticTrace", "HapticProtocol", "FirmwareModel"], swiftSettings: strict),
         .testTarget(
             name: "HapticBridgeTests",
@@ -231,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "HapticCLITests",
             dependencies: [
-                "HapticCLI", "HapticPattern", "HapticTransport", "HapticTrace", "TestSupport",
+                "HapticCLI", "HapticPattern", "HapticTransport", "HapticTrace", "HapticPlots", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

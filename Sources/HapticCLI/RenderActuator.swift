@@ -3,6 +3,7 @@ import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
+import HapticPlots
 
 /// `haptic render --actuator NAME`: the pattern compiled for an actuator, played through the
 /// firmware model and the actuator's physics, on the render's time axis (docs/cli.md).

@@ -2,16 +2,16 @@ import FirmwareModel
 
 /// Output amplitude over time in the terminal, drawn with braille characters (2 × 4 dots per
 /// character) as a filled area: 72 columns of plot plus a 6-column axis fit 80 columns.
-enum TerminalPlot {
-    static let width = 72
-    static let height = 8
+public enum TerminalPlot: Sendable {
+    public static let width = 72
+    public static let height = 8
 
     /// Dot bits of a braille cell (U+2800 + bits), by column (0, 1) and row from the top (0...3).
     private static let dots: [[UInt32]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
 
     /// Rows of braille for `values` in 0...1: each of the `2 * width` dot columns shows the largest
     /// value of its share of the samples (so short pulses stay visible).
-    static func braille(_ values: [Double], width: Int = width, height: Int = height) -> [String] {
+    public static func braille(_ values: [Double], width: Int = width, height: Int = height) -> [String] {
         let columns = 2 * width
         let levels = 4 * height
         var filled = [Int](repeating: 0, count: columns)
@@ -43,7 +43,7 @@ enum TerminalPlot {
 
     /// The amplitude code (0...255) of `samples` with a y axis in codes and an x axis in ms;
     /// brake samples are marked under the axis.
-    static func render(_ samples: [OutputSample], rate: Double) -> String {
+    public static func render(_ samples: [OutputSample], rate: Double) -> String {
         let rows = braille(samples.map { Double($0.amplitude) / 255 })
         var lines: [String] = []
         for (index, row) in rows.enumerated() {

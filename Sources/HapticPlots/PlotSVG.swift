@@ -1,101 +1,141 @@
 import Foundation
 
-// Time plots for the CLI: stacked panels sharing one time axis (each with its own value range and any number
+// Time plots, for apps and the CLI alike: stacked panels sharing one time axis (each with its own value range and any number
 // of series), event lanes above them, written as SVG, CSV or PNG (PlotPNG.swift). `haptic render` plots
 // intensity and sharpness; the compiler's commands add firmware output or simulated acceleration as more
 // series or panels on the same axis.
 
 /// An sRGB colour.
-struct PlotColor: Hashable {
-    var r: UInt8, g: UInt8, b: UInt8
+public struct PlotColor: Hashable, Sendable {
+    public var r: UInt8, g: UInt8, b: UInt8
 
-    var hex: String { String(format: "#%02x%02x%02x", r, g, b) }
+    public var hex: String { String(format: "#%02x%02x%02x", r, g, b) }
 
-    static let black = PlotColor(r: 0x22, g: 0x22, b: 0x22)
-    static let axis = PlotColor(r: 0x55, g: 0x55, b: 0x55)
-    static let grid = PlotColor(r: 0xe3, g: 0xe3, b: 0xe3)
-    static let white = PlotColor(r: 0xff, g: 0xff, b: 0xff)
-    static let gray = PlotColor(r: 0x99, g: 0x99, b: 0x99)
+    public static let black = PlotColor(r: 0x22, g: 0x22, b: 0x22)
+    public static let axis = PlotColor(r: 0x55, g: 0x55, b: 0x55)
+    public static let grid = PlotColor(r: 0xe3, g: 0xe3, b: 0xe3)
+    public static let white = PlotColor(r: 0xff, g: 0xff, b: 0xff)
+    public static let gray = PlotColor(r: 0x99, g: 0x99, b: 0x99)
     // A colour-blind-safe palette (Okabe-Ito).
-    static let blue = PlotColor(r: 0x00, g: 0x72, b: 0xb2)
-    static let orange = PlotColor(r: 0xe6, g: 0x9f, b: 0x00)
-    static let green = PlotColor(r: 0x00, g: 0x9e, b: 0x73)
-    static let vermillion = PlotColor(r: 0xd5, g: 0x5e, b: 0x00)
-    static let purple = PlotColor(r: 0xcc, g: 0x79, b: 0xa7)
-    static let sky = PlotColor(r: 0x56, g: 0xb4, b: 0xe9)
+    public static let blue = PlotColor(r: 0x00, g: 0x72, b: 0xb2)
+    public static let orange = PlotColor(r: 0xe6, g: 0x9f, b: 0x00)
+    public static let green = PlotColor(r: 0x00, g: 0x9e, b: 0x73)
+    public static let vermillion = PlotColor(r: 0xd5, g: 0x5e, b: 0x00)
+    public static let purple = PlotColor(r: 0xcc, g: 0x79, b: 0xa7)
+    public static let sky = PlotColor(r: 0x56, g: 0xb4, b: 0xe9)
 }
 
-struct TimePlot {
-    struct Series {
-        var name: String
-        var color: PlotColor
-        var times: [Double]
-        var values: [Double]
+public struct TimePlot: Sendable {
+    public struct Series: Sendable {
+        public var name: String
+        public var color: PlotColor
+        public var times: [Double]
+        public var values: [Double]
         /// Hold each value until the next time (tick samples), instead of joining points with straight lines.
-        var step = false
-        var width = 1.5
-        var dashed = false
+        public var step = false
+        public var width = 1.5
+        public var dashed = false
+
+        public init(
+            name: String, color: PlotColor, times: [Double], values: [Double], step: Bool = false, width: Double = 1.5, dashed: Bool = false
+        ) {
+            self.name = name
+            self.color = color
+            self.times = times
+            self.values = values
+            self.step = step
+            self.width = width
+            self.dashed = dashed
+        }
     }
 
-    struct Panel {
-        var title: String
-        var range: ClosedRange<Double>
-        var series: [Series]
-        var height = 170.0
+    public struct Panel: Sendable {
+        public var title: String
+        public var range: ClosedRange<Double>
+        public var series: [Series]
+        public var height = 170.0
+
+        public init(title: String, range: ClosedRange<Double>, series: [Series], height: Double = 170.0) {
+            self.title = title
+            self.range = range
+            self.series = series
+            self.height = height
+        }
     }
 
     /// A row of marks above the panels: spans (`end` set) drawn as bars, instants as ticks.
-    struct Lane {
-        struct Mark {
-            var start: Double
-            var end: Double?
-            var label: String?
+    public struct Lane: Sendable {
+        public struct Mark: Sendable {
+            public var start: Double
+            public var end: Double?
+            public var label: String?
+
+            public init(start: Double, end: Double?, label: String?) {
+                self.start = start
+                self.end = end
+                self.label = label
+            }
         }
-        var name: String
-        var color: PlotColor
-        var marks: [Mark]
+        public var name: String
+        public var color: PlotColor
+        public var marks: [Mark]
+
+        public init(name: String, color: PlotColor, marks: [Mark]) {
+            self.name = name
+            self.color = color
+            self.marks = marks
+        }
     }
 
-    var title: String
-    var subtitle: String?
+    public var title: String
+    public var subtitle: String?
     /// Time axis range, seconds.
-    var start = 0.0
-    var end: Double
-    var panels: [Panel]
-    var lanes: [Lane] = []
+    public var start = 0.0
+    public var end: Double
+    public var panels: [Panel]
+    public var lanes: [Lane] = []
+
+    public init(title: String, subtitle: String? = nil, start: Double = 0, end: Double, panels: [Panel], lanes: [Lane] = []) {
+        self.title = title
+        self.subtitle = subtitle
+        self.start = start
+        self.end = end
+        self.panels = panels
+        self.lanes = lanes
+    }
 
     // MARK: Layout (pixels)
 
-    static let right = 36.0, laneHeight = 16.0, panelGap = 30.0
+    public static let right = 36.0, laneHeight = 16.0, panelGap = 30.0
 
     /// Room for the y labels, or for the longest lane name.
-    var left: Double { max(64, Double(lanes.map(\.name.count).max() ?? 0) * 6 + 20) }
+    public var left: Double { max(64, Double(lanes.map(\.name.count).max() ?? 0) * 6 + 20) }
 
-    var width = 960.0
-    var top: Double { subtitle == nil ? 40 : 56 }
-    var lanesHeight: Double { Double(lanes.count) * Self.laneHeight + (lanes.isEmpty ? 0 : 10) }
-    var height: Double {
+    public var width = 960.0
+    public var top: Double { subtitle == nil ? 40 : 56 }
+    public var lanesHeight: Double { Double(lanes.count) * Self.laneHeight + (lanes.isEmpty ? 0 : 10) }
+    public var height: Double {
         top + lanesHeight + panels.reduce(0) { $0 + $1.height + Self.panelGap } + 34
     }
-    var plotWidth: Double { width - left - Self.right }
+    public var plotWidth: Double { width - left - Self.right }
 
-    func x(_ t: Double) -> Double {
+    public func x(_ t: Double) -> Double {
         let span = end > start ? end - start : 1
         return left + (t - start) / span * plotWidth
     }
 
     // MARK: Drawing list, shared by SVG and PNG
 
-    enum Anchor { case start, middle, end }
+    public enum Anchor: Sendable { case start, middle, end }
 
-    enum Shape {
+    public enum Shape: Sendable {
         case rect(x: Double, y: Double, w: Double, h: Double, fill: PlotColor, opacity: Double, stroke: PlotColor?)
         case line(x1: Double, y1: Double, x2: Double, y2: Double, color: PlotColor, width: Double, dashed: Bool)
         case polyline([(Double, Double)], color: PlotColor, width: Double, dashed: Bool)
         case text(x: Double, y: Double, String, size: Double, anchor: Anchor, color: PlotColor, bold: Bool)
     }
 
-    func shapes() -> [Shape] {
+    public func shapes() -> [Shape] {
         var out: [Shape] = [.rect(x: 0, y: 0, w: width, h: height, fill: .white, opacity: 1, stroke: nil)]
         out.append(.text(x: left, y: 22, title, size: 15, anchor: .start, color: .black, bold: true))
         if let subtitle { out.append(.text(x: left, y: 40, subtitle, size: 11, anchor: .start, color: .axis, bold: false)) }
@@ -179,7 +219,7 @@ struct TimePlot {
 
     /// At most a few points per pixel column: each column keeps its first, lowest, highest and last values
     /// (in time order), so spikes survive. Step series become explicit stairs first.
-    static func decimate(_ series: Series, x: (Double) -> Double, pixels: Double) -> [(Double, Double)] {
+    public static func decimate(_ series: Series, x: (Double) -> Double, pixels: Double) -> [(Double, Double)] {
         var points: [(Double, Double)] = []
         let n = min(series.times.count, series.values.count)
         guard n > 0 else { return [] }
@@ -214,7 +254,7 @@ struct TimePlot {
 
     // MARK: SVG
 
-    func svg() -> String {
+    public func svg() -> String {
         var s = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif">
@@ -251,29 +291,35 @@ struct TimePlot {
         return r == r.rounded() ? String(Int(r)) : String(r)
     }
 
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
 
 /// Time axis ticks: "nice" steps (1, 2, 5 x 10^k), in ms below 2 s and in s above.
-struct TimeAxis {
-    var start: Double, end: Double, pixels: Double
+public struct TimeAxis: Sendable {
+    public var start: Double, end: Double, pixels: Double
 
-    var inMilliseconds: Bool { end - start <= 2 }
-    var unit: String { inMilliseconds ? "ms" : "s" }
-    var step: Double { Ticks.step(start...max(end, start + 1e-3), count: max(2, Int(pixels / 90))) }
-    var ticks: [Double] { Ticks.nice(start...max(end, start + 1e-3), count: max(2, Int(pixels / 90))) }
+    public init(start: Double, end: Double, pixels: Double) {
+        self.start = start
+        self.end = end
+        self.pixels = pixels
+    }
 
-    func label(_ t: Double) -> String {
+    public var inMilliseconds: Bool { end - start <= 2 }
+    public var unit: String { inMilliseconds ? "ms" : "s" }
+    public var step: Double { Ticks.step(start...max(end, start + 1e-3), count: max(2, Int(pixels / 90))) }
+    public var ticks: [Double] { Ticks.nice(start...max(end, start + 1e-3), count: max(2, Int(pixels / 90))) }
+
+    public func label(_ t: Double) -> String {
         inMilliseconds ? Ticks.label(t * 1000, step: step * 1000) : Ticks.label(t, step: step)
     }
 }
 
-enum Ticks {
+public enum Ticks: Sendable {
     /// A 1-2-5 step giving about `count` intervals over `range`, as (1, 2, 5 or 10) x 10^exponent.
-    static func stepParts(_ range: ClosedRange<Double>, count: Int) -> (nice: Double, exponent: Int) {
+    public static func stepParts(_ range: ClosedRange<Double>, count: Int) -> (nice: Double, exponent: Int) {
         let span = range.upperBound - range.lowerBound
         guard span > 0, span.isFinite else { return (1, 0) }
         let raw = span / Double(max(count, 1))
@@ -282,17 +328,17 @@ enum Ticks {
         return (normalised < 1.5 ? 1 : normalised < 3 ? 2 : normalised < 7 ? 5 : 10, exponent)
     }
 
-    static func step(_ range: ClosedRange<Double>, count: Int) -> Double {
+    public static func step(_ range: ClosedRange<Double>, count: Int) -> Double {
         let (nice, exponent) = stepParts(range, count: count)
         return scaled(nice, exponent)
     }
 
     /// m x 10^e, dividing by an exact power of ten for negative e (3 x 0.2 would be 0.6000000000000001).
-    static func scaled(_ m: Double, _ e: Int) -> Double {
+    public static func scaled(_ m: Double, _ e: Int) -> Double {
         e >= 0 ? m * pow(10, Double(e)) : m / pow(10, Double(-e))
     }
 
-    static func nice(_ range: ClosedRange<Double>, count: Int) -> [Double] {
+    public static func nice(_ range: ClosedRange<Double>, count: Int) -> [Double] {
         let (nice, exponent) = stepParts(range, count: count)
         let s = scaled(nice, exponent)
         var k = (range.lowerBound / s - 1e-9).rounded(.up)
@@ -305,7 +351,7 @@ enum Ticks {
     }
 
     /// Just enough decimals for the step (0.25 -> "0.25", 50 -> "50").
-    static func label(_ v: Double, step: Double) -> String {
+    public static func label(_ v: Double, step: Double) -> String {
         var decimals = 0
         while decimals < 6, abs((step * pow(10, Double(decimals))).rounded() - step * pow(10, Double(decimals))) > 1e-6 {
             decimals += 1
@@ -315,11 +361,16 @@ enum Ticks {
 }
 
 /// Comma-separated values: a header row, then one row per sample; numbers in shortest round-trip form.
-struct CSVTable {
-    var columns: [String]
-    var rows: [[Double]]
+public struct CSVTable: Sendable {
+    public var columns: [String]
+    public var rows: [[Double]]
 
-    func text() -> String {
+    public init(columns: [String], rows: [[Double]]) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    public func text() -> String {
         var s = columns.joined(separator: ",") + "\n"
         s.reserveCapacity(rows.count * 32)
         for row in rows {
@@ -329,7 +380,7 @@ struct CSVTable {
         return s
     }
 
-    static func number(_ v: Double) -> String {
+    public static func number(_ v: Double) -> String {
         if v == 0 { return "0" }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
         return String(v)

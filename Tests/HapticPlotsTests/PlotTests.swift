@@ -3,7 +3,7 @@ import HapticPattern
 import HapticTransport
 import Testing
 
-@testable import HapticCLI
+@testable import HapticPlots
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -79,22 +79,27 @@ private func temporaryPath(_ name: String) -> String {
     #expect(try decodeWithPython(path) == DecodedPNG(chunks: ["IHDR", "IDAT", "IEND"], width: 5, height: 3, pixels: pixels))
 }
 
-/// `haptic render … -o FILE.png` writes the plot's pixels exactly: the decoded file equals the raster.
-@Test func renderWritesThePlotAsPNG() throws {
+/// A pattern's plot written as PNG decodes to the plot's raster, pixel for pixel.
+@Test func thePatternPlotAsPNGDecodesToItsRaster() throws {
     let path = temporaryPath("splash.png")
     defer { try? FileManager.default.removeItem(atPath: path) }
-    try Render.parse(["preset:tutorial.splash", "-o", path]).run()
+    let plot = try splashPlot()
+    try Data(plot.png()).write(to: URL(fileURLWithPath: path))
     let decoded = try decodeWithPython(path)
-
-    let preset = try #require(Preset.named("tutorial.splash"))
-    let input = PatternInput(pattern: preset.pattern, label: preset.name, preset: preset, warnings: [])
-    let renderer = ReferenceRenderer(pattern: preset.pattern)
-    let raster = Render.plot(input, renderer, renderer.render(rate: 1000), rate: 1000, width: 960).raster()
+    let raster = plot.raster()
     #expect(decoded.chunks == ["IHDR", "IDAT", "IEND"])
     #expect(decoded.width == 960 && decoded.height == raster.height)
     #expect(decoded.pixels == raster.pixels)
     #expect(Array(decoded.pixels[0..<3]) == [255, 255, 255], "white background in the top left corner")
     #expect(Set(stride(from: 0, to: decoded.pixels.count, by: 3).map { decoded.pixels[$0..<($0 + 3)] }).count > 10, "a plot, not a blank")
+}
+
+/// The plot `haptic render preset:tutorial.splash` draws.
+func splashPlot() throws -> TimePlot {
+    let preset = try #require(Preset.named("tutorial.splash"))
+    let renderer = ReferenceRenderer(pattern: preset.pattern)
+    return TimePlot.pattern(
+        preset.pattern, title: preset.name, note: preset.summary, renderer: renderer, samples: renderer.render(rate: 1000), rate: 1000, width: 960)
 }
 
 // MARK: - Plot layout
@@ -128,10 +133,7 @@ private func temporaryPath(_ name: String) -> String {
 
 #if canImport(FoundationXML) || os(macOS)
     @Test func renderPlotIsWellFormedSVGWithLanesAndLegend() throws {
-        let preset = try #require(Preset.named("tutorial.splash"))
-        let input = PatternInput(pattern: preset.pattern, label: preset.name, preset: preset, warnings: [])
-        let renderer = ReferenceRenderer(pattern: preset.pattern)
-        let plot = Render.plot(input, renderer, renderer.render(rate: 1000), rate: 1000, width: 960)
+        let plot = try splashPlot()
         #expect(plot.lanes.map(\.name) == ["continuous", "transients", "audio (ignored)"])
         let svg = plot.svg()
         let parser = XMLParser(data: Data(svg.utf8))

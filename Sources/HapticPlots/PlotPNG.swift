@@ -5,13 +5,13 @@ import Foundation
 // labels, and the PNG chunks around zlib's compression and CRC-32.
 
 extension TimePlot {
-    func png() -> [UInt8] {
+    public func png() -> [UInt8] {
         let image = raster()
         return PNGWriter.encode(width: image.width, height: image.height, rgb: image.pixels)
     }
 
     /// The plot drawn into pixels.
-    func raster() -> Raster {
+    public func raster() -> Raster {
         var raster = Raster(width: Int(width.rounded()), height: Int(height.rounded()))
         for shape in shapes() {
             switch shape {
@@ -33,14 +33,14 @@ extension TimePlot {
 }
 
 /// An RGB image with alpha-blended drawing. Coordinates are SVG's: pixel (i, j) covers [i, i+1) x [j, j+1).
-struct Raster {
-    let width: Int, height: Int
-    var pixels: [UInt8]
+public struct Raster: Sendable {
+    public let width: Int, height: Int
+    public var pixels: [UInt8]
     /// Per-shape coverage, so a polyline's joints are not blended twice.
     private var coverage: [Float]
     private var touched: [Int] = []
 
-    init(width: Int, height: Int) {
+    public init(width: Int, height: Int) {
         self.width = width
         self.height = height
         pixels = [UInt8](repeating: 255, count: width * height * 3)
@@ -56,7 +56,7 @@ struct Raster {
     }
 
     /// A rectangle with anti-aliased edges (partial pixel coverage).
-    mutating func fill(x: Double, y: Double, w: Double, h: Double, color: PlotColor, alpha: Double) {
+    public mutating func fill(x: Double, y: Double, w: Double, h: Double, color: PlotColor, alpha: Double) {
         let x0 = max(Int(x.rounded(.down)), 0), x1 = min(Int((x + w).rounded(.up)), width)
         let y0 = max(Int(y.rounded(.down)), 0), y1 = min(Int((y + h).rounded(.up)), height)
         guard x0 < x1, y0 < y1 else { return }
@@ -71,7 +71,7 @@ struct Raster {
 
     /// A polyline of the given width with round joins; coverage from the distance of each pixel centre to
     /// the nearest segment, so edges are anti-aliased. Dashes: 5 px on, 3 px off along the line.
-    mutating func stroke(_ points: [(Double, Double)], color: PlotColor, width lineWidth: Double, dashed: Bool) {
+    public mutating func stroke(_ points: [(Double, Double)], color: PlotColor, width lineWidth: Double, dashed: Bool) {
         guard points.count > 1 else { return }
         let half = lineWidth / 2
         var travelled = 0.0
@@ -112,7 +112,7 @@ struct Raster {
     }
 
     /// Text in the 5x7 font: scale 1 up to 12 px font size, 2 above; bold draws each column twice.
-    mutating func text(
+    public mutating func text(
         _ text: String, x: Double, baseline: Double, size: Double, anchor: TimePlot.Anchor,
         color: PlotColor, bold: Bool
     ) {
@@ -147,15 +147,15 @@ struct Raster {
 }
 
 /// The classic 5x7 LCD font (glcdfont layout): five columns per glyph, bit 0 = top row, bit 7 = descender.
-enum BitmapFont {
-    static func columns(_ scalar: Unicode.Scalar) -> ArraySlice<UInt8> {
+public enum BitmapFont: Sendable {
+    public static func columns(_ scalar: Unicode.Scalar) -> ArraySlice<UInt8> {
         let code = Int(scalar.value)
         let index = (32...126).contains(code) ? code - 32 : Int(UInt8(ascii: "?")) - 32
         return table[(index * 5)..<(index * 5 + 5)]
     }
 
     /// The table's bytes, five a glyph from space (32) to ~ (126), read once from `glyphs`.
-    static let table: [UInt8] = glyphs.split(separator: "\n").flatMap { line in
+    public static let table: [UInt8] = glyphs.split(separator: "\n").flatMap { line in
         line.split(separator: " ").prefix(5).map { UInt8($0, radix: 16)! }
     }
 
@@ -260,8 +260,8 @@ enum BitmapFont {
 }
 
 /// PNG (RGB, 8 bits per channel, not interlaced): IHDR, one IDAT compressed by zlib, IEND.
-enum PNGWriter {
-    static func encode(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
+public enum PNGWriter: Sendable {
+    public static func encode(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
         precondition(rgb.count == width * height * 3)
         let rowBytes = width * 3
         var raw = [UInt8]()
@@ -279,7 +279,7 @@ enum PNGWriter {
     }
 
     /// `data` as a zlib stream (RFC 1950), the format of IDAT.
-    static func compress(_ data: [UInt8]) -> [UInt8] {
+    public static func compress(_ data: [UInt8]) -> [UInt8] {
         var size = compressBound(uLong(data.count))
         var out = [UInt8](repeating: 0, count: Int(size))
         let status = compress2(&out, &size, data, uLong(data.count), Z_BEST_COMPRESSION)
@@ -287,10 +287,10 @@ enum PNGWriter {
         return Array(out[..<Int(size)])
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    public static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
 
     /// Length, type, data, and the CRC-32 of type and data.
-    static func chunk(_ type: String, _ data: [UInt8], into out: inout [UInt8]) {
+    public static func chunk(_ type: String, _ data: [UInt8], into out: inout [UInt8]) {
         let typed = Array(type.utf8) + data
         let crc = typed.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
         out += be32(UInt32(data.count)) + typed + be32(UInt32(crc))
