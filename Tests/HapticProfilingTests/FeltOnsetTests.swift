@@ -220,11 +220,6 @@ import Testing
         return result
     }
 
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        // Nearest rank.
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(sorted.count, max(1, rank)) - 1]
-    }
+    /// The percentile every report uses (`Percentile`, docs/performance.md).
+    static func percentile(_ values: [Double], _ p: Double) -> Double { Percentile.nearestRank(p, of: values) }
 }
