@@ -112,7 +112,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Plots of patterns and device output: SVG, PNG (zlib), CSV and the terminal's braille plot.
-        .target(name: "HapticPlots", dependencies: ["HapticPattern", "FirmwareModel", "CZlib"], swiftSettings: strict),
+        .target(name: "HapticPlots", dependencies: ["HapticPattern", "FirmwareModel", "HapticCompiler", "CZlib"], swiftSettings: strict),
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
         // and the doctor's checks of a board, on one blocking protocol client.
         .target(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HapticCompiler
 import HapticPattern
 import HapticPlots
 
@@ -62,7 +63,14 @@ struct Render: ParsableCommand {
         let loaded = try PatternInput.load(input, strict: strict)
         let renderer = ReferenceRenderer(pattern: loaded.pattern)
         let samples = renderer.render(rate: rate)
-        let played = try actuator.map { try RenderActuator(pattern: loaded.pattern, actuator: $0) }
+        let played = try actuator.map { name in
+            let profile = try Compile.loadProfile(name)
+            do {
+                return try ActuatorPlot(pattern: loaded.pattern, profile: profile)
+            } catch {
+                throw ValidationError(String(describing: error))
+            }
+        }
         var plot: TimePlot {
             var plot = Self.plot(loaded, renderer, samples, rate: rate, width: Double(width))
             played?.extend(&plot, width: Double(width))

@@ -1,39 +1,34 @@
-import ArgumentParser
 import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
-import HapticPlots
 
-/// `haptic render --actuator NAME`: the pattern compiled for an actuator, played through the
-/// firmware model and the actuator's physics, on the render's time axis (docs/cli.md).
+/// What `haptic render --actuator NAME` adds to a pattern's plot (docs/cli.md): the pattern
+/// compiled for an actuator, played through the firmware model and the actuator's physics, on the
+/// render's time axis.
 ///
 /// Adds two panels under the renderer's intensity and sharpness: the firmware's output codes
 /// (amplitude and sharpness / 255) and the simulated acceleration envelope (1 = steady rated
 /// drive at the reference frequency), plus lanes marking the BRAKE flag and, for every driven
 /// stretch, when the envelope reaches 50 % and 90 % of its target and when it falls to 10 % after
 /// the drive stops (docs/semantics.md 13.5).
-struct RenderActuator {
-    let profile: ActuatorProfile
-    let compiled: CompiledProgram
-    let playback: SimulatedPlayback
+public struct ActuatorPlot: Sendable {
+    public let profile: ActuatorProfile
+    public let compiled: CompiledProgram
+    public let playback: SimulatedPlayback
 
-    init(pattern: HapticPattern, actuator: String) throws {
-        profile = try Compile.loadProfile(actuator)
-        do {
-            compiled = try PatternCompiler.compile(
-                pattern, profile: profile,
-                options: CompileOptions(failOnToleranceExceeded: false))
-        } catch {
-            throw ValidationError(error.description)
-        }
+    /// Compiles `pattern` for `profile` (a program beyond the compiler's tolerance is kept, and
+    /// `summary` warns) and plays it through the model and the physics.
+    public init(pattern: HapticPattern, profile: ActuatorProfile) throws(CompileError) {
+        self.profile = profile
+        compiled = try PatternCompiler.compile(pattern, profile: profile, options: CompileOptions(failOnToleranceExceeded: false))
         playback = compiled.simulate(on: profile)
     }
 
-    var tickRate: Double { playback.tickRate }
+    public var tickRate: Double { playback.tickRate }
 
     /// The two panels and the marker lanes, added to the render plot.
-    func extend(_ plot: inout TimePlot, width: Double) {
+    public func extend(_ plot: inout TimePlot, width: Double) {
         let drive = playback.drive
         let times = (0...drive.count).map { Double($0) / tickRate }
         let stairs = width / max(Double(drive.count), 1) >= 3
@@ -81,7 +76,7 @@ struct RenderActuator {
 
     /// The render's CSV with the firmware and the physics: one row per played tick (the renderer's
     /// columns are 0 after the pattern's end).
-    func csv(samples: [RenderedSample]) -> CSVTable {
+    public func csv(samples: [RenderedSample]) -> CSVTable {
         let drive = playback.drive, response = playback.response
         let rows = (0..<max(drive.count, samples.count)).map { k -> [Double] in
             let s = k < samples.count ? samples[k] : .silence
@@ -100,10 +95,10 @@ struct RenderActuator {
     }
 
     /// One line for the terminal: program size and error, median rise and stop times.
-    var summary: String {
+    public var summary: String {
         let r = compiled.report
         func median(_ values: [Double]) -> String {
-            values.isEmpty ? "-" : String(format: "%.1f ms", CompilerBenchmark.median(values))
+            values.isEmpty ? "-" : String(format: "%.1f ms", Percentile.median(values))
         }
         let edges = playback.edges
         var line = "\(profile.name): program \(r.programBytes) bytes, amplitude error max \(r.fidelity.amplitudeMaxError) LSB; "
