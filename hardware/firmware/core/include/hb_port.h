@@ -29,6 +29,9 @@
  *                                  function pays for saving every register that function uses, so
  *                                  rarely taken paths stay out of line and hot ones are inlined
  *                                  whatever -Os estimates (GCC and clang attributes by default)
+ *   HB_MUST_CHECK                  on every function returning hb_err: a caller that drops the
+ *                                  result is warned (an error with -Werror); GCC and clang's
+ *                                  warn_unused_result by default, nothing elsewhere
  *   HB_PORT_TABLE                  attribute of a constant lookup table (the ramp's reciprocals):
  *                                  where it lives, e.g. flash on a Harvard CPU (default: nothing)
  *   HB_PORT_READ_U8(p)             reads the byte at p in such a table (default: *(p))
@@ -69,6 +72,14 @@
 #define HB_NOINLINE __attribute__((noinline))
 #else
 #define HB_NOINLINE
+#endif
+#endif
+
+#ifndef HB_MUST_CHECK
+#if defined(__GNUC__)
+#define HB_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define HB_MUST_CHECK
 #endif
 #endif
 
