@@ -31,7 +31,9 @@
  *                                  whatever -Os estimates (GCC and clang attributes by default)
  *   HB_MUST_CHECK                  on every function returning hb_err: a caller that drops the
  *                                  result is warned (an error with -Werror); GCC and clang's
- *                                  warn_unused_result by default, nothing elsewhere
+ *                                  warn_unused_result by default, nothing elsewhere. GCC warns
+ *                                  through a (void) cast too: a caller for whom ignoring is right
+ *                                  keeps the result in a variable it casts to void, saying why
  *   HB_PORT_TABLE                  attribute of a constant lookup table (the ramp's reciprocals):
  *                                  where it lives, e.g. flash on a Harvard CPU (default: nothing)
  *   HB_PORT_READ_U8(p)             reads the byte at p in such a table (default: *(p))
