@@ -7,8 +7,8 @@
  *   - a header named hb_port_config.h on the include path, found with __has_include (a build
  *     names no file: the Arduino IDE, which passes a library no flags, and the board Makefiles,
  *     which put the board's folder on the path); or
- *   - whatever -DHB_PORT_HEADER='"name.h"' names, if defined (for a compiler without
- *     __has_include, or a header of another name).
+ *   - whatever -DHB_PORT_HEADER='"name.h"' names, if defined, instead of the search (for a
+ *     compiler without __has_include, or a header of another name).
  *
  * With neither, the defaults are the build: the host builds (make test, fuzz, bench, SwiftPM's
  * CFirmwareCore) use them, so that the C compiler and Swift's importer, which sees only
