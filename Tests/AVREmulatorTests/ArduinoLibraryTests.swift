@@ -153,17 +153,9 @@ import Testing
             return (values, latest, early)
         }
 
-        /// Bytes of RAM between the end of the static data (.data, .bss) and the deepest the stack
-        /// has reached: the lowest byte above `__bss_end` that is not zero, simavr starting with an
-        /// all-zero RAM. (A push of a zero byte at the very bottom would go unseen: a bound good to
-        /// a byte or two.)
-        func stackMargin() -> Int? {
-            guard let end = board.address(ofSymbol: "__bss_end") else { return nil }
-            let ramEnd: UInt16 = 0x8FF
-            var address = end
-            while address <= ramEnd && board.readData(address) == 0 { address += 1 }
-            return Int(address - end)
-        }
+        /// Bytes of RAM between the end of the static data and the deepest the stack has reached,
+        /// measured by painting (AVRBoard.stackFreeMinimum).
+        func stackMargin() -> Int? { board.stackFreeMinimum }
 
         /// What the RTP register holds for a sample (the stage writes 0 while braking).
         static func rtp(_ sample: OutputSample) -> UInt8 {
