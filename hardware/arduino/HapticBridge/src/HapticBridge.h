@@ -145,11 +145,12 @@ class HapticBridgeWith : public HapticBridgeDevice
     static_assert((StreamCapacity & (StreamCapacity - 1)) == 0, "the stream ring is a power of two (or 0)");
 #if defined(RAMEND) && defined(RAMSTART)
     /* the measured stack (hb_port.h) and a reserve beyond it fit beside the static data */
-    static_assert((uint32_t)Slots * SlotCapacity + (StreamCapacity ? StreamCapacity + HB_SOURCE_TAIL : 1u)
-                          + HB_ARDUINO_FIXED_RAM + HB_ARDUINO_STACK_WORST + HB_ARDUINO_STACK_RESERVE
-                      <= (uint32_t)RAMEND - RAMSTART + 1u,
-                  "HapticBridgeWith: these sizes leave the stack less than 64 bytes beyond its measured worst "
-                  "(345 bytes, beside 1,063 bytes of other static data: hb_port.h); use fewer or smaller slots");
+    static_assert(
+        (uint32_t)Slots * SlotCapacity + (StreamCapacity ? StreamCapacity + HB_SOURCE_TAIL : 1u)
+                + HB_ARDUINO_FIXED_RAM + HB_ARDUINO_STACK_WORST + HB_ARDUINO_STACK_RESERVE
+            <= (uint32_t)RAMEND - RAMSTART + 1u,
+        "HapticBridgeWith: these sizes leave the stack less than 64 bytes beyond its measured worst "
+        "(345 bytes, beside 1,063 bytes of other static data: hb_port.h); use fewer or smaller slots");
 #endif
 
   public:
