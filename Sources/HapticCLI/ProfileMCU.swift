@@ -12,6 +12,7 @@
             let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
             var report = Report(measured, firmware: elf)
             report.feltOnset = try feltOnset(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
+            report.stackFreeMin = try StackWorstPaths.measure(firmware: elf, mcu: mcu).stackFreeMinimum
             return json ? try reportJSON(report) : text(report) + feltText(report.feltOnset)
         }
 
@@ -67,6 +68,7 @@
                 "",
                 "largest program: \(r.slotCapacityBytes) bytes per slot (body up to \(r.maxBodyBytes) bytes); longer programs stream through a \(r.streamCapacityBytes)-byte ring",
                 "slots held at once: \(r.slotCount)",
+                "stack: \(r.stackFreeMin.map { "\($0) bytes of RAM left free on the worst paths (measured by painting)" } ?? "not measured")",
             ]
             lines.append("")
             return lines.joined(separator: "\n")

@@ -51,7 +51,7 @@ import Testing
     static let configuration = DeviceModel.Configuration(
         core: DeviceConfiguration(maxBody: 176), slotCount: 2, slotCapacity: 192, streamCapacity: 128,
         rxBuffer: 63, firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, actuator: .lra,
-        profileName: "lra-drv2605l-170hz-10mm", capabilities: [.activeBrake, .subtick],
+        profileName: "lra-drv2605l-170hz-10mm", capabilities: [.activeBrake, .subtick, .diag],
         resetReason: .unknown)
 
     /// A booted board and its tick schedule.
@@ -184,7 +184,7 @@ import Testing
         #expect(info.rxBuffer == 63)  // the HardwareSerial ring
         #expect(info.rate == 1000)
         #expect(info.actuator == .lra)
-        #expect(info.capabilities == [.stream, .activeBrake, .subtick, .status])
+        #expect(info.capabilities == [.stream, .activeBrake, .subtick, .diag, .status])  // DIAG: the stage reports
         #expect(info.profileNameString == "lra-drv2605l-170")
         #expect([info.firmwareMajor, info.firmwareMinor, info.firmwarePatch] == [0, 1, 0])
         // The DRV2605L stage's init, as the bare-metal one's (SelfTestFirmwareTests).

@@ -3,10 +3,10 @@
  * (hardware/arduino/README.md, "Faults"). Unsigned RTP amplitude, unidirectional input: in closed
  * loop the driver brakes by itself, so a brake sample writes 0; sharpness is not used.
  *
- * begin(): EN low then high (the chip's shutdown drops any drive an earlier sketch left), Wire at
- * 400 kHz with a time-out, DEV_RESET (no register of an earlier sketch survives; no answer: the
- * chip is absent), out of standby, the device id, then auto-calibration with the profile's settings
- * (about 1.2 s) or the stored values given to setCalibration(), then RTP mode at 0.
+ * begin(): EN low then high (the chip's shutdown drops any drive an earlier sketch left), the bus
+ * clocked free, Wire at 400 kHz with a time-out, DEV_RESET (no register of an earlier sketch survives; no
+ * answer: the chip is absent), out of standby, the device id, then auto-calibration with the profile's
+ * settings (about 1.2 s) or the stored values given to setCalibration(), then RTP mode at 0.
  *
  * Each tick writes the RTP register when the amplitude changes (START, 3 bytes, STOP: about 75 us
  * at 400 kHz); a value counts as written only once the chip acknowledged it, and each transfer is
@@ -155,6 +155,7 @@ class HapticDRV2605L : public HapticOutput
     void setupWrite(uint8_t reg, uint8_t value);
     uint8_t setupRead(uint8_t reg);
     bool busIdle() const;
+    bool recoverBus();
     void fail(uint8_t code);
     void stop(uint8_t code);
     void setEnable(bool on);
@@ -219,8 +220,36 @@ inline void HapticDRV2605L::setCalibration(uint8_t compensation, uint8_t backEMF
  * bus (SDA and SCL high), the bounded wait of such a core. */
 inline bool HapticDRV2605L::busIdle() const
 {
-#if defined(SDA) && defined(SCL)
-    return hasTimeout_ || (digitalRead(SDA) == HIGH && digitalRead(SCL) == HIGH);
+#if defined(PIN_WIRE_SDA) && defined(PIN_WIRE_SCL) /* the variant's pins (SDA and SCL are constants) */
+    return hasTimeout_ || (digitalRead(PIN_WIRE_SDA) == HIGH && digitalRead(PIN_WIRE_SCL) == HIGH);
+#else
+    return true;
+#endif
+}
+
+/* I2C bus recovery before Wire takes the pins (NXP UM10204 3.1.16 "Bus clear"): a slave cut off
+ * mid-byte by a reset holds SDA low until it has clocked its byte out, so SCL is pulsed 9 times
+ * (low driven, high by the pull-up: open drain). True when SDA is then high. */
+inline bool HapticDRV2605L::recoverBus()
+{
+#if defined(PIN_WIRE_SDA) && defined(PIN_WIRE_SCL)
+    const uint8_t sda = PIN_WIRE_SDA, scl = PIN_WIRE_SCL;
+    pinMode(sda, INPUT_PULLUP);
+    pinMode(scl, INPUT_PULLUP);
+    delayMicroseconds(5);
+    for (uint8_t n = 0; n < 9u && digitalRead(sda) == LOW; n++) { /* 100 kHz */
+        digitalWrite(scl, LOW);                                   /* the pull-up off, then driven low */
+        pinMode(scl, OUTPUT);
+        delayMicroseconds(5);
+        pinMode(scl, INPUT_PULLUP); /* released */
+        delayMicroseconds(5);
+    }
+    digitalWrite(sda, LOW); /* a STOP: SDA rises while SCL is high */
+    pinMode(sda, OUTPUT);
+    delayMicroseconds(5);
+    pinMode(sda, INPUT_PULLUP);
+    delayMicroseconds(5);
+    return digitalRead(sda) == HIGH;
 #else
     return true;
 #endif
@@ -379,6 +408,10 @@ inline bool HapticDRV2605L::begin(const HapticProfile &profile)
         pinMode(enablePin_, OUTPUT);
         delay(1);
         setEnable(true);
+    }
+    if (!recoverBus()) {
+        stop(HB_ERR_DRIVER_BUS); /* SDA stays low: something holds the bus */
+        return false;
     }
     wire_.begin();
     wire_.setClock(400000UL);
