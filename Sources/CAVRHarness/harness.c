@@ -132,18 +132,29 @@ int hb_avr_load_bootloader(hb_avr *board, const char *hex_path, char *error, siz
         snprintf(error, error_capacity, "%s: cannot read the bootloader (Intel HEX)", hex_path);
         return -1;
     }
-    uint32_t start = UINT32_MAX;
+    /* Data past the flash is dropped, as a programmer must: Debian's optiboot_atmega328.hex carries
+     * 4 bytes at 0x8010, beyond the 32 KB. */
+    uint32_t start = UINT32_MAX, flash_size = board->avr->flashend + 1u;
     for (int i = 0; i < count; i++) {
-        if (chunks[i].baseaddr + chunks[i].size > board->avr->flashend + 1u || chunks[i].baseaddr == 0u) {
-            snprintf(error, error_capacity, "%s: not a bootloader for this MCU (data at 0x%X)", hex_path,
-                     (unsigned)chunks[i].baseaddr);
+        uint32_t base = chunks[i].baseaddr, size = chunks[i].size;
+        if (base == 0u) {
+            snprintf(error, error_capacity, "%s: not a bootloader (data at 0x0000, the firmware's place)",
+                     hex_path);
             free_ihex_chunks(chunks);
             return -1;
         }
-        memcpy(board->avr->flash + chunks[i].baseaddr, chunks[i].data, chunks[i].size);
-        if (chunks[i].baseaddr < start) {
-            start = chunks[i].baseaddr;
+        if (base >= flash_size) {
+            continue;
         }
+        memcpy(board->avr->flash + base, chunks[i].data, base + size > flash_size ? flash_size - base : size);
+        if (base < start) {
+            start = base;
+        }
+    }
+    if (start == UINT32_MAX) {
+        snprintf(error, error_capacity, "%s: no data within this MCU's flash", hex_path);
+        free_ihex_chunks(chunks);
+        return -1;
     }
     free_ihex_chunks(chunks);
     /* BOOTRST programmed, boot section from `start`: every reset enters the bootloader */

@@ -75,6 +75,7 @@ static void restart(uint8_t mark)
     OUTPUTS_OFF();
     restart_mark = mark;
 #if HB_BOARD_WATCHDOG_RESET
+    wdt_disable(); /* a fresh 15 ms count, whatever ran before */
     wdt_enable(WDTO_15MS);
     for (;;) {
     }
@@ -107,7 +108,7 @@ static uint8_t done;
 
 #if defined(HB_TEST_STALL_AT_STEP)
 /* Test builds only (DRV_FLAGS='-DHB_TEST_STALL_AT_STEP=n'): the main loop hangs at step n, with the
- * interrupts running, so that the simulator shows the watchdog's hard stop. */
+ * interrupts running, so that the simulator shows the watchdog's hard stop; not again after it. */
 static uint16_t steps_run;
 #endif
 
@@ -119,7 +120,7 @@ void hb_board_run_due_ticks(void)
     while (hb_tick_count() != done) {
         done++;
 #if defined(HB_TEST_STALL_AT_STEP)
-        if (++steps_run == (uint16_t)HB_TEST_STALL_AT_STEP) {
+        if (++steps_run == (uint16_t)HB_TEST_STALL_AT_STEP && !(hb_board_reset_flags & HB_BOARD_HARD_STOP)) {
             for (;;) {
             }
         }
