@@ -35,6 +35,9 @@ struct Doctor: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to wait for the board to answer after opening its port (a bootloader's wait included), 0.5...30.")
     var patience: Double = 4
 
+    @Flag(help: "Recalibrate the driver first (SET_CONFIG RECALIBRATE: the board restarts and calibrates) and wait for the board to come back.")
+    var recalibrate = false
+
     func validate() throws {
         guard (0.5...30).contains(patience) else { throw ValidationError("--patience must be 0.5...30 seconds, not \(patience)") }
     }
@@ -70,7 +73,7 @@ extension DoctorReport {
             return
         }
         defer { link.close() }
-        guard let info = link.hello(patience: command.patience) else {
+        guard var info = link.hello(patience: command.patience) else {
             problem = Problem(
                 cause: link.refusal ?? "no answer from \(port.path) within \(command.patience) s",
                 fix: link.refusal == nil
@@ -78,9 +81,21 @@ extension DoctorReport {
                     : "use a haptic and a firmware of the same protocol major version")
             return
         }
+        if command.recalibrate {
+            switch link.recalibrate(patience: command.patience) {
+            case .success(let again):
+                info = again
+                notes.append("recalibrated: the board restarted (RESET \(link.reset?.reason.map { "\($0)" } ?? "?")) and answered again")
+            case .failure(let why):
+                problem = Problem(
+                    cause: why.description, fix: "reset the board and run haptic doctor again; if it persists, flash the firmware again")
+                return
+            }
+        }
         let actuator = info.actuator.map { "\($0)" } ?? "actuator \(info.actuatorCode)"
         let caps: [(Message.Info.Capabilities, String)] = [
             (.stream, "stream"), (.sharpness, "sharpness"), (.activeBrake, "active brake"), (.subtick, "subtick"), (.diag, "diag"),
+            (.softRestart, "soft restart"),
         ]
         board = Board(
             firmware: "\(info.firmwareMajor).\(info.firmwareMinor).\(info.firmwarePatch)", protocolVersion: "\(info.version)",
@@ -132,8 +147,8 @@ extension DoctorReport {
         if problem == nil {
             switch test.outcome {
             case .finished:
-                // A driver that shut down while it drove says so at its next STATUS poll (the
-                // DRV2605L stage polls every 64 ticks): ask once more after that.
+                // A driver that shut down while it drove says so at its next check (the DRV2605L
+                // stage reads STATUS every 16 ticks, MODE every 32): ask once more after that.
                 Thread.sleep(forTimeInterval: 0.1)
                 if info.capabilities.contains(.diag), let d = link.diag(), d.fault.rawValue != 0 { setStageFault(d.fault) }
             case .fault(let code): setStageFault(code)
@@ -237,6 +252,27 @@ final class DoctorLink {
             }
         }
         return nil
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// SET_CONFIG RECALIBRATE (2.13), then the board's restart: its RESET and INFO again.
+    func recalibrate(patience: Double) -> Result<Message.Info, Failure> {
+        reset = nil
+        switch command(.setConfig(.init(key: .recalibrate, value: 1))) {
+        case .ack?: break
+        case .nack(let nack)?: return .failure(Failure(description: "the board refused RECALIBRATE: \(nack.code)"))
+        default: return .failure(Failure(description: "no answer to SET_CONFIG RECALIBRATE"))
+        }
+        _ = receive(until: now() + patience) { _, m in
+            if case .reset = m { return true }
+            return false
+        }
+        guard reset != nil else { return .failure(Failure(description: "the board did not restart within \(patience) s of RECALIBRATE")) }
+        guard let info = hello(patience: patience) else {
+            return .failure(Failure(description: "the board restarted after RECALIBRATE but did not answer HELLO within \(patience) s"))
+        }
+        return .success(info)
     }
 
     /// A command and its response (ACK, NACK), retransmitted as 2.4 says.
