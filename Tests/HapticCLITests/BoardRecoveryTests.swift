@@ -29,7 +29,10 @@ import Testing
         #expect((result.output + result.errors).contains(name), "\(result.output)\(result.errors)")
     }
 
-    @Test(arguments: ["optiboot", "atmegaboot"])
+    /// Debian's arduino-core-avr, which tools/deps installs, ships the bootloader images.
+    static let hasBootloaders = FileManager.default.fileExists(atPath: "/usr/share/arduino/hardware/arduino/avr/bootloaders/optiboot")
+
+    @Test(.enabled(if: hasBootloaders, "needs arduino-core-avr's bootloader images"), arguments: ["optiboot", "atmegaboot"])
     func recalibrateComesBackAndAPlayFinishes(bootloader: String) throws {
         let (doctor, play) = try Self.withBoard(["--bootloader", bootloader]) { port in
             let doctor = try HapticProcess.run(["doctor", "--port", port, "--recalibrate", "--patience", "8"], timeout: 60)
