@@ -10,11 +10,14 @@
  *
  * Each tick writes the RTP register when the amplitude changes (START, 3 bytes, STOP: about 75 us
  * at 400 kHz); a value counts as written only once the chip acknowledged it, and each transfer is
- * tried 3 times. Every 64 ticks, whatever the pattern, STATUS (over-temperature, over-current) and
- * MODE are read back: a chip found out of RTP mode lost its power (it comes back in standby at its
- * defaults). Any fault (PROTOCOL.md 2.18) puts the stage off for good: RTP 0 and standby if the
- * bus still carries them, and EN low in any case, so a stop lands even with the bus lost; the host
- * learns it from fault() and diag() (TELEMETRY FAULT, DIAG_REPORT), as from the bare-metal build.
+ * tried 3 times. The chip is checked at the bare-metal stage's fixed rate whatever plays: every 8
+ * ticks one read, in turn STATUS, MODE, STATUS and one of the settings written at begin(), each
+ * compared with what was written (STATUS every 16 ms for over-temperature and over-current; MODE
+ * every 32 ms: a chip that lost power is back in standby at its defaults, 58 DRIVER_RESET; every
+ * setting every 256 ms). Any fault (PROTOCOL.md 2.18) puts the stage off for good: RTP 0 and
+ * standby if the bus still carries them, and EN low in any case, so a stop lands even with the bus
+ * lost; the host learns it from fault() and diag() (TELEMETRY FAULT, DIAG_REPORT), as from the
+ * bare-metal build.
  * hardware/arduino/README.md has the wiring (EN on D4, with a pull-down). */
 #ifndef HAPTIC_DRV2605L_H
 #define HAPTIC_DRV2605L_H
@@ -91,8 +94,8 @@ class HapticDRV2605L : public HapticOutput
     }
     void diag(uint8_t *payload) const override;
 
-    /* Ticks between reads of STATUS and MODE (the bare-metal stage's interval). */
-    static const uint8_t POLL_INTERVAL = 64;
+    /* Ticks between the checks of the chip, one read each (the bare-metal stage's CHECK_INTERVAL). */
+    static const uint8_t CHECK_INTERVAL = 8;
     /* Tries of one transfer before it counts as failed. */
     static const uint8_t ATTEMPTS = 3;
     /* Wire's time-out per transfer, us: a register access takes about 115 us at 400 kHz. With the bus
@@ -161,7 +164,7 @@ class HapticDRV2605L : public HapticOutput
     void setEnable(bool on);
     void writeActuatorSettings(uint8_t feedback);
     void enterRealTimePlayback();
-    void watch();
+    void check();
 
     TwoWire &wire_;
     uint16_t busErrors_ = 0;
@@ -172,7 +175,8 @@ class HapticDRV2605L : public HapticOutput
     uint8_t fault_ = 0;
     uint8_t flags_ = 0; /* HB_DIAG_PRESENT, _CALIBRATED, _STORED, _STANDBY */
     uint8_t status_ = 0;
-    uint8_t pollTicks_ = 0;
+    uint8_t checkTicks_ = 0;
+    uint8_t checkTurn_ = 0;
     bool hasTimeout_ = false; /* Wire has setWireTimeout: no bus check of our own */
     bool storedCalibration_ = false;
     bool lra_ = true;
@@ -325,7 +329,10 @@ inline void HapticDRV2605L::stop(uint8_t code)
             flags_ |= HB_DIAG_STANDBY;
         }
     }
-    setEnable(false);
+    if (enablePin_ != HAPTIC_NO_PIN) {
+        digitalWrite(enablePin_, LOW);
+        flags_ |= HB_DIAG_DISABLED;
+    }
 }
 
 inline void HapticDRV2605L::writeActuatorSettings(uint8_t feedback)
@@ -447,22 +454,35 @@ inline bool HapticDRV2605L::begin(const HapticProfile &profile)
     return fault_ == 0u;
 }
 
-/* The driver watched whatever the pattern (every POLL_INTERVAL ticks): its protection flags, and
- * MODE read back, which a chip that lost power and came back at its defaults (standby) fails. */
-inline void HapticDRV2605L::watch()
+/* One check of the chip (CHECK_INTERVAL): turns 0 and 2 read STATUS, 1 MODE, 3 one of the settings
+ * written at begin(), in turn; a value other than the one written means the chip lost power (or
+ * its settings): reported, not driven blind. */
+inline void HapticDRV2605L::check()
 {
-    uint8_t status, mode;
-    if (!readRegister(REG_STATUS, status) || !readRegister(REG_MODE, mode)) {
-        stop(HB_ERR_DRIVER_BUS);
-        return;
+    uint8_t turn = checkTurn_++;
+    uint8_t reg = REG_STATUS, expected = MODE_RTP, value;
+    if ((turn & 3u) == 1u) {
+        reg = REG_MODE;
+    } else if ((turn & 3u) == 3u) {
+        const uint8_t regs[8] = {REG_RATED,    REG_OD_CLAMP, REG_FEEDBACK, REG_CONTROL1,
+                                 REG_CONTROL2, REG_CONTROL3, REG_CAL_COMP, REG_CAL_BEMF};
+        const uint8_t values[8] = {
+            ratedVoltage_, overdriveClamp_, feedback_, (uint8_t)(0x80u | (driveTime_ & 0x1Fu)),
+            CONTROL2,      CONTROL3,        calComp_,  calBemf_};
+        reg = regs[(turn >> 2) & 7u];
+        expected = values[(turn >> 2) & 7u];
     }
-    status_ = status;
-    if (status & STATUS_OVER_TEMP) {
-        stop(HB_ERR_OVER_TEMPERATURE);
-    } else if (status & STATUS_OC_DETECT) {
-        stop(HB_ERR_OVER_CURRENT);
-    } else if (mode != MODE_RTP) {
-        stop(HB_ERR_DRIVER_BUS); /* it lost power (or its settings): reported, not driven blind */
+    if (!readRegister(reg, value)) {
+        stop(HB_ERR_DRIVER_BUS);
+    } else if (reg == REG_STATUS) {
+        status_ = value;
+        if (value & STATUS_OVER_TEMP) {
+            stop(HB_ERR_OVER_TEMPERATURE);
+        } else if (value & STATUS_OC_DETECT) {
+            stop(HB_ERR_OVER_CURRENT);
+        }
+    } else if (value != expected) {
+        stop(HB_ERR_DRIVER_RESET); /* back at its defaults: it lost power */
     }
 }
 
@@ -481,9 +501,9 @@ inline void HapticDRV2605L::write(uint8_t amplitude, uint8_t sharpness, uint8_t 
             return;
         }
     }
-    if (++pollTicks_ >= POLL_INTERVAL) {
-        pollTicks_ = 0;
-        watch();
+    if (++checkTicks_ >= CHECK_INTERVAL) {
+        checkTicks_ = 0;
+        check();
     }
 }
 
