@@ -93,4 +93,37 @@ import Testing
         #expect(board.drv2605lRegister(0x01) & 0x40 == 0x40, "standby")
         #expect(Self.enable(board) == false, "EN")
     }
+
+    /// An LRA profile on the H-bridge stage: begin() false, the device runs to say why and refuses
+    /// every play with 76 UNSUPPORTED (TELEMETRY FAULT, DIAG_REPORT), and neither PWM pin (Timer1's
+    /// OCR1A, OCR1B) ever leaves 0.
+    @Test func aPWMStageGivenAnLRARefusesEveryPlayAndDrivesNothing() throws {
+        let elf = try ArduinoLibraryStackTests.arduinoELF("hardware/arduino/test-sketches/PWMRefusesLRA")
+        var link = HostLink(board: try AVRBoard(firmware: elf))
+        let board = link.board
+        #expect(try link.await(ticks: 100) { if case .reset = $0 { return true } else { return false } } != nil, "no RESET")
+        let refused = try link.await(ticks: 10) {
+            if case .telemetry(let t) = $0 { return t.event == .fault && t.code == 76 } else { return false }
+        }
+        #expect(refused != nil, "no FAULT 76 at the first step")
+        let before = link.received.count
+        _ = try Self.play(BoardBudget.busy, link: &link)
+        try board.run(ticks: 100)  // past the stage's wake ticks, when the play would start
+        link.pump()
+        let ends = link.received.dropFirst(before).compactMap { r -> Message.Telemetry? in
+            if case .telemetry(let t) = r.message, t.slot == 0 { return t } else { return nil }
+        }
+        // FAULT instead of STARTED (PROTOCOL.md 2.18): the play never starts
+        #expect(ends.map(\.event) == [.fault] && ends.first?.code == 76, "\(ends)")
+        try board.run(ticks: 100)
+        let diag = try link.send(.diag(.init()))
+        let report = try link.await(ticks: 10) { if case .diagReport = $0 { return true } else { return false } }
+        guard case .diagReport(let d)? = report?.message else {
+            Issue.record("no DIAG_REPORT to DIAG \(diag.sequence)")
+            return
+        }
+        #expect(d.fault.rawValue == 76 && d.ratedMillivolts == 0 && d.limitMillivolts == 0, "\(d)")
+        let driven = board.events().filter { ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0 }
+        #expect(driven.isEmpty, "a PWM pin was driven: \(driven.prefix(3))")
+    }
 }
