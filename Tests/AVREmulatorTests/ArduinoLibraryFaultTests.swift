@@ -126,4 +126,30 @@ import Testing
         let driven = board.events().filter { ($0.kind == .ocr1a || $0.kind == .ocr1b) && $0.value != 0 }
         #expect(driven.isEmpty, "a PWM pin was driven: \(driven.prefix(3))")
     }
+
+    /// The bus lost while the chip calibrates (SDA held low from then on): the reads of GO and STATUS
+    /// fail, which is not a passed calibration (a failed read used to read as 0: GO done, no
+    /// DIAG_RESULT). The stage reports 60 DRIVER_BUS, not calibrated, EN low, and refuses plays.
+    @Test func aBusLostDuringCalibrationIsNotAPassedCalibration() throws {
+        let board = try AVRBoard(firmware: try ArduinoLibraryTests.elf.get())
+        board.setDRV2605LCalibrationCycles(board.cyclesPerTick * 200)
+        var link = HostLink(board: board)
+        // until GO is written (the calibration starts), then 20 ms into it
+        while !Self.writes(board).contains(where: { $0.register == 0x0C && $0.value == 1 }) && board.cycle < board.cyclesPerTick * 100 {
+            try board.run(ticks: 1)
+        }
+        try #require(Self.writes(board).contains { $0.register == 0x0C }, "no calibration started")
+        try board.run(ticks: 20)
+        board.setDRV2605LFault(.busLost)
+        #expect(try link.await(ticks: 3_000) { if case .reset = $0 { return true } else { return false } } != nil, "no RESET")
+        let diag = try link.send(.diag(.init()))
+        let report = try link.await(ticks: 10) { if case .diagReport = $0 { return true } else { return false } }
+        guard case .diagReport(let d)? = report?.message else {
+            Issue.record("no DIAG_REPORT to DIAG \(diag.sequence)")
+            return
+        }
+        #expect(d.fault.rawValue == 60, "\(d)")
+        #expect(d.flags.contains(.present) && !d.flags.contains(.calibrated), "\(d)")
+        #expect(Self.enable(board) == false, "EN")
+    }
 }
