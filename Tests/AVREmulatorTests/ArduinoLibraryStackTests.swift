@@ -7,17 +7,17 @@ import Testing
 /// scanned after StackWorstPaths (every handler, HELLO, DIAG, QUERY and PING during a streamed play
 /// at line rate, and the DRV2605L's faults met from power-up, calibration included). Each image
 /// keeps at least `required` bytes beyond the deepest it went, the figure the builds refuse to
-/// compile without (hb_port.h's HB_ARDUINO_STACK_WORST for the library, the Makefile's size check
+/// compile without (hb_port_config.h's HB_ARDUINO_STACK_WORST for the library, the Makefile's size check
 /// for the bare-metal images); docs/performance.md and the READMEs report the figures.
 @Suite(.serialized) struct ArduinoLibraryStackTests {
     /// Bytes every image keeps free beyond its measured worst.
     static let required = 64
 
-    /// A figure of the library's hb_port.h (HB_ARDUINO_STACK_WORST: the deepest the library's stack
+    /// A figure of the library's hb_port_config.h (HB_ARDUINO_STACK_WORST: the deepest the library's stack
     /// goes, measured here; HB_ARDUINO_FIXED_RAM; HB_ARDUINO_STACK_RESERVE), which HapticBridgeWith's
     /// compile-time check uses.
     static func portFigure(_ name: String) throws -> Int {
-        let text = try String(contentsOf: Repository.url("hardware/arduino/HapticBridge/src/hb_port.h"), encoding: .utf8)
+        let text = try String(contentsOf: Repository.url("hardware/arduino/HapticBridge/src/hb_port_config.h"), encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("#define \(name) ") })
         return try #require(Int(line.split(separator: " ").last ?? ""))
     }
@@ -70,10 +70,10 @@ import Testing
         // The compile-time figures cover what was measured: the deepest stack, and the static data
         // besides the template's buffers (2 x 192 + 128 + 9 bytes of the default).
         let worst = try Self.portFigure("HB_ARDUINO_STACK_WORST")
-        #expect(deepest <= worst, "the library's stack went \(deepest) bytes deep, over hb_port.h's \(worst)")
+        #expect(deepest <= worst, "the library's stack went \(deepest) bytes deep, over hb_port_config.h's \(worst)")
         let fixed = try Self.staticRAM(drv) - (2 * 192 + 128 + 9)
         #expect(fixed <= (try Self.portFigure("HB_ARDUINO_FIXED_RAM")), "the DRV2605L example's other static data is \(fixed) bytes")
-        print("REPORT stack, Arduino library: deepest \(deepest) bytes (hb_port.h: worst \(worst), other static data \(fixed))")
+        print("REPORT stack, Arduino library: deepest \(deepest) bytes (hb_port_config.h: worst \(worst), other static data \(fixed))")
     }
 
     /// A size that would keep less than the reserve beyond the measured worst does not compile, and

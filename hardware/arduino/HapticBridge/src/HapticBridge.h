@@ -26,7 +26,7 @@
 
 #include <Arduino.h>
 
-#include "hb_port.h" /* first: it stops the build with a clear #error if src/core/ is missing */
+#include "hb_port_config.h" /* first: it stops the build with a clear #error if src/core/ is missing */
 
 extern "C" {
 #include "core/hb_device.h"
@@ -144,13 +144,13 @@ class HapticBridgeWith : public HapticBridgeDevice
     static_assert(SlotCapacity > 16, "a slot holds the 16-byte header and a body");
     static_assert((StreamCapacity & (StreamCapacity - 1)) == 0, "the stream ring is a power of two (or 0)");
 #if defined(RAMEND) && defined(RAMSTART)
-    /* the measured stack (hb_port.h) and a reserve beyond it fit beside the static data */
+    /* the measured stack (hb_port_config.h) and a reserve beyond it fit beside the static data */
     static_assert(
         (uint32_t)Slots * SlotCapacity + (StreamCapacity ? StreamCapacity + HB_SOURCE_TAIL : 1u)
                 + HB_ARDUINO_FIXED_RAM + HB_ARDUINO_STACK_WORST + HB_ARDUINO_STACK_RESERVE
             <= (uint32_t)RAMEND - RAMSTART + 1u,
         "HapticBridgeWith: these sizes leave the stack less than 64 bytes beyond its measured worst "
-        "(351 bytes, beside 1,072 bytes of other static data: hb_port.h); use fewer or smaller slots");
+        "(351 bytes, beside 1,072 bytes of other static data: hb_port_config.h); use fewer or smaller slots");
 #endif
 
   public:
@@ -164,7 +164,7 @@ class HapticBridgeWith : public HapticBridgeDevice
     uint8_t ring_[StreamCapacity ? StreamCapacity + HB_SOURCE_TAIL : 1];
 };
 
-/* The board's default memory (hb_port.h): 2 slots of 192 bytes and a 128-byte ring on an AVR,
+/* The board's default memory (hb_port_config.h): 2 slots of 192 bytes and a 128-byte ring on an AVR,
  * 4 slots of 1,024 bytes and a 256-byte ring elsewhere. */
 typedef HapticBridgeWith<HB_ARDUINO_SLOTS, HB_ARDUINO_SLOT_CAPACITY, HB_ARDUINO_STREAM_CAPACITY> HapticBridge;
 

@@ -26,7 +26,7 @@
 #include <Wire.h>
 
 #include "HapticOutput.h"
-#include "hb_port.h"
+#include "hb_port_config.h"
 
 extern "C" {
 #include "core/hb_messages.h"

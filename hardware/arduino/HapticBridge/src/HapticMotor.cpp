@@ -1,6 +1,6 @@
 #include "HapticMotor.h"
 
-#include "hb_port.h" /* first: the core's headers need the port */
+#include "hb_port_config.h" /* first: the core's headers need the port */
 
 extern "C" {
 #include "core/hb_drive_cap.h"

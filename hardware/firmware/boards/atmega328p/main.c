@@ -206,9 +206,11 @@ static void receive(void)
 int main(void)
 {
     uint8_t flags = reset_mcusr;
-    if (restart_mark == RESTART_MARK) {
+    /* after power-on or a brown-out (when MCUSR still says so) the mark is whatever RAM held */
+    uint8_t mark = (flags & (_BV(PORF) | _BV(BORF))) ? 0u : restart_mark;
+    if (mark == RESTART_MARK) {
         flags |= HB_BOARD_SOFTWARE_RESET;
-    } else if (restart_mark == HARD_STOP_MARK) {
+    } else if (mark == HARD_STOP_MARK) {
         flags |= HB_BOARD_HARD_STOP;
     }
     hb_board_reset_flags = flags;
