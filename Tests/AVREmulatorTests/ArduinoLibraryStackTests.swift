@@ -59,7 +59,7 @@ import Testing
 
     @Test func everyArduinoExampleKeepsItsMarginOnTheWorstPaths() throws {
         var deepest = 0
-        let drv = try Self.arduinoELF("DRV2605L")
+        let drv = try ArduinoLibraryTests.elf.get()  // built once per run: other suites load it too
         let faults: [DRV2605LFault] = [.none, .driverAbsent, .calibrationFails, .overtemp, .overcurrent, .busStuck, .busLost, .powerLoss, .busHang]
         for fault in faults {
             deepest = max(deepest, try Self.check("Arduino DRV2605L", drv, fault: fault))
