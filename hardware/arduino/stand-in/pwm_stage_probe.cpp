@@ -37,23 +37,20 @@ int main(int argc, char **argv)
     }
     const bool bridge = strcmp(argv[1], "hbridge") == 0;
     const uint8_t kind = (uint8_t)(strcmp(argv[2], "lra") == 0 ? HAPTIC_ACTUATOR_LRA : HAPTIC_ACTUATOR_ERM);
-    HapticProfile profile = {"probe",
-                             kind,
-                             0,
-                             0,
-                             0,
-                             (uint16_t)atoi(argv[3]),
-                             (uint16_t)atoi(argv[4])};
+    HapticProfile profile = {"probe", kind, 0, 0, 0, (uint16_t)atoi(argv[3]), (uint16_t)atoi(argv[4])};
     const uint16_t supply = (uint16_t)atoi(argv[5]);
     HapticERM mosfet(9, supply);
     HapticHBridge hbridge(9, 10, supply);
-    HapticPWMStage &stage = bridge ? static_cast<HapticPWMStage &>(hbridge) : static_cast<HapticPWMStage &>(mosfet);
-    HapticOutput &output = bridge ? static_cast<HapticOutput &>(hbridge) : static_cast<HapticOutput &>(mosfet);
+    HapticPWMStage &stage =
+        bridge ? static_cast<HapticPWMStage &>(hbridge) : static_cast<HapticPWMStage &>(mosfet);
+    HapticOutput &output =
+        bridge ? static_cast<HapticOutput &>(hbridge) : static_cast<HapticOutput &>(mosfet);
     char line[64];
     while (fgets(line, sizeof line, stdin)) {
         if (strncmp(line, "begin", 5) == 0) {
             bool ok = output.begin(profile);
-            printf("begin %d %u %u %u\n", ok ? 1 : 0, output.fault(), stage.ratedDuty(), stage.overdriveDuty());
+            printf("begin %d %u %u %u\n", ok ? 1 : 0, output.fault(), stage.ratedDuty(),
+                   stage.overdriveDuty());
             continue;
         }
         unsigned amp, sharp, flags;
