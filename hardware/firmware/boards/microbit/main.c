@@ -1,0 +1,113 @@
+/* The protocol device (hb_device, PROTOCOL.md part 2) on the BBC micro:bit v1 as QEMU's `microbit`
+ * machine runs it, with PROTOCOL.md 2.16's default memory sizes (hb_port_microbit.h).
+ *
+ * Main loop: every tick the timer counted runs one device step; its sample goes to the output
+ * stage (sink.h), its notices to the UART, then the step record to the harness. Between steps,
+ * received bytes go to the protocol handler one by one, whole frames handled before the next
+ * step (no yield hook: a 32-bit CPU handles the longest frame well inside a tick). Idle: WFI.
+ *
+ * Lockstep (the word `lockstep` on the semihosting command line; the tests run QEMU with
+ * -icount and sleep=off, so time only passes as instructions run): a step waits until the
+ * harness has granted it, one byte on QEMU's standard input granting up to 255 steps, with the timer paused
+ * while it waits, so the board runs exactly as far as the harness lets it (as simavr's run(until:) does for
+ * the ATmega328P). */
+#include "hb_device.h"
+#include "nrf51.h"
+#include "semihost.h"
+#include "sink.h"
+#include "tick.h"
+#include "uart.h"
+
+static uint8_t program_memory[HB_BOARD_SLOT_COUNT * HB_BOARD_SLOT_CAPACITY];
+static uint8_t stream_ring[HB_BOARD_STREAM_CAPACITY + HB_SOURCE_TAIL]; /* mirrored tail: hb_source.h */
+static hb_device_config config;
+static hb_device device;
+
+static uint8_t lockstep;
+static uint32_t granted;
+
+static void transmit(void *ctx, const uint8_t *bytes, uint16_t length)
+{
+    (void)ctx;
+    hb_uart_write(bytes, length);
+}
+
+static uint16_t subtick(void *ctx)
+{
+    (void)ctx;
+    return hb_tick_subtick();
+}
+
+static void device_init(void)
+{
+    hb_device_config_default(&config);
+    config.slot_count = HB_BOARD_SLOT_COUNT;
+    config.slot_capacity = HB_BOARD_SLOT_CAPACITY;
+    config.core.max_body = HB_BOARD_SLOT_CAPACITY - 16u;
+    config.stream_capacity = HB_BOARD_STREAM_CAPACITY;
+    config.stream_tail = HB_SOURCE_TAIL;
+    config.rx_buffer = HB_BOARD_RX_BUFFER;
+    config.fw_major = 0;
+    config.fw_minor = 1;
+    config.fw_patch = 0;
+    config.actuator = HB_ACTUATOR_LRA;
+    config.capabilities = HB_CAP_SUBTICK;
+    config.profile_name = "lra-170hz-10mm";
+    config.reset_reason = HB_RESET_POWER_ON;
+    hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
+    hb_device_set_subtick(&device, subtick);
+}
+
+/* Lockstep: waits for the harness's grant of the next steps, the board's time standing still. */
+static void await_grant(void)
+{
+    if (!lockstep || granted != 0u) return;
+    hb_tick_pause();
+    uint8_t steps = 0;
+    while (steps == 0u) {
+        if (!hb_semihost_read_byte(&steps)) {
+            lockstep = 0; /* the harness has gone: run free */
+            break;
+        }
+    }
+    granted = steps;
+    hb_tick_resume();
+}
+
+static void __attribute__((noreturn)) run(void)
+{
+    uint32_t done = hb_tick_count();
+    uint16_t taken = 0;
+    for (;;) {
+        if (hb_tick_count() != done) {
+            await_grant();
+            granted -= lockstep ? 1u : 0u;
+            done++;
+            uint32_t start = hb_tick_now();
+            hb_sample s = hb_device_step(&device);
+            hb_hal_output(s.amp, s.sharp, s.flags);
+            uint32_t handed = hb_tick_now();
+            hb_device_flush(&device);
+            hb_sink_emit(taken, handed - start);
+            taken = 0;
+        } else if (hb_uart_rx_count() != 0u) {
+            hb_device_receive_byte(&device, hb_uart_rx_take());
+            taken++;
+        } else {
+            /* Sleep until an interrupt; one that comes between the checks and WFI still wakes it. */
+            __asm__ volatile("cpsid i" ::: "memory");
+            if (hb_tick_count() == done && hb_uart_rx_count() == 0u) __asm__ volatile("wfi");
+            __asm__ volatile("cpsie i" ::: "memory");
+        }
+    }
+}
+
+int main(void)
+{
+    lockstep = hb_semihost_has_argument("lockstep");
+    hb_hal_output_init();
+    hb_uart_init();
+    device_init();
+    hb_tick_init();
+    run();
+}
