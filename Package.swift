@@ -7,6 +7,7 @@
 //   HapticCLI                 the `haptic` command
 //   HapticTesting             for apps' tests: a recording virtual device, checks of what it played
 //   AVREmulator   (trait)     the real ATmega328P firmware in simavr (trait "Emulator", on by default)
+//   QEMUEmulator  (trait)     the real micro:bit (Cortex-M0) firmware in qemu-system-arm (same trait)
 //   SerialBridge              device facade: HapticDevice, VirtualDevice, latency profiler
 //   HapticSession             sans-I/O session engine (frames, retransmission, flow control, clock sync)
 //   HapticTransport           byte links: libserialport ports, POSIX tty/pty, in-memory and faulty links
@@ -83,12 +84,17 @@ let package = Package(
         .target(
             name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
             swiftSettings: strict),
+        // Runs the micro:bit (Cortex-M0) firmware in qemu-system-arm (not a dependency of any library product).
+        .target(
+            name: "QEMUEmulator", dependencies: ["AVREmulator", "FirmwareModel", "HapticProtocol", "HapticTransport", "SerialBridge"],
+            swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
                 "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "CZlib",
                 .target(name: "AVREmulator", condition: .when(traits: emulator)),
+                .target(name: "QEMUEmulator", condition: .when(traits: emulator)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -136,6 +142,11 @@ let package = Package(
         .testTarget(
             name: "AVREmulatorTests",
             dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "QEMUEmulatorTests",
+            dependencies: ["QEMUEmulator", "FirmwareModel", "HapticCompiler", "HapticPattern", "HapticProtocol", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

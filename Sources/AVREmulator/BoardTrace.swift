@@ -136,7 +136,7 @@ public enum BoardTrace {
     }
 
     /// The frames in `bytes` as (sequence, message), PONG subticks zeroed; nil for a bad frame.
-    static func messages(_ bytes: [UInt8]) -> [String?] {
+    public static func messages(_ bytes: [UInt8]) -> [String?] {
         var decoder = FrameDecoder()
         var out: [String?] = []
         for byte in bytes {

@@ -6,11 +6,12 @@
  * received bytes go to the protocol handler one by one, whole frames handled before the next
  * step (no yield hook: a 32-bit CPU handles the longest frame well inside a tick). Idle: WFI.
  *
- * Lockstep (the word `lockstep` on the semihosting command line; the tests run QEMU with
- * -icount and sleep=off, so time only passes as instructions run): a step waits until the
- * harness has granted it, one byte on QEMU's standard input granting up to 255 steps, with the timer paused
- * while it waits, so the board runs exactly as far as the harness lets it (as simavr's run(until:) does for
- * the ATmega328P). */
+ * Lockstep (the word `lockstep` on the semihosting command line): the harness is the clock. A
+ * step runs when the harness has granted it, after every byte the harness sent before the grant,
+ * not at the timer's ticks, so tests run as fast as the host allows, the board never runs ahead
+ * of them, and each byte is taken before the step the harness chose (as simavr's run(until:) and
+ * its line timing do for the ATmega328P); the timer still measures each step's cost and PONG's
+ * subtick. */
 #include "hb_device.h"
 #include "nrf51.h"
 #include "semihost.h"
@@ -58,46 +59,71 @@ static void device_init(void)
     hb_device_set_subtick(&device, subtick);
 }
 
-/* Lockstep: waits for the harness's grant of the next steps, the board's time standing still. */
-static void await_grant(void)
+/* Lockstep grants (3 bytes on QEMU's standard input): steps (1-255), then how many bytes the
+ * harness had handed to the UART when it granted them (16 bits, little-endian): those bytes are
+ * all taken before the first granted step, whenever QEMU delivers them. The harness makes that
+ * input non-blocking, so a read never waits: one that blocked would hold QEMU's big lock, and
+ * QEMU could neither feed the UART meanwhile nor stop on SIGTERM. */
+static uint16_t grant_bytes;
+
+static uint8_t step_due(uint32_t done)
 {
-    if (!lockstep || granted != 0u) return;
-    hb_tick_pause();
-    uint8_t steps = 0;
-    while (steps == 0u) {
-        if (!hb_semihost_read_byte(&steps)) {
-            lockstep = 0; /* the harness has gone: run free */
-            break;
-        }
+    if (!lockstep) return (uint8_t)(hb_tick_count() != done);
+    uint8_t grant[3];
+    if (granted == 0u && hb_semihost_read(grant, sizeof grant)) {
+        granted = grant[0];
+        grant_bytes = (uint16_t)(grant[1] | (uint16_t)(grant[2] << 8));
     }
-    granted = steps;
-    hb_tick_resume();
+    return (uint8_t)(granted != 0u && hb_uart_rx_total == grant_bytes);
 }
 
+static void step(uint16_t taken)
+{
+    uint32_t start = hb_tick_now();
+    hb_sample s = hb_device_step(&device);
+    hb_hal_output(s.amp, s.sharp, s.flags);
+    uint32_t handed = hb_tick_now();
+    hb_device_flush(&device);
+    hb_sink_emit(taken, handed - start);
+}
+
+/* Real time: a due step first, then received bytes, else sleep until an interrupt. */
 static void __attribute__((noreturn)) run(void)
 {
     uint32_t done = hb_tick_count();
     uint16_t taken = 0;
     for (;;) {
-        if (hb_tick_count() != done) {
-            await_grant();
-            granted -= lockstep ? 1u : 0u;
+        if (step_due(done)) {
             done++;
-            uint32_t start = hb_tick_now();
-            hb_sample s = hb_device_step(&device);
-            hb_hal_output(s.amp, s.sharp, s.flags);
-            uint32_t handed = hb_tick_now();
-            hb_device_flush(&device);
-            hb_sink_emit(taken, handed - start);
+            step(taken);
             taken = 0;
         } else if (hb_uart_rx_count() != 0u) {
             hb_device_receive_byte(&device, hb_uart_rx_take());
             taken++;
         } else {
-            /* Sleep until an interrupt; one that comes between the checks and WFI still wakes it. */
+            /* one that comes between the checks and WFI still wakes it */
             __asm__ volatile("cpsid i" ::: "memory");
             if (hb_tick_count() == done && hb_uart_rx_count() == 0u) __asm__ volatile("wfi");
             __asm__ volatile("cpsie i" ::: "memory");
+        }
+    }
+}
+
+/* Lockstep: received bytes first, then a granted step once every byte granted with it is in,
+ * else a nap (until a byte comes, or the time to look for a grant again). */
+static void __attribute__((noreturn)) run_lockstep(void)
+{
+    uint16_t taken = 0;
+    for (;;) {
+        if (hb_uart_rx_count() != 0u) {
+            hb_device_receive_byte(&device, hb_uart_rx_take());
+            taken++;
+        } else if (step_due(0)) {
+            granted--;
+            step(taken);
+            taken = 0;
+        } else {
+            hb_tick_nap();
         }
     }
 }
@@ -109,5 +135,6 @@ int main(void)
     hb_uart_init();
     device_init();
     hb_tick_init();
+    if (lockstep) run_lockstep();
     run();
 }

@@ -49,6 +49,11 @@
 #define TIMER_PRESCALER 0x510u
 #define TIMER_CC(n) (0x540u + 4u * (n))
 #define TIMER_HZ 16000000u
+#define TIMER_SHORTS 0x200u
+#define TIMER_SHORTS_COMPARE0_STOP (1u << 8)
+/* TIMER1: base 0x40009000, interrupt 9 (the lockstep gate's naps, main.c). */
+#define TIMER1_BASE 0x40009000u
+#define TIMER1_IRQ 9u
 
 /* Cortex-M0 NVIC (ARMv6-M ARM, B3.4). */
 #define NVIC_ISER (*(volatile uint32_t *)0xE000E100u)

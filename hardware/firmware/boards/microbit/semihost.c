@@ -39,9 +39,9 @@ void hb_semihost_write(const uint8_t *bytes, uint32_t length)
     (void)call(SYS_WRITE, block);
 }
 
-uint8_t hb_semihost_read_byte(uint8_t *byte)
+uint8_t hb_semihost_read(uint8_t *bytes, uint32_t length)
 {
-    const uint32_t block[3] = {console_in, (uint32_t)(uintptr_t)byte, 1u};
+    const uint32_t block[3] = {console_in, (uint32_t)(uintptr_t)bytes, length};
     return (uint8_t)(call(SYS_READ, block) == 0u); /* SYS_READ returns the bytes it did not read */
 }
 

@@ -2,7 +2,7 @@
  * the emulated board's link to its harness besides the UART. QEMU 7.2 connects ":tt" to its own
  * standard streams: what the board writes there reaches the harness's pipe on QEMU's standard
  * output (step records, sink.h), and what the harness writes to QEMU's standard input the board
- * reads (step grants in lockstep, main.c), QEMU blocking in the read. On a real micro:bit without a
+ * reads (step grants in lockstep, main.c), On a real micro:bit without a
  * debugger attached the bkpt faults: this board is the emulated one; a hardware port drives an
  * output stage instead. */
 #ifndef HB_SEMIHOST_H
@@ -14,9 +14,9 @@
 uint8_t hb_semihost_open_console(void);
 /* Writes `length` bytes to ":tt" (QEMU's standard output). */
 void hb_semihost_write(const uint8_t *bytes, uint32_t length);
-/* Reads one byte from ":tt" (QEMU's standard input), waiting for it; 0 at the end of the input. */
-uint8_t hb_semihost_read_byte(uint8_t *byte);
+/* Reads `length` bytes from ":tt" (QEMU's standard input): 1 when it read them all, 0 when there
+ * were none (QEMU's input is non-blocking, main.c) or at its end. */
+uint8_t hb_semihost_read(uint8_t *bytes, uint32_t length);
 /* 1 when the command line QEMU passes (-semihosting-config arg=...) has the word `word`. */
 uint8_t hb_semihost_has_argument(const char *word);
-
 #endif

@@ -53,12 +53,23 @@ uint16_t hb_tick_subtick(void)
     return (uint16_t)((into << 16) / HB_TIMER_COUNTS_PER_TICK);
 }
 
-void hb_tick_pause(void)
+/* A one-shot TIMER1 compare HB_TICK_NAP_COUNTS on wakes the WFI; one that fires before the WFI
+ * still does, as interrupts are masked until after it. */
+void hb_tick_nap(void)
 {
-    HB_REG(TIMER0_BASE, TIMER_TASKS_STOP) = 1u;
+    __asm__ volatile("cpsid i" ::: "memory");
+    HB_REG(TIMER1_BASE, TIMER_BITMODE) = TIMER_BITMODE_32;
+    HB_REG(TIMER1_BASE, TIMER_SHORTS) = TIMER_SHORTS_COMPARE0_STOP;
+    HB_REG(TIMER1_BASE, TIMER_CC(0)) = HB_TICK_NAP_COUNTS;
+    HB_REG(TIMER1_BASE, TIMER_INTENSET) = TIMER_INTEN_COMPARE0;
+    NVIC_ISER = 1u << TIMER1_IRQ;
+    HB_REG(TIMER1_BASE, TIMER_TASKS_CLEAR) = 1u;
+    HB_REG(TIMER1_BASE, TIMER_TASKS_START) = 1u;
+    __asm__ volatile("wfi");
+    __asm__ volatile("cpsie i" ::: "memory");
 }
 
-void hb_tick_resume(void)
+void hb_tick_nap_irq(void)
 {
-    HB_REG(TIMER0_BASE, TIMER_TASKS_START) = 1u;
+    HB_REG(TIMER1_BASE, TIMER_EVENTS_COMPARE(0)) = 0u;
 }

@@ -15,9 +15,9 @@ uint32_t hb_tick_count(void);
 uint32_t hb_tick_now(void);
 /* Elapsed fraction of the current tick in 1/65536 (PONG's subtick). */
 uint16_t hb_tick_subtick(void);
-/* Freezes and resumes the timer: the board's time stands still while a lockstep harness has not
- * granted the next step (main.c). */
-void hb_tick_pause(void);
-void hb_tick_resume(void);
+/* Sleeps HB_TICK_NAP_COUNTS (TIMER1, one-shot) or until an interrupt: the lockstep main loop's
+ * idle, between looks for a grant (main.c). 200 us: a grant waits at most that long. */
+#define HB_TICK_NAP_COUNTS 3200u
+void hb_tick_nap(void);
 
 #endif

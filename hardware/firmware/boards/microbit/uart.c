@@ -13,6 +13,7 @@ static volatile uint8_t ring[HB_BOARD_RX_BUFFER];
 static volatile uint16_t head;
 static uint16_t tail;
 volatile uint16_t hb_uart_rx_overflows;
+volatile uint16_t hb_uart_rx_total;
 
 void hb_uart_init(void)
 {
@@ -34,6 +35,7 @@ void hb_uart_irq(void)
     while (HB_REG(UART0_BASE, UART_EVENTS_RXDRDY) != 0u) {
         HB_REG(UART0_BASE, UART_EVENTS_RXDRDY) = 0u;
         uint8_t byte = (uint8_t)HB_REG(UART0_BASE, UART_RXD);
+        hb_uart_rx_total++;
         uint16_t h = head;
         if ((uint16_t)(h - tail) >= HB_BOARD_RX_BUFFER) {
             hb_uart_rx_overflows++;

@@ -12,6 +12,8 @@ uint16_t hb_uart_rx_count(void);
 uint8_t hb_uart_rx_take(void);
 /* Sends bytes, each once the UART has taken the one before. */
 void hb_uart_write(const uint8_t *bytes, uint16_t length);
+/* Bytes received since boot, modulo 2^16 (a lockstep harness's grants count them, main.c). */
+extern volatile uint16_t hb_uart_rx_total;
 /* Bytes lost to a full ring (stays 0 while the host keeps to its credit). */
 extern volatile uint16_t hb_uart_rx_overflows;
 
