@@ -33,7 +33,7 @@ struct Emulate: AsyncParsableCommand {
 
     @OptionGroup var line: LineOptions
 
-    @Option(help: "Run the real firmware on this microcontroller in simavr (supported: atmega328p).")
+    @Option(help: "Run the real firmware on this microcontroller: atmega328p (simavr), cortex-m or microbit (QEMU).")
     var mcu: String?
 
     @Option(

@@ -9,7 +9,7 @@
     /// (500 kbaud is what the firmware expects; a pty ignores the rate). The `emulate` command calls
     /// `EmulatedMCU.serve` when `--mcu` is given; without it, it serves the Swift device model.
     enum EmulatedMCU {
-        static let supported = ["atmega328p"]
+        static let supported = ["atmega328p"] + EmulatedQEMU.names
         static let drivers = [AVRFirmwareBuild.Output.pwm, .drv2605l].map(\.rawValue)
 
         /// What `haptic emulate --mcu` runs: the firmware built for `driver` and the actuator kind,
@@ -19,6 +19,10 @@
             mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
             fault: String? = nil, supply: Double? = nil, log: (String) -> Void
         ) throws {
+            if EmulatedQEMU.names.contains(mcu) {
+                try EmulatedQEMU.serve(firmware: firmware, seconds: seconds, knobs: knobs, log: log)
+                return
+            }
             var options = Options(mcu: mcu, firmware: firmware)
             options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
             options.actuator = erm ? .erm : .lra
@@ -86,7 +90,7 @@
         /// Builds or loads the firmware, opens a pseudo-terminal, prints its path through `log`
         /// and serves the board on it.
         static func serve(_ options: Options, log: (String) -> Void) throws {
-            guard supported.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
+            guard supported.contains(options.mcu), !EmulatedQEMU.names.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
             var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
             if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
             let path = try firmwarePath(options.firmware, build: build, log: log)
