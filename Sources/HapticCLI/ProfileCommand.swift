@@ -59,7 +59,9 @@ struct Profile: AsyncParsableCommand {
             valueName: "x"))
     var minSpeedup: Double?
 
-    @Option(help: "Measure the firmware cycle-accurately on this simulated microcontroller instead (supported: atmega328p).")
+    @Option(
+        help: "Measure the firmware on this emulated microcontroller instead: atmega328p (cycles, simavr), cortex-m or microbit (instructions, QEMU)."
+    )
     var mcu: String?
 
     @Option(

@@ -56,6 +56,22 @@ public struct QEMUHostLink {
         return nil
     }
 
+    /// UPLOAD data per frame: the largest payload (128 bytes) less UPLOAD's slot and offset.
+    public static let uploadChunk = Frame.maxPayloadCount - 5
+
+    /// Uploads `program` to `slot` and commits it; throws unless every frame is acknowledged.
+    public mutating func upload(_ program: [UInt8], slot: UInt8) throws {
+        var offset = 0
+        while offset < program.count {
+            let chunk = Array(program[offset..<min(program.count, offset + Self.uploadChunk)])
+            let sent = try send(.upload(.init(slot: slot, offset: UInt32(offset), data: chunk)))
+            guard try response(to: sent)?.isAck == true else { throw QEMUBoardError.stopped("UPLOAD at \(offset) not acknowledged") }
+            offset += chunk.count
+        }
+        let commit = try send(.commit(.init(slot: slot, program: program)))
+        guard try response(to: commit)?.ackValue != nil else { throw QEMUBoardError.stopped("COMMIT not acknowledged") }
+    }
+
     /// Runs `count` steps and decodes what the board sent meanwhile.
     public mutating func run(_ count: Int) throws {
         try board.run(steps: count)

@@ -11,8 +11,6 @@ struct MicrobitSession {
     static let firmware: String = {
         do { return try QEMUFirmwareBuild.build(repositoryRoot: Repository.root.path) } catch { return "\(error)" }
     }()
-    /// UPLOAD data per frame: the largest payload (128 bytes) less UPLOAD's slot and offset.
-    static let uploadChunk = Frame.maxPayloadCount - 5
     /// STREAM_DATA body bytes per frame (4 + 64 + 2 payload bytes, as the ATmega328P's tests).
     static let streamChunk = 64
 
@@ -39,18 +37,6 @@ struct MicrobitSession {
     /// in QEMU, so the reference rate stands in.
     var capabilities: DeviceCapabilities { DeviceCapabilities(info: info, baudRate: 500_000) }
 
-    mutating func upload(_ program: [UInt8], slot: UInt8) throws {
-        var offset = 0
-        while offset < program.count {
-            let chunk = Array(program[offset..<min(program.count, offset + Self.uploadChunk)])
-            let sent = try link.send(.upload(.init(slot: slot, offset: UInt32(offset), data: chunk)))
-            guard try link.response(to: sent)?.isAck == true else { throw SessionError("UPLOAD at \(offset) not acknowledged") }
-            offset += chunk.count
-        }
-        let commit = try link.send(.commit(.init(slot: slot, program: program)))
-        guard try link.response(to: commit)?.ackValue != nil else { throw SessionError("COMMIT not acknowledged") }
-    }
-
     struct Play {
         var start: Int
         var ticks: Int
@@ -68,7 +54,7 @@ struct MicrobitSession {
             guard try link.response(to: open)?.isAck == true else { throw SessionError("STREAM_OPEN not acknowledged") }
             try feeder.feed(&link)
         } else {
-            try upload(program, slot: 0)
+            try link.upload(program, slot: 0)
         }
         let first = link.received.count
         let play = try link.send(.play(.init(slot: streamed ? 0xFF : 0)))
