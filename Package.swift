@@ -146,7 +146,10 @@ let package = Package(
         ),
         .testTarget(
             name: "QEMUEmulatorTests",
-            dependencies: ["QEMUEmulator", "FirmwareModel", "HapticCompiler", "HapticPattern", "HapticProtocol", "TestSupport"],
+            dependencies: [
+                "QEMUEmulator", "FirmwareModel", "HapticCompiler", "HapticConformance", "HapticPattern", "HapticProtocol", "HapticTransport",
+                "TestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
