@@ -78,8 +78,13 @@ let package = Package(
             dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
             swiftSettings: strict
         ),
-        // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks).
-        .target(name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"], swiftSettings: strict),
+        // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
+        // and the doctor's checks of a board, on one blocking protocol client.
+        .target(
+            name: "HapticConformance",
+            dependencies: ["HapticPattern", "HapticProtocol", "HapticTransport", "FirmwareModel", "HapticCompiler", "HapticSession"],
+            swiftSettings: strict
+        ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(
             name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
@@ -124,7 +129,7 @@ let package = Package(
             path: "hardware/firmware/core",
             sources: ["src"],
             publicHeadersPath: "include",
-            cSettings: [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-Werror"])]
+            cSettings: [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-Werror", "-Wconversion", "-Wsign-conversion", "-Wshadow", "-pedantic"])]
         ),
 
         // MARK: Tests

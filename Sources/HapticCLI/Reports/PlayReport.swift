@@ -1,3 +1,5 @@
+import HapticPattern
+
 extension Play {
     /// What `haptic play --json` reports (schema haptic-play/1, docs/cli.md): the result of the
     /// play. The text figures are printed from the same values.

@@ -16,7 +16,7 @@
 #define STREAM_CAPACITY 128u
 
 #if HB_DEVICE_MAX_SLOTS < SLOT_COUNT
-#error "build with -DHB_DEVICE_MAX_SLOTS=2 (the Makefile does)"
+#error "HB_DEVICE_MAX_SLOTS below SLOT_COUNT (hb_port_config.h)"
 #endif
 
 #if defined(HB_BOARD_LRA)
