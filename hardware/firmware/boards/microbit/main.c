@@ -1,5 +1,5 @@
 /* The protocol device (hb_device, PROTOCOL.md part 2) on the BBC micro:bit v1 as QEMU's `microbit`
- * machine runs it, with PROTOCOL.md 2.16's default memory sizes (hb_port_microbit.h).
+ * machine runs it, with PROTOCOL.md 2.16's default memory sizes (hb_port_config.h).
  *
  * Main loop: every tick the timer counted runs one device step; its sample goes to the output
  * stage (sink.h), its notices to the UART, then the step record to the harness. Between steps,
@@ -12,7 +12,7 @@
  * of them, and each byte is taken before the step the harness chose (as simavr's run(until:) and
  * its line timing do for the ATmega328P); the timer still measures each step's cost and PONG's
  * subtick. */
-#include "hb_device.h"
+#include "hb_device.h" /* and, through hb_port.h, hb_port_config.h: the sizes */
 #include "nrf51.h"
 #include "semihost.h"
 #include "sink.h"

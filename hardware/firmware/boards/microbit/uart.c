@@ -1,6 +1,7 @@
 /* UART0 (nRF51 RM 29): RXDRDY interrupt into a ring, TXD written byte by byte. */
 #include "uart.h"
 
+#include "hb_port_config.h"
 #include "nrf51.h"
 
 #define RING_MASK (HB_BOARD_RX_BUFFER - 1u)

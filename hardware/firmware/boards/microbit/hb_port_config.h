@@ -1,13 +1,13 @@
 /* The core's port for the BBC micro:bit v1 (nRF51822: Cortex-M0, 256 KB flash, 16 KB RAM), as
- * QEMU's `microbit` machine runs it. Selected by this board's Makefile, which also includes it
- * ahead of every file (-include), so that every core header sees the same sizes.
+ * QEMU's `microbit` machine runs it: found by core/include/hb_port.h (__has_include) because this
+ * board's Makefile puts this folder on the include path.
  *
  * The sizes are PROTOCOL.md 2.16's defaults (the core's HB_DEVICE_DEFAULT_*): 16 KB of RAM holds
  * them with room to spare (`make -C hardware/firmware size-microbit`). Nothing else differs from
  * the plain-C defaults of hb_port.h: a 32-bit CPU with a unified address space reads tables from
  * flash with ordinary loads, and the portable CRC update compiles to a dozen Thumb instructions. */
-#ifndef HB_PORT_MICROBIT_H
-#define HB_PORT_MICROBIT_H
+#ifndef HB_PORT_CONFIG_H
+#define HB_PORT_CONFIG_H
 
 #define HB_DEVICE_MAX_SLOTS 4u
 #define HB_PLAY_HISTORY 2u
