@@ -33,8 +33,11 @@ import Testing
         var interpreter = Interpreter()
         try interpreter.load(program)
         let expected = (0..<play.ticks).map { _ in interpreter.step() }
-        let recorded = session.link.board.steps.dropFirst(play.start).prefix(play.ticks).map(\.sample)
-        #expect(Array(recorded) == expected, "\(name): the play's samples")
+        let recorded = Array(session.link.board.steps.dropFirst(play.start).prefix(play.ticks).map(\.sample))
+        let firstDifference = zip(recorded, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(
+            recorded.count == expected.count && firstDifference == nil,
+            "\(name): the play's samples differ from play tick \(firstDifference ?? recorded.count)")
         return Outcome(ticks: play.ticks, streamed: play.streamed)
     }
 
