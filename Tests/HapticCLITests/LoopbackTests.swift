@@ -12,11 +12,13 @@ import Testing
         return url
     }
 
-    /// Examples/loopback-ci.sh with the built `haptic` first on PATH.
-    @Test func theShellExampleFromTheReadmePasses() throws {
+    /// Examples/loopback-ci.sh with the built `haptic` first on PATH, on the virtual device and on
+    /// the simulated board (the README's `--mcu atmega328p`, whose port line reads differently).
+    @Test(arguments: [[], ["--mcu", "atmega328p"]])
+    func theShellExampleFromTheReadmePasses(emulateOptions: [String]) throws {
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/bin/sh")
-        script.arguments = [Repository.path("Examples/loopback-ci.sh"), "preset:notification.success"]
+        script.arguments = [Repository.path("Examples/loopback-ci.sh"), "preset:notification.success"] + emulateOptions
         var environment = ProcessInfo.processInfo.environment
         let binaries = URL(fileURLWithPath: HapticProcess.executable).deletingLastPathComponent().path
         environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
