@@ -310,16 +310,26 @@ void hb_output_work(void)
         return; /* nothing to talk to, or nothing more to say */
     }
     uint8_t value = taken;
+    uint8_t bus_ok = 1u;
     HB_PROBE_ON(HB_PROBE_OUTPUT);
     if (value != written) {
-        if (write_reg(HB_DRV_REG_RTP, value)) {
+        bus_ok = write_reg(HB_DRV_REG_RTP, value);
+        if (bus_ok) {
+            /* The first drive after silence is checked at once: a chip that shuts down as it
+             * drives (over-temperature, over-current) must end even a short play with its fault. */
+            if (written == 0u) {
+                poll_due = 1u;
+            }
             written = value;
         } else if (value == 0u) {
             fault_stop(HB_ERR_DRIVER_BUS); /* the stop did not get through: standby instead */
         } else {
             fail(HB_ERR_DRIVER_BUS); /* retried at the next boundary (written still differs) */
         }
-    } else if (poll_due) {
+    }
+    /* After a write in the same tick, so a drive that changes every tick cannot starve the poll
+     * (two transfers: about 0.2 ms of the 1 ms tick at 400 kHz). */
+    if (bus_ok && poll_due) {
         uint8_t status;
         poll_due = 0;
         if (!read_reg(HB_DRV_REG_STATUS, &status)) {
