@@ -78,7 +78,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks).
-        .target(name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"], swiftSettings: strict),
+        // Its resources are firmware-protocol/vectors/device/*.txt, copied (ShippedVectorsTests checks the copy).
+        .target(
+            name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"], resources: [.copy("Vectors")],
+            swiftSettings: strict),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(
             name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],

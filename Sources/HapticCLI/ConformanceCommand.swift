@@ -13,7 +13,8 @@ struct ConformanceCommand: ParsableCommand {
             Replays the device vectors (firmware-protocol/vectors/device) over the port and runs live checks: \
             \(Conformance.liveChecks.joined(separator: ", ")). Vector stretches whose outcome depends on the exact tick the \
             device took a frame at are counted, not compared. Prints one row per check with the first divergence of each \
-            failing one. Vectors: --vectors DIR, else firmware-protocol/vectors/device of the checkout the command runs in.
+            failing one. Vectors: --vectors DIR, else those shipped with haptic (firmware-protocol/vectors/device); \
+            a folder without vectors fails the run.
 
             Exit status: 0 when no check failed (skipped checks do not fail); 1 when a check failed or the port cannot be opened; 64 for a bad command line.
             """
@@ -27,7 +28,7 @@ struct ConformanceCommand: ParsableCommand {
     @Flag(help: "Write one JSON document (schema haptic-conformance/1, docs/cli.md) instead of the table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Directory of device vectors (default: firmware-protocol/vectors/device of the checkout).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Directory of device vectors (default: the ones shipped with haptic, firmware-protocol/vectors/device).", valueName: "dir"))
     var vectors: String?
 
     @Option(
@@ -36,8 +37,6 @@ struct ConformanceCommand: ParsableCommand {
             "Run only this check: a vector's file name without .txt or a live check (both for a name that is both, such as watchdog; vector:NAME or live:NAME for one); repeatable.",
             valueName: "name"))
     var checks: [String] = []
-
-    static let vectorPath = "firmware-protocol/vectors/device"
 
     func validate() throws {
         if let vectors {
@@ -54,7 +53,7 @@ struct ConformanceCommand: ParsableCommand {
         }
     }
 
-    var vectorDirectory: String? { vectors ?? DefaultCorpus.checkoutPath(Self.vectorPath) }
+    var vectorDirectory: String? { vectors ?? ShippedVectors.directory }
 
     var vectorNames: [String] {
         guard let directory = vectorDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
