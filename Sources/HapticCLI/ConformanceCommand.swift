@@ -28,7 +28,9 @@ struct ConformanceCommand: ParsableCommand {
     @Flag(help: "Write one JSON document (schema haptic-conformance/1, docs/cli.md) instead of the table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Directory of device vectors (default: the ones shipped with haptic, firmware-protocol/vectors/device).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Directory of device vectors (default: the ones shipped with haptic, firmware-protocol/vectors/device).", valueName: "dir")
+    )
     var vectors: String?
 
     @Option(

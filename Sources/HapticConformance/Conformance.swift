@@ -66,7 +66,9 @@ public enum Conformance {
         /// How long the device has to answer the first HELLO (a board may be booting).
         public var helloTimeout: Double
 
-        public init(vectorsDirectory: String? = ShippedVectors.directory, only: Set<String>? = nil, responseTimeout: Double = 1, helloTimeout: Double = 3) {
+        public init(
+            vectorsDirectory: String? = ShippedVectors.directory, only: Set<String>? = nil, responseTimeout: Double = 1, helloTimeout: Double = 3
+        ) {
             self.vectorsDirectory = vectorsDirectory
             self.only = only
             self.responseTimeout = responseTimeout
