@@ -34,6 +34,35 @@ import Testing
         #expect(text.contains("equal: "), "\(text)")
     }
 
+    /// Examples/verify-corpus.sh, the README's recipe for a folder of one's own, on three corpus
+    /// files: each played on the simulated board and its trace verified tick by tick. (It failed
+    /// when a PLAY the firmware handled a tick late, behind the PONGs of a PING burst, was
+    /// replayed a tick early in the board's trace.)
+    @Test func theCorpusRecipeVerifiesAFolder() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["Lofelt__NiceVibrations__2_points.ahap", "apple__unityplugins__Boing.ahap", "apple__unityplugins__Hit.ahap"] {
+            try FileManager.default.copyItem(
+                at: Corpus.shipped.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/bin/sh")
+        script.arguments = [Repository.path("Examples/verify-corpus.sh"), directory.path]
+        var environment = ProcessInfo.processInfo.environment
+        let binaries = URL(fileURLWithPath: HapticProcess.executable).deletingLastPathComponent().path
+        environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        script.environment = environment
+        script.currentDirectoryURL = Repository.root
+        let output = Pipe()
+        script.standardOutput = output
+        script.standardError = output
+        try script.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 0, "\(text)")
+        #expect(text.components(separatedBy: "\nequal ").count == 4, "\(text)")
+    }
+
     /// Serves `arguments` (emulate ...), plays `pattern` on it with `play --json`, stops it with
     /// SIGINT and returns the play's status, the emulator's output and the trace's path.
     func session(_ arguments: [String], pattern: String, directory: URL) throws -> (play: Int32?, emulator: String, trace: String, errors: String) {
