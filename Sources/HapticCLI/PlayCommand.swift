@@ -69,6 +69,7 @@ struct Play: AsyncParsableCommand {
                 throw ValidationError("--felt-at must be a number of ms from 0 to \(Int(Self.maxFeltAtMs)), not \(feltAt)")
             }
             if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
+            if let actuator { _ = try Compile.loadProfile(actuator) }
         } catch {
             if json { emit(try reportJSON(Report.failed(self, status: ExitCode.validationFailure.rawValue, message: "\(error)"))) }
             throw error
