@@ -77,11 +77,15 @@ let package = Package(
             dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
             swiftSettings: strict
         ),
-        // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks).
-        // Its resources are firmware-protocol/vectors/device/*.txt, copied (ShippedVectorsTests checks the copy).
+        // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
+        // and the doctor's checks of a board, on one blocking protocol client. Its resources are
+        // firmware-protocol/vectors/device/*.txt, copied (ShippedVectorsTests checks the copy).
         .target(
-            name: "HapticConformance", dependencies: ["HapticProtocol", "HapticTransport", "FirmwareModel"], resources: [.copy("Vectors")],
-            swiftSettings: strict),
+            name: "HapticConformance",
+            dependencies: ["HapticPattern", "HapticProtocol", "HapticTransport", "FirmwareModel", "HapticCompiler", "HapticSession"],
+            resources: [.copy("Vectors")],
+            swiftSettings: strict
+        ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(
             name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],

@@ -10,6 +10,8 @@ public struct Divergence: Error, CustomStringConvertible, Sendable {
 
 /// Frames to and from the device under test over any `Transport`, synchronously, with no
 /// retransmission: a conformance check must see exactly what the device does with each frame.
+/// It is the one blocking protocol client of the tools: the doctor (`DoctorLink`) adds its
+/// retransmissions on top of the raw layer.
 ///
 /// Two layers: raw (`send`, `exchangePing`: every frame the device sent before a PONG, in order,
 /// for the vector replay) and checked (`command`, `ping`, `nextNotice`: responses matched to
@@ -37,6 +39,9 @@ final class ConformanceLink {
     private(set) var lastNoticeSequence: UInt8?
     /// RESET notices are divergences from here on (set after the opening's notice is read).
     var resetIsDivergence = false
+    /// Whether a damaged frame is dropped (the doctor: the command is retransmitted) instead of
+    /// being a divergence (conformance).
+    var dropsDamagedFrames = false
 
     init(transport: any Transport, responseTimeout: Double) {
         self.transport = transport
@@ -74,6 +79,7 @@ final class ConformanceLink {
             for result in decoder.push(bytes) {
                 switch result {
                 case .success(let frame): inbox.append(frame)
+                case .failure where dropsDamagedFrames: continue
                 case .failure(let error): throw Divergence("the device sent a damaged frame (\(error))")
                 }
             }

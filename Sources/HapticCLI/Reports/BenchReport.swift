@@ -1,5 +1,6 @@
 import FirmwareModel
 import HapticCompiler
+import HapticPattern
 
 extension Bench {
     /// What `haptic bench` reports: `--json` encodes it (schema haptic-bench/2, docs/cli.md), the

@@ -1,3 +1,5 @@
+import HapticPattern
+
 extension Compile {
     /// What `haptic compile` reports: `--json` encodes it (schema haptic-compile/2, docs/cli.md),
     /// the text output is printed from it.

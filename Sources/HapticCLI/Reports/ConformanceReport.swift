@@ -1,4 +1,5 @@
 import HapticConformance
+import HapticPattern
 import HapticProtocol
 
 extension ConformanceCommand {

@@ -1,3 +1,5 @@
+import HapticPattern
+
 #if Emulator
     import AVREmulator
 

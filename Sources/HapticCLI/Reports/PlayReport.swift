@@ -1,3 +1,4 @@
+import HapticPattern
 import HapticSession
 
 extension Play {

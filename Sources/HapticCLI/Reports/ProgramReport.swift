@@ -1,4 +1,5 @@
 import HapticCompiler
+import HapticPattern
 
 /// One compiled program as `haptic compile` and `haptic bench` report it (the `report` of each
 /// file in haptic-compile/2 and haptic-bench/2; docs/cli.md): `HapticCompiler.CompileReport`'s

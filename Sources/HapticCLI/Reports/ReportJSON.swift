@@ -15,22 +15,3 @@ func reportJSON<T: Encodable>(_ report: T) throws -> String {
         positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     return String(decoding: try encoder.encode(report), as: UTF8.self)
 }
-
-/// An optional report value written as `null` when absent, so the key is always present (the
-/// synthesized `Encodable` would leave the key out).
-@propertyWrapper
-struct Nullable<Value: Encodable>: Encodable {
-    var wrappedValue: Value?
-
-    // Written out: memberwise initializers of the reports take `Value?` through it.
-    init(wrappedValue: Value?) {
-        self.wrappedValue = wrappedValue
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
-    }
-}
-
-extension Nullable: Sendable where Value: Sendable {}

@@ -194,8 +194,8 @@ def validate(program, cfg):
             return header, instructions
 
 
-def timeline(instructions):
-    """Expands loops: [(time, instruction)] in execution order, END last."""
+def loop_tree(instructions):
+    """The instructions as a tree: ("ins", ins) or ("loop", LOOP, body nodes, ENDLOOP), END included."""
     def tree(i):
         nodes = []
         while i < len(instructions):
@@ -210,7 +210,11 @@ def timeline(instructions):
                 nodes.append(("ins", ins))
                 i += 1
         return nodes, i
+    return tree(0)[0]
 
+
+def timeline(instructions):
+    """Expands loops: [(time, instruction)] in execution order, END last."""
     out = []
 
     def play(nodes, t):
@@ -226,7 +230,7 @@ def timeline(instructions):
                     t += endloop["delay"]
         return t
 
-    play(tree(0)[0], 0)
+    play(loop_tree(instructions), 0)
     return out
 
 
