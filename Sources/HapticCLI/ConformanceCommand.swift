@@ -67,6 +67,17 @@ struct ConformanceCommand: ParsableCommand {
         do {
             transport = try openTransport(path: port, configuration: SerialConfiguration(baudRate: line.baud))
         } catch {
+            // --json prints its document on this exit too: the handshake failed, nothing else ran.
+            if json {
+                let check = Report.Check(
+                    kind: "live", name: "handshake", status: "failed", detail: "cannot open \(port): \(error)", compared: nil,
+                    timingDependent: nil, configurationChanges: nil, seconds: 0)
+                emit(
+                    try reportJSON(
+                        Report(
+                            port: port, baud: line.baud, vectors: vectorDirectory, device: nil, passed: false,
+                            counts: .init(passed: 0, failed: 1, skipped: 0), checks: [check])))
+            }
             throw CommandFailure("\(error)")
         }
         defer { transport.close() }

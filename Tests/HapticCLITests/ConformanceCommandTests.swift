@@ -91,6 +91,11 @@ import Testing
         let run = try HapticProcess.run(["conformance", "--port", "/dev/no-such-port"], timeout: 20)
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("Error: "), "\(run.errors)")
+        // --json: the document all the same, the handshake failed.
+        let json = try HapticProcess.run(["conformance", "--port", "/dev/no-such-port", "--json"], timeout: 20)
+        #expect(json.status == 1)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
+        #expect(root["schema"] as? String == "haptic-conformance/1" && root["passed"] as? Bool == false)
     }
 
     @Test func anUnknownCheckIsABadCommandLine() throws {
