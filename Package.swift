@@ -125,7 +125,7 @@ let package = Package(
             path: "hardware/firmware/core",
             sources: ["src"],
             publicHeadersPath: "include",
-            cSettings: [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-Werror"])]
+            cSettings: [.unsafeFlags(["-std=c99", "-Wall", "-Wextra", "-Werror", "-Wconversion", "-Wsign-conversion", "-Wshadow", "-pedantic"])]
         ),
 
         // MARK: Tests

@@ -32,12 +32,15 @@ struct Doctor: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to wait for the board to answer after opening its port (a bootloader's wait included), 0.5...30.")
     var patience: Double = 4
 
+    @Flag(help: "Recalibrate the driver first (SET_CONFIG RECALIBRATE: the board restarts and calibrates) and wait for the board to come back.")
+    var recalibrate = false
+
     func validate() throws {
         guard (0.5...30).contains(patience) else { throw ValidationError("--patience must be 0.5...30 seconds, not \(patience)") }
     }
 
     func run() throws {
-        let report = HapticConformance.Doctor.examine(port: port, baud: line.baud, patience: patience)
+        let report = HapticConformance.Doctor.examine(port: port, baud: line.baud, patience: patience, recalibrate: recalibrate)
         if json {
             emit(try reportJSON(report))
         } else {

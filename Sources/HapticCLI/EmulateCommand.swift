@@ -47,9 +47,15 @@ struct Emulate: AsyncParsableCommand {
 
     @Option(
         help:
-            "With --mcu --driver drv2605l: a failure of the simulated DRV2605L from power-up: driver-absent, calibration-fails, overtemp, overcurrent or bus-stuck."
+            "With --mcu --driver drv2605l: a failure of the simulated DRV2605L from power-up: driver-absent, calibration-fails, overtemp, overcurrent, bus-stuck, power-loss (browns out when it drives), bus-lost (SDA held low) or bus-hang (SCL held low)."
     )
     var fault: String?
+
+    @Option(
+        help:
+            "With --mcu: run Debian's bootloader image in front of the firmware, optiboot (Uno, current Nano) or atmegaboot (old Nano, Pro Mini 328; the firmware is built for it)."
+    )
+    var bootloader: String?
 
     @Option(help: "With --mcu --driver pwm: the H-bridge supply in volts the firmware is built for (0.5...20; default 5, the wiring guide's).")
     var supply: Double?
@@ -96,6 +102,13 @@ struct Emulate: AsyncParsableCommand {
                 throw ValidationError("--fault must be one of \(EmulatedMCU.faults.joined(separator: ", ")), not '\(fault)'")
             }
         }
+        if let bootloader {
+            guard mcu != nil else { throw ValidationError("--bootloader needs --mcu atmega328p") }
+            guard EmulatedMCU.bootloaders.contains(bootloader) else {
+                throw ValidationError("--bootloader must be \(EmulatedMCU.bootloaders.joined(separator: " or ")), not '\(bootloader)'")
+            }
+            if let problem = EmulatedMCU.bootloaderProblem(bootloader) { throw ValidationError("--bootloader: \(problem)") }
+        }
         if let supply {
             guard mcu != nil, stage == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
             guard (0.5...20).contains(supply) else { throw ValidationError("--supply must be 0.5...20 volts, not \(supply)") }
@@ -120,7 +133,7 @@ struct Emulate: AsyncParsableCommand {
             do {
                 try EmulatedMCU.serve(
                     mcu: mcu, firmware: firmware, driver: stage, erm: profile?.kind == .erm, seconds: seconds,
-                    knobs: knobs, fault: fault, supply: supply
+                    knobs: knobs, fault: fault, supply: supply, bootloader: bootloader
                 ) { line in
                     print(line)
                     fflush(nil)

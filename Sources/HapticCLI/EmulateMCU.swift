@@ -17,7 +17,7 @@
         /// or the H-bridge's supply (`--supply`, volts).
         static func serve(
             mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
-            fault: String? = nil, supply: Double? = nil, log: (String) -> Void
+            fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, log: (String) -> Void
         ) throws {
             var options = Options(mcu: mcu, firmware: firmware)
             options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
@@ -26,8 +26,15 @@
             options.knobs = knobs
             options.fault = fault.flatMap(DRV2605LFault.init(rawValue:)) ?? .none
             options.supplyMillivolts = supply.map { Int(($0 * 1_000).rounded()) }
+            options.bootloader = bootloader.flatMap(AVRBootloader.init(rawValue:))
             try serve(options, log: log)
         }
+
+        /// The bootloader images `--bootloader` takes.
+        static let bootloaders = AVRBootloader.allCases.map(\.rawValue)
+
+        /// nil when `name`'s image is installed, else what to do.
+        static func bootloaderProblem(_ name: String) -> String? { AVRBootloader(rawValue: name)?.problem }
 
         /// The simulated DRV2605L's failure modes `--fault` takes.
         static let faults = DRV2605LFault.allCases.filter { $0 != .none }.map(\.rawValue)
@@ -49,6 +56,8 @@
             var fault = DRV2605LFault.none
             /// The H-bridge supply the PWM firmware is built for (nil: the Makefile's 5 V).
             var supplyMillivolts: Int?
+            /// A real bootloader image in front of the firmware (nil: the bootloader's wait is modelled).
+            var bootloader: AVRBootloader?
         }
 
         enum Failure: Error, CustomStringConvertible {
@@ -102,9 +111,16 @@
             guard supported.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
             var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
             if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
+            options.bootloader?.configure(&build)
             let path = try firmwarePath(options.firmware, build: build, log: log)
             let board = try AVRBoard(firmware: path, mcu: options.mcu)
+            // The wiring guide's board: the DRV2605L's EN on D4 with a pull-down.
+            if options.output == .drv2605l { board.setDRV2605LEnablePin(true) }
             board.setDRV2605LFault(options.fault)
+            if let bootloader = options.bootloader {
+                try board.loadBootloader(bootloader.hexPath)
+                log("bootloader: \(bootloader.hexPath) at 0x\(String(board.bootloaderStart ?? 0, radix: 16, uppercase: true))")
+            }
             let pty = try PseudoTerminal()
             defer { pty.close() }
             log("emulating \(options.mcu) at \(board.frequency / 1_000_000) MHz running \(path)")

@@ -47,7 +47,7 @@ import Testing
         var description: String { "tools/arduino-build --elf DRV2605L uno failed:\n\(log)" }
     }
 
-    /// What the example reports (hardware/arduino/HapticBridge: HapticBridge.h, hb_port.h).
+    /// What the example reports (hardware/arduino/HapticBridge: HapticBridge.h, hb_port_config.h).
     static let configuration = DeviceModel.Configuration(
         core: DeviceConfiguration(maxBody: 176), slotCount: 2, slotCapacity: 192, streamCapacity: 128,
         rxBuffer: 63, firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, actuator: .lra,
@@ -186,7 +186,7 @@ import Testing
             return
         }
         #expect(info.slotCount == 2)
-        #expect(info.slotCapacity == 192)  // hb_port.h: smaller than the bare-metal's 256, for RAM
+        #expect(info.slotCapacity == 192)  // hb_port_config.h: smaller than the bare-metal's 256, for RAM
         #expect(info.maxBody == 176)
         #expect(info.streamCapacity == 128)
         #expect(info.rxBuffer == 63)  // the HardwareSerial ring

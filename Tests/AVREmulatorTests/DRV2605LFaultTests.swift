@@ -56,7 +56,7 @@ import Testing
 
     /// Each failure, from power-up: the board says which (DIAG_REPORT), and a play ends with the
     /// fault instead of STARTED (absent, calibration) or right after it, when the chip shuts its
-    /// output down (over-temperature, over-current: STATUS is read at the first drive).
+    /// output down (over-temperature, over-current: STATUS is read every 16 ticks).
     @Test(arguments: [
         (DRV2605LFault.driverAbsent, MessageErrorCode.driverAbsent), (.calibrationFails, .calibrationFailed),
         (.overtemp, .overTemperature), (.overcurrent, .overCurrent),

@@ -31,6 +31,7 @@ import Testing
     @Test(arguments: [
         ("driver-absent", "DRIVER_ABSENT", "wiring"), ("calibration-fails", "CALIBRATION_FAILED", "actuator"),
         ("overtemp", "OVER_TEMPERATURE", "actuator or supply"), ("overcurrent", "OVER_CURRENT", "actuator"),
+        ("bus-lost", "DRIVER_BUS", "wiring"), ("power-loss", "DRIVER_RESET", "supply"),
     ])
     func eachFaultFailsWithOneLineNamingTheCauseAndTheFix(fault: String, name: String, cause: String) throws {
         let result = try Self.doctor(["--driver", "drv2605l", "--fault", fault])

@@ -60,7 +60,7 @@ void reference(hb_sample *out, unsigned ticks)
     static hb_interp interp;
     hb_config_default(&config);
     hb_interp_init(&interp, &config);
-    hb_interp_load(&interp, heartbeat, sizeof heartbeat);
+    checkEq("the reference loads the heartbeat", hb_interp_load(&interp, heartbeat, sizeof heartbeat), HB_OK);
     for (unsigned k = 0; k < ticks; k++) out[k] = hb_interp_step(&interp);
 }
 

@@ -57,9 +57,9 @@ static void varint(uint32_t v)
 static void first(uint8_t op, uint32_t delay)
 {
     if (delay < HB_DELAY_EXTENDED) {
-        emit((uint8_t)(op << 5 | delay));
+        emit((uint8_t)((uint32_t)op << 5 | delay));
     } else {
-        emit((uint8_t)(op << 5 | HB_DELAY_EXTENDED));
+        emit((uint8_t)((unsigned)op << 5 | HB_DELAY_EXTENDED));
         varint(delay - HB_DELAY_EXTENDED);
     }
 }

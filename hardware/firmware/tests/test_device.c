@@ -374,8 +374,8 @@ static void stream_placement(void)
 {
     static hb_device dev;
     static hb_device_config c;
-    uint8_t program[16 + 25], *body = program + 16,
-                              play[HB_LEN_PLAY] = {HB_STREAM_SLOT, 0, 0, 0, 0, 0, 255, 0, 1, 0};
+    uint8_t streamed[16 + 25], *body = streamed + 16,
+                               play[HB_LEN_PLAY] = {HB_STREAM_SLOT, 0, 0, 0, 0, 0, 255, 0, 1, 0};
     uint8_t data[4 + 16], wire[HB_FRAME_MAX_WIRE], amp[20];
     hb_frame_header h = {1, HB_MSG_STREAM_DATA, 0, 0};
     uint16_t crc;
@@ -387,16 +387,16 @@ static void stream_placement(void)
     }
     body[24] = 0xE1;
     crc = hb_crc16(HB_CRC16_INIT, body, 25);
-    memcpy(program, "HP\x02\x00\xE8\x03\x19\x00\x00\x00\x0D\x00\x00\x00", 14);
-    program[14] = (uint8_t)(crc & 0xFFu);
-    program[15] = (uint8_t)(crc >> 8);
+    memcpy(streamed, "HP\x02\x00\xE8\x03\x19\x00\x00\x00\x0D\x00\x00\x00", 14);
+    streamed[14] = (uint8_t)(crc & 0xFFu);
+    streamed[15] = (uint8_t)(crc >> 8);
     hb_device_config_default(&c);
     c.slot_count = 1;
     c.stream_capacity = 16;
     c.stream_tail = HB_SOURCE_TAIL;
     c.wake_ticks = 0;
     hb_device_init(&dev, &c, memory, ring, tx, NULL);
-    send_frame(&dev, HB_MSG_STREAM_OPEN, 1, program, 16);
+    send_frame(&dev, HB_MSG_STREAM_OPEN, 1, streamed, 16);
     memcpy(data, "\0\0\0\0", 4);
     memcpy(data + 4, body, 16);
     send_frame(&dev, HB_MSG_STREAM_DATA, 2, data, 20); /* the whole ring, placed as it came */

@@ -26,7 +26,7 @@
 
 #include <Arduino.h>
 
-#include "hb_port.h" /* first: it stops the build with a clear #error if src/core/ is missing */
+#include "hb_port_config.h" /* first: it stops the build with a clear #error if src/core/ is missing */
 
 extern "C" {
 #include "core/hb_device.h"
@@ -150,7 +150,7 @@ class HapticBridgeWith : public HapticBridgeDevice
     uint8_t ring_[StreamCapacity ? StreamCapacity + HB_SOURCE_TAIL : 1];
 };
 
-/* The board's default memory (hb_port.h): 2 slots of 192 bytes and a 128-byte ring on an AVR,
+/* The board's default memory (hb_port_config.h): 2 slots of 192 bytes and a 128-byte ring on an AVR,
  * 4 slots of 1,024 bytes and a 256-byte ring elsewhere. */
 typedef HapticBridgeWith<HB_ARDUINO_SLOTS, HB_ARDUINO_SLOT_CAPACITY, HB_ARDUINO_STREAM_CAPACITY> HapticBridge;
 

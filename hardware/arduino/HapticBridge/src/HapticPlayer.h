@@ -11,7 +11,7 @@
 
 #include <Arduino.h>
 
-#include "hb_port.h" /* first: it stops the build with a clear #error if src/core/ is missing */
+#include "hb_port_config.h" /* first: it stops the build with a clear #error if src/core/ is missing */
 
 extern "C" {
 #include "core/hb_interp.h"

@@ -36,26 +36,8 @@
 #include "hb_frame.h"
 #include "hb_interp.h"
 #include "hb_messages.h"
+#include "hb_port.h" /* HB_DEVICE_MAX_SLOTS, HB_PLAY_HISTORY: the target's sizes */
 #include "hb_source.h"
-
-/* Slot table size: a compile-time bound so the table is a plain array (AVR: -DHB_DEVICE_MAX_SLOTS=2). */
-#ifndef HB_DEVICE_MAX_SLOTS
-#if defined(__AVR__)
-#define HB_DEVICE_MAX_SLOTS 2u /* an AVR has RAM for 2 (also where no -D can be passed: the Arduino IDE) */
-#else
-#define HB_DEVICE_MAX_SLOTS 8u
-#endif
-#endif
-
-/* Play records the device keeps (2.19): the most recent play and the one before; an AVR, short of
- * RAM, keeps only the most recent (14 bytes less). -DHB_PLAY_HISTORY=N overrides. */
-#ifndef HB_PLAY_HISTORY
-#if defined(__AVR__)
-#define HB_PLAY_HISTORY 1u
-#else
-#define HB_PLAY_HISTORY 2u
-#endif
-#endif
 
 /* Largest frame the device sends: INFO with a 16-byte name, 4 + 60 + 2 raw bytes, stuffed, 0x00. */
 #define HB_DEVICE_TX_MAX 68u

@@ -15,6 +15,7 @@
 
 #include "hb_config.h"
 #include "hb_error.h"
+#include "hb_port.h"
 #include "hb_program.h"
 #include "hb_source.h"
 #include "hb_validate.h"
@@ -100,18 +101,18 @@ void hb_interp_init(hb_interp *it, const hb_config *cfg);
 /* Validates a whole program (`length` bytes, header included) and plays it from tick 0.
  * If it is invalid, whatever played stops with a brake and the error is returned (and kept in
  * the status). `program` must stay valid and unchanged while it plays. */
-hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length);
+HB_MUST_CHECK hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length);
 
 /* Plays a program that already passed hb_program_validate with this interpreter's configuration
  * and has not changed since (a device's committed slot): only its header is parsed again, so a
  * play or a loop restart costs no validation pass. Same state and output as hb_interp_load. */
-hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program);
+HB_MUST_CHECK hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program);
 
 /* Starts a streamed program: `header` is its 16 header bytes (checked with rules 1-5), `src`
  * a ring (hb_source_ring) the caller keeps filling with the body, at most body_length bytes; its
  * CRC (hb_source_crc_ahead) covers the body from its first byte, so a fresh ring for each load.
  * Errors as hb_interp_load. */
-hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src);
+HB_MUST_CHECK hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *src);
 
 /* Produces the sample of the current tick and moves to the next (1.8). */
 hb_sample hb_interp_step(hb_interp *it);

@@ -1,17 +1,39 @@
-/* The port layer: everything in the core that a target or compiler may want done its own way, in
- * one place. The core's .c files test no target; they use these macros, whose defaults below are
- * plain C99. A port overrides any of them in its own header, named at compile time:
+/* The port layer: everything in the core that a target, a board or a compiler may want its own
+ * way, in one place (the model: TinyUSB's tusb_config.h, nanopb's configuration block). The core's
+ * files test no target; they use these macros, whose defaults below are plain C99 and the
+ * protocol's sizes. A build configures them in its port header, included first, so whatever it
+ * defines wins (every default is wrapped in #ifndef):
  *
- *     -DHB_PORT_HEADER='"hb_port_avr.h"' -I.../core/portable/avr
+ *   - a header named hb_port_config.h on the include path, found with __has_include (a build
+ *     names no file: the Arduino IDE, which passes a library no flags, and the board Makefiles,
+ *     which put the board's folder on the path); or
+ *   - whatever -DHB_PORT_HEADER='"name.h"' names, if defined, instead of the search (for a
+ *     compiler without __has_include, or a header of another name).
  *
- * That header is included first, so whatever it defines wins; every default is wrapped in #ifndef.
- * The ports in this tree: core/portable/avr/hb_port_avr.h (avr-gcc: flash tables, the CRC update in
- * assembly), selected by boards/atmega328p/Makefile and by `make size-avr`.
+ * With neither, the defaults are the build: the host builds (make test, fuzz, bench, SwiftPM's
+ * CFirmwareCore) use them, so that the C compiler and Swift's importer, which sees only
+ * core/include, lay out hb_device the same way. The port headers in this tree:
+ *   boards/atmega328p/hb_port_config.h            the ATmega328P firmware (and `make size-avr`)
+ *   core/portable/cortex-m0plus/hb_port_config.h  `make size-m0`
+ *   hardware/arduino/HapticBridge/src/hb_port_config.h  the Arduino library, for each target
+ * and core/portable/avr/hb_port_avr.h, avr-gcc's quirks, which the AVR ones include.
  *
+ * Target sizes:
+ *   HB_DEVICE_MAX_SLOTS            slot table size, a compile-time bound so that the table is a
+ *                                  plain array (default 8)
+ *   HB_PLAY_HISTORY                play records the device keeps (2.19): the most recent play and
+ *                                  the one before (default 2); 1 keeps only the most recent
+ *                                  (14 bytes less on an AVR)
+ * Compiler and target quirks:
  *   HB_ALWAYS_INLINE, HB_NOINLINE  inlining as a cost decision: on an 8-bit CPU a call into a big
  *                                  function pays for saving every register that function uses, so
  *                                  rarely taken paths stay out of line and hot ones are inlined
  *                                  whatever -Os estimates (GCC and clang attributes by default)
+ *   HB_MUST_CHECK                  on every function returning hb_err: a caller that drops the
+ *                                  result is warned (an error with -Werror); GCC and clang's
+ *                                  warn_unused_result by default, nothing elsewhere. GCC warns
+ *                                  through a (void) cast too: a caller for whom ignoring is right
+ *                                  keeps the result in a variable it casts to void, saying why
  *   HB_PORT_TABLE                  attribute of a constant lookup table (the ramp's reciprocals):
  *                                  where it lives, e.g. flash on a Harvard CPU (default: nothing)
  *   HB_PORT_READ_U8(p)             reads the byte at p in such a table (default: *(p))
@@ -23,8 +45,20 @@
 
 #include <stdint.h>
 
-#ifdef HB_PORT_HEADER
+#if defined(HB_PORT_HEADER)
 #include HB_PORT_HEADER
+#elif defined(__has_include)
+#if __has_include("hb_port_config.h")
+#include "hb_port_config.h"
+#endif
+#endif
+
+#ifndef HB_DEVICE_MAX_SLOTS
+#define HB_DEVICE_MAX_SLOTS 8u
+#endif
+
+#ifndef HB_PLAY_HISTORY
+#define HB_PLAY_HISTORY 2u
 #endif
 
 #ifndef HB_ALWAYS_INLINE
@@ -40,6 +74,14 @@
 #define HB_NOINLINE __attribute__((noinline))
 #else
 #define HB_NOINLINE
+#endif
+#endif
+
+#ifndef HB_MUST_CHECK
+#if defined(__GNUC__)
+#define HB_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define HB_MUST_CHECK
 #endif
 #endif
 

@@ -8,6 +8,7 @@
 
 #include "hb_config.h"
 #include "hb_error.h"
+#include "hb_port.h"
 #include "hb_source.h"
 
 #define HB_HEADER_SIZE 16u
@@ -50,14 +51,16 @@ typedef struct hb_instr {
 
 /* Parses the header and applies the header-only rules 1-5 (length, magic, version, flags, rate).
  * `length` is how many bytes `bytes` holds (16 or more for a header). */
-hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *cfg, hb_header *out);
+HB_MUST_CHECK hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *cfg,
+                                     hb_header *out);
 
 /* Decodes the instruction at body offset *offset and advances *offset past it.
  * Errors: HB_ERR_END_MISSING if *offset is already at body_length; HB_ERR_TRUNCATED if the
  * instruction runs past body_length; HB_ERR_VARINT_TOO_LONG / _NONCANONICAL; HB_ERR_UNDERRUN
  * if a byte below body_length has not been written to the source yet. On error *offset is
  * unchanged. */
-hb_err hb_instr_decode(const hb_source *src, uint32_t body_length, uint32_t *offset, hb_instr *out);
+HB_MUST_CHECK hb_err hb_instr_decode(const hb_source *src, uint32_t body_length, uint32_t *offset,
+                                     hb_instr *out);
 
 /* Decodes the instruction at `p` from contiguous bytes, all readable below `limit` (p <= limit),
  * for the validator, streamed fetches and hb_instr_decode (the interpreter's loop over a flat

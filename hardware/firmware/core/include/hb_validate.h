@@ -8,6 +8,7 @@
 
 #include "hb_config.h"
 #include "hb_error.h"
+#include "hb_port.h"
 #include "hb_program.h"
 
 #define HB_MAX_LOOP_DEPTH 4u
@@ -33,11 +34,12 @@ void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed);
 /* Rules (b)-(e) and the END rules of 1.6 for the next instruction in byte order;
  * `end_offset` is the body offset just past it. HB_OK means the instruction is acceptable (for
  * END: the program is complete and consistent, CRC aside). */
-hb_err hb_check_instr(hb_check *chk, const hb_instr *instr, uint32_t end_offset);
+HB_MUST_CHECK hb_err hb_check_instr(hb_check *chk, const hb_instr *instr, uint32_t end_offset);
 
 /* Validates a whole program (header and body, `length` bytes) for a device with `cfg`:
  * every rule of 1.6, in order. On HB_OK, *header holds the parsed header. */
-hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header);
+HB_MUST_CHECK hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                         hb_header *header);
 
 /* Called between bounded pieces of long work (a validation pass, a long copy) so that a board
  * can run a tick that has come due meanwhile (hb_device_set_yield). */
@@ -46,7 +48,8 @@ typedef void (*hb_yield_fn)(void *ctx);
 /* The same, with the body's CRC-16 already computed by the caller (a device keeps a running CRC
  * of uploaded bytes): identical results and error order, one pass over the body fewer. `yield`
  * (NULL: none) is called with `ctx` after every instruction checked. */
-hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
-                                    hb_header *header, uint16_t body_crc, hb_yield_fn yield, void *ctx);
+HB_MUST_CHECK hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length,
+                                                  const hb_config *cfg, hb_header *header, uint16_t body_crc,
+                                                  hb_yield_fn yield, void *ctx);
 
 #endif

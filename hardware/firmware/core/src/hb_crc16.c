@@ -14,7 +14,8 @@ uint16_t hb_crc16_update_bitwise(uint16_t crc, uint8_t byte)
     uint8_t bit;
     crc ^= (uint16_t)((uint16_t)byte << 8);
     for (bit = 0; bit < 8; bit++) {
-        crc = (crc & 0x8000u) ? (uint16_t)((crc << 1) ^ 0x1021u) : (uint16_t)(crc << 1);
+        /* in unsigned arithmetic: crc << 1 alone is an int, which ^ 0x1021u would convert */
+        crc = (uint16_t)((crc & 0x8000u) != 0u ? ((unsigned)crc << 1) ^ 0x1021u : (unsigned)crc << 1);
     }
     return crc;
 }

@@ -22,7 +22,7 @@
  * (it reads in order), which is HB_ERR_END_MISSING if the instruction would start at the body's
  * end, HB_ERR_TRUNCATED if it runs past it, and HB_ERR_UNDERRUN if that byte is in the body but
  * not written yet: the per-byte rules of 1.6 (a) and 1.14. */
-hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length);
+HB_MUST_CHECK hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length);
 
 /* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
  * or its error. Inlined like the rest: a call from the interpreter's loop costs it the registers

@@ -26,7 +26,7 @@ static void step_output_stage(hb_device *dev)
 /* ---- plays ---- */
 
 /* Loads the pending play (2.14 step 2). */
-static hb_err start_play(hb_device *dev)
+static HB_MUST_CHECK hb_err start_play(hb_device *dev)
 {
     uint8_t slot = dev->pending_slot;
     hb_err err;

@@ -297,7 +297,7 @@ static HB_ALWAYS_INLINE void ramp_duration_now(hb_instr *in)
  * hb_check_instr. The interpreter's own time-overflow test is the checker's: in a stream (no
  * loops) the checker's time is the time of the last executed instruction, and hb_check_instr
  * tests the overflow first. One loop for both kinds keeps one copy of the inlined decoder. */
-static HB_NOINLINE hb_err run(hb_interp *it)
+static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp *it)
 {
     hb_instr *in = &it->next;
     uint8_t *buf = it->wrap; /* not on the stack: run then needs no stack frame */

@@ -40,7 +40,7 @@ static void start_flat(hb_interp *it, const uint8_t *program)
     start_playing(it, 0);
 }
 
-static hb_err reject(hb_interp *it, hb_err err)
+static HB_MUST_CHECK hb_err reject(hb_interp *it, hb_err err)
 {
     it->error = err;
     it->tick = 0;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "hb_error.h"
+#include "hb_port.h"
 #include "hb_interp.h"
 
 /* The bytes from body offset `at` (written) that are written, in the body and before the ring's
@@ -31,7 +32,8 @@ const uint8_t *hb_stream_window(hb_interp *it, uint32_t at, const uint8_t **lim)
  * across the wrap and, unless `copied` already, are copied into buf, *p, *lim set around them,
  * and it->end to the end of the window after the wrap (the loop goes on there). Else returns the
  * error of 1.6 (a) and 1.14. */
-hb_err hb_stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p, const uint8_t **lim);
+HB_MUST_CHECK hb_err hb_stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p,
+                                    const uint8_t **lim);
 
 /* The instructions decoded since `from` (the byte at read_offset) up to `to`: into read_offset,
  * and into the CRC as far as hb_stream_crc_ahead has not taken them already. */

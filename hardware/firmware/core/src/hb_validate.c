@@ -59,7 +59,7 @@ static void close_heads(hb_check *chk)
 
 /* hb_check_instr for LOOP, ENDLOOP and END: every rule, in 1.6's order. Out of line, so that the
  * common case (SET, RAMP, PULSE, once per streamed fetch) keeps few registers. */
-static HB_NOINLINE hb_err check_control(hb_check *chk, const hb_instr *in, uint32_t end_offset)
+static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_instr *in, uint32_t end_offset)
 {
     uint8_t op = in->op;
     uint32_t time;
@@ -173,8 +173,9 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
 
 /* `body_crc` is the body's CRC when the caller already has it, else NULL; `yield` (may be NULL)
  * runs after every instruction. */
-static hb_err validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header,
-                       const uint16_t *body_crc, hb_yield_fn yield, void *ctx)
+static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                     hb_header *header, const uint16_t *body_crc, hb_yield_fn yield,
+                                     void *ctx)
 {
     const uint8_t *body, *end;
     hb_check chk;

@@ -1,6 +1,7 @@
 /* The core's AVR port (avr-gcc, avr-libc): what hb_port.h lets a port override, done the AVR way.
- * Selected with -DHB_PORT_HEADER='"hb_port_avr.h"' -I<this folder> (boards/atmega328p/Makefile,
- * `make size-avr`); included by hb_port.h before its defaults. */
+ * Included by the AVR port configurations (boards/atmega328p/hb_port_config.h, with -I<this
+ * folder>; the Arduino library's src/hb_port_config.h), which hb_port.h includes before its
+ * defaults. */
 #ifndef HB_PORT_AVR_H
 #define HB_PORT_AVR_H
 

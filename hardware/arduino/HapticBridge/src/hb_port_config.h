@@ -1,18 +1,19 @@
-/* The library's port layer: every choice of the library that depends on the target, in one place
- * (the rest of the library is plain Arduino API, and the core plain C99).
+/* The library's port configuration: every choice of the library and of its copy of the firmware
+ * core that depends on the target, in one place (the rest of the library is plain Arduino API, and
+ * the core plain C99).
  *
- * How the core finds this file: the core's sources (src/core/, which tools/arduino-library
- * writes from hardware/firmware/core/; it is not committed) include "hb_port.h"; the copy keeps
- * the core's own hb_port.h in src/core/port/, so the include is not found beside them and falls
- * through to the library's src/ folder, which every Arduino build (the IDE, arduino-cli,
- * PlatformIO) puts on the include path: this file. It does what the firmware's Makefiles do with
- * -DHB_PORT_HEADER (a library gets no compiler flags of its own) and then includes the core's
- * hb_port.h, whose defaults fill in the rest. HapticBridge.h and HapticPlayer.h include it before
- * anything of the core, so that a library folder without src/core/ stops at the #error below.
+ * How the core finds this file: the core's sources (src/core/, a byte-for-byte copy of
+ * hardware/firmware/core/ that tools/arduino-library writes; it is not committed) include their
+ * own hb_port.h, which includes "hb_port_config.h" if __has_include finds one: not beside it in
+ * src/core/, so the library's src/ folder, which every Arduino build (the IDE, arduino-cli,
+ * PlatformIO) puts on the include path: this file. That is what the firmware's board Makefiles
+ * get with -I (a library gets no compiler flags of its own). HapticBridge.h and HapticPlayer.h
+ * include it before anything of the core, so that a library folder without src/core/ stops at
+ * the #error below.
  *
- * Included by C and C++ files: macros only. */
-#ifndef HB_ARDUINO_PORT_H
-#define HB_ARDUINO_PORT_H
+ * Included by C and C++ files: macros only, and nothing of the core but its AVR port. */
+#ifndef HB_ARDUINO_PORT_CONFIG_H
+#define HB_ARDUINO_PORT_CONFIG_H
 
 #if defined(__has_include)
 #if !__has_include("core/hb_device.h")
@@ -24,11 +25,12 @@
 #if defined(__AVR__)
 /* avr-gcc and avr-libc (Uno, Nano, Mega, Leonardo...): the core's AVR port, as the bare-metal
  * ATmega328P firmware builds it (hardware/firmware/core/portable/avr: flash tables, the CRC
- * update in assembly). */
-#define HB_PORT_HEADER "hb_port_avr.h"
+ * update in assembly), and the core's sizes for 2 KB of RAM: a slot table of 2 (54 bytes less
+ * than the default's 8) and the most recent play's record only (2.19; 14 bytes less). */
+#include "core/hb_port_avr.h"
+#define HB_DEVICE_MAX_SLOTS 2u
+#define HB_PLAY_HISTORY 1u
 #endif
-
-#include "core/port/hb_port.h"
 
 /* Memory of the HapticBridge typedef (HapticBridgeWith<slots, slot bytes, stream bytes> for
  * others). An AVR gets 2 slots of 192 bytes (bodies up to 176; longer programs stream) and the
@@ -38,10 +40,9 @@
  * handling of a frame, plus an interrupt) measured about 300 bytes in the emulator tests; with
  * 256-byte slots it came within 44 bytes of the static data, and a 64-byte ring underran on a
  * real host's round trips (a streamed corpus file played through `haptic play` on the emulated
- * board). These sizes leave the sketch about 170 bytes. (The core's slot table is sized for
- * HB_DEVICE_MAX_SLOTS, 2 on an AVR by default, as the bare-metal build's -DHB_DEVICE_MAX_SLOTS=2,
- * which the Arduino IDE cannot pass; it was 8 there, 54 bytes more.) The 32-bit boards, with 32 KB of RAM or
- * more, get the protocol's defaults: 4 slots of 1,024 bytes and a 256-byte ring. */
+ * board). These sizes leave the sketch about 170 bytes. (The core's slot table holds
+ * HB_DEVICE_MAX_SLOTS, above.) The 32-bit boards, with 32 KB of RAM or more, get the protocol's
+ * defaults: 4 slots of 1,024 bytes and a 256-byte ring. */
 #if defined(__AVR__)
 #define HB_ARDUINO_SLOTS 2
 #define HB_ARDUINO_SLOT_CAPACITY 192
