@@ -79,10 +79,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
-        // and the doctor's checks of a board, on one blocking protocol client.
+        // and the doctor's checks of a board, on one blocking protocol client. Its resources are
+        // firmware-protocol/vectors/device/*.txt, copied (ShippedVectorsTests checks the copy).
         .target(
             name: "HapticConformance",
             dependencies: ["HapticPattern", "HapticProtocol", "HapticTransport", "FirmwareModel", "HapticCompiler", "HapticSession"],
+            resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).

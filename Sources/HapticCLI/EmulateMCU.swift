@@ -88,9 +88,22 @@
                     "no firmware to run: run from a HapticBridge checkout (it builds hardware/firmware with avr-gcc) or pass --firmware PATH.elf")
             }
             let cache = FirmwareSources.cacheDirectory(for: checkout)
-            log("firmware: building \(build.output.rawValue)/\(build.actuator.rawValue) from \(checkout)/hardware/firmware into \(cache)")
+            let variant = "\(build.output.rawValue)/\(build.actuator.rawValue)"
+            let started = Date()
+            // Said before a first build (it takes a while); a build that only checks the cache is reported after.
+            let cached = (FileManager.default.enumerator(atPath: cache)?.allObjects as? [String] ?? []).contains {
+                $0.hasSuffix("-\(build.output.rawValue)-\(build.actuator.rawValue).elf")
+            }
+            if !cached { log("firmware: building \(variant) from \(checkout)/hardware/firmware into \(cache)") }
             do {
-                return try build.build(repositoryRoot: checkout, buildDirectory: cache)
+                let elf = try build.build(repositoryRoot: checkout, buildDirectory: cache)
+                if cached {
+                    let modified = (try? FileManager.default.attributesOfItem(atPath: elf)[.modificationDate] as? Date) ?? started
+                    log(
+                        modified < started
+                            ? "firmware: \(variant) up to date in \(cache)" : "firmware: rebuilt \(variant) (its sources changed) in \(cache)")
+                }
+                return elf
             } catch {
                 throw Failure.firmware("cannot build the firmware (install gcc-avr avr-libc, or pass --firmware PATH.elf): \(error)")
             }
