@@ -7,6 +7,7 @@
 //   HapticCLI                 the `haptic` command
 //   HapticTesting             for apps' tests: a recording virtual device, checks of what it played
 //   AVREmulator   (trait)     the real ATmega328P firmware in simavr (trait "Emulator", on by default)
+//   QEMUEmulator  (trait)     the real micro:bit (Cortex-M0) firmware in qemu-system-arm (same trait)
 //   SerialBridge              device facade: HapticDevice, VirtualDevice, latency profiler
 //   HapticSession             sans-I/O session engine (frames, retransmission, flow control, clock sync)
 //   HapticTransport           byte links: libserialport ports, POSIX tty/pty, in-memory and faulty links
@@ -78,15 +79,21 @@ let package = Package(
             swiftSettings: strict
         ),
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
-        // and the doctor's checks of a board, on one blocking protocol client.
+        // and the doctor's checks of a board, on one blocking protocol client. Its resources are
+        // firmware-protocol/vectors/device/*.txt, copied (ShippedVectorsTests checks the copy).
         .target(
             name: "HapticConformance",
             dependencies: ["HapticPattern", "HapticProtocol", "HapticTransport", "FirmwareModel", "HapticCompiler", "HapticSession"],
+            resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(
             name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
+            swiftSettings: strict),
+        // Runs the micro:bit (Cortex-M0) firmware in qemu-system-arm (not a dependency of any library product).
+        .target(
+            name: "QEMUEmulator", dependencies: ["AVREmulator", "FirmwareModel", "HapticProtocol", "HapticTransport", "SerialBridge"],
             swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
@@ -94,6 +101,7 @@ let package = Package(
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
                 "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "CZlib",
                 .target(name: "AVREmulator", condition: .when(traits: emulator)),
+                .target(name: "QEMUEmulator", condition: .when(traits: emulator)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -141,6 +149,14 @@ let package = Package(
         .testTarget(
             name: "AVREmulatorTests",
             dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "QEMUEmulatorTests",
+            dependencies: [
+                "QEMUEmulator", "FirmwareModel", "HapticCompiler", "HapticConformance", "HapticPattern", "HapticProtocol", "HapticTransport",
+                "TestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -33,7 +33,7 @@ struct Emulate: AsyncParsableCommand {
 
     @OptionGroup var line: LineOptions
 
-    @Option(help: "Run the real firmware on this microcontroller in simavr (supported: atmega328p).")
+    @Option(help: "Run the real firmware on this microcontroller: atmega328p (simavr), cortex-m or microbit (QEMU).")
     var mcu: String?
 
     @Option(
@@ -43,7 +43,7 @@ struct Emulate: AsyncParsableCommand {
     var firmware: String?
 
     @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")
-    var driver: String = "pwm"
+    var driver: String?
 
     @Option(
         help:
@@ -89,11 +89,15 @@ struct Emulate: AsyncParsableCommand {
                 "--baud \(line.baud) with --mcu: the simulated board runs the reference firmware at \(SerialConfiguration.referenceBaudRate) baud; for another rate build it with `make -C hardware/firmware/boards/atmega328p BAUD=N` and pass --firmware"
             )
         }
-        if mcu != nil, !EmulatedMCU.drivers.contains(driver) {
-            throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
+        if let driver {
+            guard mcu != nil else { throw ValidationError("--driver needs --mcu atmega328p: the virtual device has no output stage to choose") }
+            guard EmulatedMCU.drivers.contains(driver) else {
+                throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
+            }
         }
+        if let actuator { _ = try Compile.loadProfile(actuator) }
         if let fault {
-            guard mcu != nil, driver == "drv2605l" else { throw ValidationError("--fault needs --mcu atmega328p --driver drv2605l") }
+            guard mcu != nil, stage == "drv2605l" else { throw ValidationError("--fault needs --mcu atmega328p --driver drv2605l") }
             guard EmulatedMCU.faults.contains(fault) else {
                 throw ValidationError("--fault must be one of \(EmulatedMCU.faults.joined(separator: ", ")), not '\(fault)'")
             }
@@ -106,12 +110,15 @@ struct Emulate: AsyncParsableCommand {
             if let problem = EmulatedMCU.bootloaderProblem(bootloader) { throw ValidationError("--bootloader: \(problem)") }
         }
         if let supply {
-            guard mcu != nil, driver == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
+            guard mcu != nil, stage == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
             guard (0.5...20).contains(supply) else { throw ValidationError("--supply must be 0.5...20 volts, not \(supply)") }
         }
         if let faults { _ = try FaultSpec(faults) }
         if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
     }
+
+    /// The output stage of the built firmware (`--driver`, default pwm).
+    var stage: String { driver ?? "pwm" }
 
     var knobs: EmulatorKnobs {
         get throws {
@@ -125,7 +132,7 @@ struct Emulate: AsyncParsableCommand {
         if let mcu {
             do {
                 try EmulatedMCU.serve(
-                    mcu: mcu, firmware: firmware, driver: driver, erm: profile?.kind == .erm, seconds: seconds,
+                    mcu: mcu, firmware: firmware, driver: stage, erm: profile?.kind == .erm, seconds: seconds,
                     knobs: knobs, fault: fault, supply: supply, bootloader: bootloader
                 ) { line in
                     print(line)

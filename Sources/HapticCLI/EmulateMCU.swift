@@ -9,7 +9,7 @@
     /// (500 kbaud is what the firmware expects; a pty ignores the rate). The `emulate` command calls
     /// `EmulatedMCU.serve` when `--mcu` is given; without it, it serves the Swift device model.
     enum EmulatedMCU {
-        static let supported = ["atmega328p"]
+        static let supported = ["atmega328p"] + EmulatedQEMU.names
         static let drivers = [AVRFirmwareBuild.Output.pwm, .drv2605l].map(\.rawValue)
 
         /// What `haptic emulate --mcu` runs: the firmware built for `driver` and the actuator kind,
@@ -19,6 +19,10 @@
             mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
             fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, log: (String) -> Void
         ) throws {
+            if EmulatedQEMU.names.contains(mcu) {
+                try EmulatedQEMU.serve(firmware: firmware, seconds: seconds, knobs: knobs, log: log)
+                return
+            }
             var options = Options(mcu: mcu, firmware: firmware)
             options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
             options.actuator = erm ? .erm : .lra
@@ -84,9 +88,22 @@
                     "no firmware to run: run from a HapticBridge checkout (it builds hardware/firmware with avr-gcc) or pass --firmware PATH.elf")
             }
             let cache = FirmwareSources.cacheDirectory(for: checkout)
-            log("firmware: building \(build.output.rawValue)/\(build.actuator.rawValue) from \(checkout)/hardware/firmware into \(cache)")
+            let variant = "\(build.output.rawValue)/\(build.actuator.rawValue)"
+            let started = Date()
+            // Said before a first build (it takes a while); a build that only checks the cache is reported after.
+            let cached = (FileManager.default.enumerator(atPath: cache)?.allObjects as? [String] ?? []).contains {
+                $0.hasSuffix("-\(build.output.rawValue)-\(build.actuator.rawValue).elf")
+            }
+            if !cached { log("firmware: building \(variant) from \(checkout)/hardware/firmware into \(cache)") }
             do {
-                return try build.build(repositoryRoot: checkout, buildDirectory: cache)
+                let elf = try build.build(repositoryRoot: checkout, buildDirectory: cache)
+                if cached {
+                    let modified = (try? FileManager.default.attributesOfItem(atPath: elf)[.modificationDate] as? Date) ?? started
+                    log(
+                        modified < started
+                            ? "firmware: \(variant) up to date in \(cache)" : "firmware: rebuilt \(variant) (its sources changed) in \(cache)")
+                }
+                return elf
             } catch {
                 throw Failure.firmware("cannot build the firmware (install gcc-avr avr-libc, or pass --firmware PATH.elf): \(error)")
             }
@@ -95,7 +112,7 @@
         /// Builds or loads the firmware, opens a pseudo-terminal, prints its path through `log`
         /// and serves the board on it.
         static func serve(_ options: Options, log: (String) -> Void) throws {
-            guard supported.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
+            guard supported.contains(options.mcu), !EmulatedQEMU.names.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
             var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
             if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
             options.bootloader?.configure(&build)

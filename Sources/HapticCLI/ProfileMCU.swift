@@ -9,6 +9,7 @@
         /// Builds the board's default firmware unless `firmware` names an ELF, then measures it.
         /// What `haptic profile --mcu` prints: the board's cycle budget as text or JSON.
         static func report(mcu: String, firmware: String?, json: Bool) throws -> String {
+            if EmulatedQEMU.names.contains(mcu) { return try EmulatedQEMU.profileReport(firmware: firmware, json: json) }
             let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
             var report = Report(measured, firmware: elf)
             report.feltOnset = try feltOnset(firmware: elf, warmCycles: measured.playLatencyWarmCycles)

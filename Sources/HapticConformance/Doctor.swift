@@ -23,9 +23,13 @@ public enum Doctor {
         do {
             transport = try openTransport(path: port, configuration: SerialConfiguration(baudRate: baud))
         } catch {
+            // The port's own error may already carry the hint: say it once.
+            let text = "\(error)"
             report.problem = .init(
-                cause: "cannot open \(port): \(error)",
-                fix: "check the path (haptic ports lists the ports), that the board is plugged in and that no other program has the port open")
+                cause: "cannot open \(port): \(text)",
+                fix: text.contains("haptic ports")
+                    ? "is the board plugged in, and no other program holding the port?"
+                    : "check the path (haptic ports lists the ports), that the board is plugged in and that no other program has the port open")
             return report
         }
         defer { transport.close() }
@@ -76,7 +80,9 @@ extension DoctorReport {
             }
             examineStage(d, profile: ActuatorProfile.builtIn(reportedName: info.profileNameString))
         } else {
-            notes.append("the firmware does not report its output stage (no DIAG capability): flash a current firmware for a full check")
+            notes.append(
+                "the firmware does not report its output stage (no DIAG capability, as the Arduino library and the virtual device): the stage is not checked"
+            )
         }
         var trips: [Double] = []
         for _ in 0..<8 { if let t = link.ping() { trips.append(t) } }

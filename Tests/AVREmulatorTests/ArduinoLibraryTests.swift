@@ -308,7 +308,8 @@ import Testing
         #expect(telemetry.contains { $0.event == .finished }, "\(name): FINISHED (no fault, no underrun): \(telemetry)")
         #expect(!telemetry.contains { $0.event == .fault }, "\(name): \(telemetry)")
 
-        let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
+        let ring = streamed ? Int(configuration.streamCapacity) : nil
+        let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total, streamedThrough: ring), "\(name): model")
         let board = session.amplitudes(ticks: start + total)
         var mismatches = 0
         for k in 0..<(start + total) {
@@ -327,21 +328,25 @@ import Testing
         return (total, streamed, board.latest, margin)
     }
 
-    /// The corpus compiled for the example's profile and played on the board, from a slot or
-    /// streamed (compiled without loops then, as a stream cannot loop): every tick's amplitude equal to the Swift model's, each written within the
-    /// tolerance after its tick's due time, no fault, no underrun.
+    /// The corpus (or `HAPTIC_CORPUS`) compiled for the board from its INFO as `haptic play` does
+    /// (`CompileOptions(device:)`: a streamed program has no loops) and played on it, from a slot
+    /// or streamed: every tick's amplitude equal to the Swift model's (fed as the board is, so a
+    /// file of any length is checked), each written within the tolerance after its tick's due
+    /// time, no fault, no underrun.
     @Test func everyCorpusFilePlaysOnTheArduinoBuildAsTheModel() throws {
+        var session = try Session()
+        let hello = try session.link.send(.hello(.init()))
+        guard case .info(let info)? = try session.link.response(to: hello.sequence)?.message else { throw AVRBoardError.load("no INFO") }
+        let board = DeviceCapabilities(
+            info: info, baudRate: Int(session.board.frequency) * 10 / Int(session.board.uartCyclesPerByte))
         let profile = try #require(ActuatorProfile.builtIns.first { $0.name == "lra-drv2605l-170hz-10mm" })
         var ticks = 0, streamed = 0, latest: (cycles: UInt64, file: String) = (0, ""), margin = Int.max
         let files = Corpus.names()
         for file in files {
             let pattern = try AHAPDecoder().decode(contentsOfFile: Corpus.directory.appendingPathComponent(file).path).pattern
-            var compiled = try PatternCompiler.compile(pattern, profile: profile)
-            if compiled.bytes.count > Int(Self.configuration.slotCapacity) {
-                // it streams, and a stream cannot loop (PROTOCOL.md 1.14, error 23)
-                compiled = try PatternCompiler.compile(pattern, profile: profile, options: CompileOptions(loops: false))
-            }
+            let compiled = try PatternCompiler.compile(pattern, profile: profile, options: CompileOptions(device: board))
             let outcome = try Self.play(compiled.bytes, name: file)
+            #expect(outcome.streamed == (compiled.report.placement == .stream), "\(file)")
             ticks += outcome.ticks
             streamed += outcome.streamed ? 1 : 0
             if outcome.latest > latest.cycles { latest = (outcome.latest, file) }

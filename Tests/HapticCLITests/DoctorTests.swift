@@ -62,4 +62,26 @@ import Testing
     private func member(_ object: Any?, _ keys: String...) -> Any? {
         keys.reduce(object) { ($0 as? [String: Any])?[$1] }
     }
+
+    /// A path that does not exist: named as such, the hint given once.
+    @Test func aMissingPortIsNamedOnce() throws {
+        let run = try HapticProcess.run(["doctor", "--port", "/dev/no-such-port"], timeout: 30)
+        #expect(run.status == 1)
+        #expect(run.output.contains("/dev/no-such-port (no such device)"), "\(run.output)")
+        #expect(!run.output.contains("a pseudo-terminal or a native UART"), "\(run.output)")
+        #expect(run.errors.components(separatedBy: "haptic ports").count == 2, "the hint once: \(run.errors)")
+    }
+
+    /// A firmware without DIAG (the virtual device; the Arduino library): no advice to flash
+    /// another firmware, which would be wrong for a library build that has no DIAG by design.
+    @Test func aFirmwareWithoutDiagIsNotToldToFlash() throws {
+        let emulator = try HapticProcess(["emulate", "--seconds", "60"])
+        defer { if emulator.process.isRunning { emulator.send(SIGKILL) } }
+        let port = try #require(emulator.waitForPTY(timeout: 30))
+        let run = try HapticProcess.run(["doctor", "--port", port], timeout: 60)
+        #expect(run.output.contains("no DIAG capability"), "\(run.output)")
+        #expect(!run.output.contains("flash a current firmware"), "\(run.output)")
+        emulator.send(SIGINT)
+        _ = emulator.waitForExit(timeout: 10)
+    }
 }

@@ -194,11 +194,16 @@ static void receive(void)
             hb_uart_rx_unmask();
         }
         HB_PROBE_ON(HB_PROBE_PROTO);
-        hb_app_byte(byte);
-        HB_PROBE_OFF(HB_PROBE_PROTO);
         if (byte == 0u) {
+            /* A frame is handled now, maybe ticks after it arrived (held replies go first). */
+            HB_PROBE_ON(HB_PROBE_FRAME);
+            hb_app_byte(byte);
+            HB_PROBE_OFF(HB_PROBE_FRAME);
+            HB_PROBE_OFF(HB_PROBE_PROTO);
             return;
         }
+        hb_app_byte(byte);
+        HB_PROBE_OFF(HB_PROBE_PROTO);
     }
     hb_uart_rx_unmask();
 }
