@@ -7,6 +7,7 @@
 //   HapticCLI                 the `haptic` command
 //   HapticTesting             for apps' tests: a recording virtual device, checks of what it played
 //   AVREmulator   (trait)     the real ATmega328P firmware in simavr (trait "Emulator", on by default)
+//   QEMUEmulator  (trait)     the real micro:bit (Cortex-M0) firmware in qemu-system-arm (same trait)
 //   SerialBridge              device facade: HapticDevice, VirtualDevice, latency profiler
 //   HapticSession             sans-I/O session engine (frames, retransmission, flow control, clock sync)
 //   HapticTransport           byte links: libserialport ports, POSIX tty/pty, in-memory and faulty links
@@ -114,10 +115,12 @@ let package = Package(
         // Plots of patterns and device output: SVG, PNG (zlib), CSV and the terminal's braille plot.
         .target(name: "HapticPlots", dependencies: ["HapticPattern", "FirmwareModel", "HapticCompiler", "CZlib"], swiftSettings: strict),
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
-        // and the doctor's checks of a board, on one blocking protocol client.
+        // and the doctor's checks of a board, on one blocking protocol client. Its resources are
+        // firmware-protocol/vectors/device/*.txt, copied (ShippedVectorsTests checks the copy).
         .target(
             name: "HapticConformance",
             dependencies: ["HapticPattern", "HapticProtocol", "HapticTransport", "FirmwareModel", "HapticCompiler", "HapticSession"],
+            resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
@@ -127,12 +130,17 @@ let package = Package(
                 "CAVRHarness", "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticTrace", "HapticBridge",
             ],
             swiftSettings: strict),
+        // Runs the micro:bit (Cortex-M0) firmware in qemu-system-arm (not a dependency of any library product).
+        .target(
+            name: "QEMUEmulator", dependencies: ["AVREmulator", "FirmwareModel", "HapticProtocol", "HapticTransport", "HapticTrace"],
+            swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
                 "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "HapticPlots",
                 .target(name: "AVREmulator", condition: withEmulator),
+                .target(name: "QEMUEmulator", condition: withEmulator),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -232,6 +240,14 @@ let package = Package(
             dependencies: [
                 .target(name: "AVREmulator", condition: withEmulator), "SerialBridge", "DeviceTestSupport", "HapticPattern", "HapticProtocol",
                 "FirmwareModel", "HapticCompiler", "HapticTransport", "CFirmwareCore", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "QEMUEmulatorTests",
+            dependencies: [
+                .target(name: "QEMUEmulator", condition: withEmulator), "FirmwareModel", "HapticCompiler", "HapticConformance", "HapticPattern",
+                "HapticProtocol", "HapticTransport", "TestSupport",
             ],
             swiftSettings: strict
         ),

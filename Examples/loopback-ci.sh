@@ -13,12 +13,13 @@ pattern=${1:-preset:impact.medium}
 work=$(mktemp -d)
 trap 'kill "$emulator" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# 1. The device: its first line names the pty it serves on.
+# 1. The device: it prints the pty it serves on (the virtual device "... on /dev/pts/N", the
+# simulated board "serial port: /dev/pts/N (...)", after building its firmware the first time).
 haptic emulate --trace "$work/trace.jsonl" "$@" >"$work/emulate.out" 2>&1 &
 emulator=$!
 port=
-for _ in $(seq 1 100); do
-    port=$(sed -n 's|.* on \(/dev/[^ ]*\)$|\1|p' "$work/emulate.out" | head -n 1)
+for _ in $(seq 1 1200); do
+    port=$(grep -Eo '/dev/(pts/[0-9]+|ttys[0-9]+)' "$work/emulate.out" | head -n 1)
     [ -n "$port" ] && break
     sleep 0.1
 done

@@ -18,6 +18,7 @@ public final class AVRBoard {
         self.handle = handle
         self.firmwarePath = path
         self.mcu = mcu
+        paintStack()  // AVRBoardStack.swift: stackFreeMinimum measures from here
     }
 
     deinit {
@@ -170,6 +171,37 @@ public final class AVRBoard {
     /// Auto-calibrations the DRV2605L completed since the board was created.
     public var drv2605lCalibrations: Int { Int(hb_avr_drv_calibrations(handle)) }
 
+    /// The DRV2605L loses power and comes back now: registers at their reset defaults, in standby.
+    public func drv2605lPowerLoss() { hb_avr_drv_power_loss(handle) }
+
+    /// Power losses of the DRV2605L so far (`drv2605lPowerLoss()` and the `.powerLoss` fault's).
+    public var drv2605lBrownOuts: Int { Int(hb_avr_drv_brown_outs(handle)) }
+
+    /// The DRV2605L's EN wired to D4 (PD4) with a pull-down, as hardware/README.md's wiring shows:
+    /// low, the chip is shut down (no output, no register writes). false (the default): EN tied
+    /// high, for images that do not drive it.
+    public func setDRV2605LEnablePin(_ wired: Bool) { hb_avr_drv_set_en_pin(handle, wired ? 1 : 0) }
+
+    /// EN is high now: the DRV2605L may drive.
+    public var drv2605lEnabled: Bool { hb_avr_drv_enabled(handle) != 0 }
+
+    // MARK: Bootloader
+
+    /// Loads a bootloader image (Intel HEX) at its address and makes every reset enter it, as the
+    /// board's fuses do (BOOTRST); the firmware stays at 0. Resets then run it for real.
+    public func loadBootloader(_ path: String) throws(AVRBoardError) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard hb_avr_load_bootloader(handle, path, &error, error.count) == 0 else {
+            throw .load(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// Byte address of the loaded bootloader (nil: none).
+    public var bootloaderStart: UInt32? {
+        let start = hb_avr_boot_start(handle)
+        return start == 0 ? nil : start
+    }
+
     // MARK: Memory
 
     public func readData(_ address: UInt16) -> UInt8 { hb_avr_read_data(handle, address) }
@@ -248,6 +280,8 @@ public struct OutputEvent: Sendable, Hashable {
         case drv2605lWrite(register: UInt8)
         /// The DRV2605L's output changed to this many millivolts (signed).
         case drv2605lOutput(millivolts: Int16)
+        /// The DRV2605L's EN changed to this level.
+        case drv2605lEnable(Bool)
         case tickTimerStart
         /// A write to GPIOR0: `value` holds the firmware's probe bits (probe.h).
         case probe
@@ -266,6 +300,7 @@ public struct OutputEvent: Sendable, Hashable {
         case Int32(HB_AVR_EVENT_DRV_WRITE): kind = .drv2605lWrite(register: e.reg)
         case Int32(HB_AVR_EVENT_PROBE): kind = .probe
         case Int32(HB_AVR_EVENT_DRV_OUTPUT): kind = .drv2605lOutput(millivolts: Int16(bitPattern: UInt16(e.reg) << 8 | UInt16(e.value)))
+        case Int32(HB_AVR_EVENT_DRV_ENABLE): kind = .drv2605lEnable(e.value != 0)
         default: kind = .tickTimerStart
         }
     }
@@ -284,6 +319,13 @@ public enum DRV2605LFault: String, Sendable, CaseIterable {
     case overcurrent
     /// A slave holds SDA low until SCL is clocked (a transfer cut off by a reset).
     case busStuck = "bus-stuck"
+    /// Its supply sags whenever it drives: it browns out and comes back at its reset defaults, in
+    /// standby, still acknowledging writes.
+    case powerLoss = "power-loss"
+    /// SDA held low for good (a line shorted, a slave that never lets go): every transfer fails.
+    case busLost = "bus-lost"
+    /// SCL held low for good (a clock stretched forever): no bus action completes, not even a STOP.
+    case busHang = "bus-hang"
 
     var code: Int32 {
         switch self {
@@ -293,6 +335,9 @@ public enum DRV2605LFault: String, Sendable, CaseIterable {
         case .overtemp: Int32(HB_AVR_DRV_FAULT_OVERTEMP)
         case .overcurrent: Int32(HB_AVR_DRV_FAULT_OVERCURRENT)
         case .busStuck: Int32(HB_AVR_DRV_FAULT_BUS_STUCK)
+        case .powerLoss: Int32(HB_AVR_DRV_FAULT_POWER_LOSS)
+        case .busLost: Int32(HB_AVR_DRV_FAULT_BUS_LOST)
+        case .busHang: Int32(HB_AVR_DRV_FAULT_BUS_HANG)
         }
     }
 }

@@ -7,7 +7,10 @@ import HapticTrace
 /// What the Swift model does with the bytes the simulated board received: each byte is fed to
 /// `DeviceModel` before the first device step triggered after the board received it
 /// (`AVRBoard.deviceTick(ofByteAt:timerStart:)`, PROTOCOL.md 2.3), so the model's bytes out and
-/// samples are what the board must have produced.
+/// samples are what the board must have produced. A frame takes effect when the firmware
+/// handles its final 0x00 (probe bit 5, `HB_PROBE_FRAME`), which may be a tick or more after it
+/// arrived when replies were still going out (a burst of PINGs before a PLAY on a loaded host):
+/// the replay holds it until then, so it starts a play on the tick the board did.
 public struct ModelReplay {
     public var bytes: [UInt8]
     public var samples: [OutputSample]
@@ -28,10 +31,15 @@ public struct ModelReplay {
         bytes = model.takeOutput()
         samples = []
         framesIn = []
-        var next = 0
+        let handled = Self.frameEndTicks(board: board, input: input, timerStart: timerStart)
+        var next = 0, frameEnds = 0
         for tick in 0..<max(0, ticks) {
             var arrived: [UInt8] = []
             while next < input.count && board.deviceTick(ofByteAt: input[next].cycle, timerStart: timerStart) <= tick {
+                if input[next].value == 0, let handled {
+                    guard handled[frameEnds] <= tick else { break }
+                    frameEnds += 1
+                }
                 arrived.append(input[next].value)
                 next += 1
             }
@@ -43,6 +51,25 @@ public struct ModelReplay {
         }
         consumed = next
         inputCount = input.count
+    }
+
+    /// The tick before whose step each received 0x00 was handled (the n-th `HB_PROBE_FRAME`
+    /// for the n-th 0x00); nil when the two do not pair up (a firmware without the probe, or
+    /// bytes it never read), and the arrival ticks stand.
+    static func frameEndTicks(board: AVRBoard, input: [TimedByte], timerStart: UInt64) -> [Int]? {
+        let bit: UInt8 = 1 << 5
+        var previous: UInt8 = 0
+        var ticks: [Int] = []
+        for event in board.events() where event.kind == .probe {
+            if event.value & bit != 0 && previous & bit == 0 {
+                ticks.append(board.deviceTick(ofByteAt: event.cycle, timerStart: timerStart))
+            }
+            previous = event.value
+        }
+        let zeros = input.filter { $0.value == 0 }.count
+        // The last frame may still be in the UART when the trace is taken: it is handled later.
+        guard ticks.count == zeros || ticks.count == zeros - 1 else { return nil }
+        return ticks + Array(repeating: Int.max, count: zeros - ticks.count)
     }
 }
 
@@ -137,7 +164,7 @@ public enum BoardTrace {
     }
 
     /// The frames in `bytes` as (sequence, message), PONG subticks zeroed; nil for a bad frame.
-    static func messages(_ bytes: [UInt8]) -> [String?] {
+    public static func messages(_ bytes: [UInt8]) -> [String?] {
         var decoder = FrameDecoder()
         var out: [String?] = []
         for byte in bytes {

@@ -43,8 +43,9 @@ public enum FirmwareSources {
     /// Why `path` cannot be run as ATmega firmware, in one line, or nil when it is an AVR ELF.
     public static func problem(withELF path: String) -> String? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            return "--firmware \(path): no such file"
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "--firmware \(path): no such file" }
+        guard !isDirectory.boolValue else {
+            return "--firmware \(path) is a folder, not an ELF file (the board build writes hapticbridge-atmega328p-*.elf)"
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { return "--firmware \(path): cannot be read" }
         defer { try? handle.close() }

@@ -13,7 +13,14 @@
  * Faults (hb_avr_drv_set_fault): ABSENT answers nothing (no ACK at its address), CALIBRATION
  * ends auto-calibration with DIAG_RESULT = 1, OVERTEMP and OVERCURRENT shut the output down as
  * soon as it would drive, setting OVER_TEMP (STATUS bit 1) or OC_DETECT (bit 0), which a read of
- * STATUS clears and the next drive sets again. twi_master.c drives it (and models BUS_STUCK). */
+ * STATUS clears and the next drive sets again. POWER_LOSS browns the chip out whenever its output
+ * would drive (a supply that sags under the load): it comes back at its reset defaults, in standby,
+ * and acknowledges writes as before. twi_master.c drives it (and models BUS_STUCK, BUS_LOST and
+ * BUS_HANG, the lines held low).
+ *
+ * EN (hb_avr_drv_set_en_pin): wired to PD4 with a pull-down, or tied high. Low is shutdown: no
+ * output whatever the registers say; the chip still acknowledges its address but takes no write and
+ * reads as 0 (SLOS854C 8.4.1.3). Its registers are kept. */
 #include <math.h>
 #include <string.h>
 
@@ -141,7 +148,13 @@ double hb_drv2605l_output_volts(const uint8_t *r, uint8_t code, double lra_hz)
 static void update_output(hb_avr *board)
 {
     hb_drv_model *drv = &board->drv;
-    double v = hb_drv2605l_output_volts(drv->registers, drv->registers[REG_RTP], drv->lra_hz);
+    double v =
+        drv->enabled ? hb_drv2605l_output_volts(drv->registers, drv->registers[REG_RTP], drv->lra_hz) : 0.0;
+    if (v != 0.0 && drv->fault == HB_AVR_DRV_FAULT_POWER_LOSS) {
+        reset_registers(drv); /* browned out under the load: back at the defaults, in standby */
+        drv->brown_outs++;
+        v = 0.0;
+    }
     if (v != 0.0 && (drv->fault == HB_AVR_DRV_FAULT_OVERTEMP || drv->fault == HB_AVR_DRV_FAULT_OVERCURRENT)) {
         drv->registers[REG_STATUS] |=
             drv->fault == HB_AVR_DRV_FAULT_OVERTEMP ? STATUS_OVER_TEMP : STATUS_OC_DETECT;
@@ -187,8 +200,8 @@ static void write_register(hb_avr *board, uint8_t reg, uint8_t value)
 {
     hb_drv_model *drv = &board->drv;
     hb_event_append(board, HB_AVR_EVENT_DRV_WRITE, reg, value);
-    if (reg == REG_STATUS || reg == REG_LRA_PERIOD) {
-        return; /* read-only */
+    if (reg == REG_STATUS || reg == REG_LRA_PERIOD || !drv->enabled) {
+        return; /* read-only, or the chip shut down by EN */
     }
     if (reg == REG_MODE && (value & 0x80u)) {
         reset_registers(drv);
@@ -243,6 +256,9 @@ uint8_t hb_drv_model_read(hb_avr *board)
         return 0xFFu;
     }
     uint8_t reg = drv->pointer++;
+    if (!drv->enabled) {
+        return 0; /* shut down by EN: no read possible */
+    }
     uint8_t value = drv->registers[reg];
     if (reg == REG_STATUS) { /* the fault flags clear when read */
         drv->registers[REG_STATUS] &= (uint8_t) ~(STATUS_OC_DETECT | STATUS_OVER_TEMP);
@@ -260,6 +276,46 @@ void hb_drv_model_attach(hb_avr *board)
     reset_registers(&board->drv);
     board->drv.calibration_cycles = board->avr->frequency / 1000u;
     board->drv.lra_hz = 170.0;
+    board->drv.enabled = 1;
+}
+
+static int en_level(const hb_avr *board)
+{
+    const uint8_t *d = board->avr->data;
+    return !board->drv.en_pin || ((d[HB_ADDR_DDRD] & HB_DRV_EN_BIT) && (d[HB_ADDR_PORTD] & HB_DRV_EN_BIT));
+}
+
+void hb_drv_model_pins_written(hb_avr *board)
+{
+    int level = en_level(board);
+    if (level != board->drv.enabled) {
+        board->drv.enabled = level;
+        hb_event_append(board, HB_AVR_EVENT_DRV_ENABLE, 0, (uint8_t)level);
+        update_output(board);
+    }
+}
+
+void hb_avr_drv_set_en_pin(hb_avr *board, int on)
+{
+    board->drv.en_pin = on;
+    hb_drv_model_pins_written(board);
+}
+
+int hb_avr_drv_enabled(const hb_avr *board)
+{
+    return board->drv.enabled;
+}
+
+void hb_avr_drv_power_loss(hb_avr *board)
+{
+    reset_registers(&board->drv);
+    board->drv.brown_outs++;
+    update_output(board);
+}
+
+uint32_t hb_avr_drv_brown_outs(const hb_avr *board)
+{
+    return board->drv.brown_outs;
 }
 
 /* The chip does not see the MCU reset: it keeps its registers and its output. An auto-calibration
@@ -291,6 +347,7 @@ void hb_avr_drv_set_fault(hb_avr *board, int fault)
 {
     board->drv.fault = fault;
     hb_twi_bus_stuck(board, fault == HB_AVR_DRV_FAULT_BUS_STUCK);
+    hb_twi_bus_held(board, fault == HB_AVR_DRV_FAULT_BUS_LOST, fault == HB_AVR_DRV_FAULT_BUS_HANG);
     update_output(board);
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sim_hex.h>
+
 #include "harness_internal.h"
 
 static void *grow(void *items, size_t *capacity, size_t needed, size_t item_size)
@@ -76,17 +78,21 @@ static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param)
         break;
     case 4:
     case 5: hb_twi_pins_written(board); break;
+    case 6:
+    case 7: hb_drv_model_pins_written(board); break;
     default: break;
     }
 }
 
-#define WATCHES 6
-static const char *watch_names[WATCHES] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b", ">ddrc", ">portc"};
+#define WATCHES 8
+static const char *watch_names[WATCHES] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b",
+                                           ">ddrc",  ">portc", ">ddrd",   ">portd"};
 
 static void attach_watches(hb_avr *board)
 {
     static const uint16_t addresses[WATCHES] = {HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0,
-                                                HB_ADDR_TCCR2B, HB_ADDR_DDRC,   HB_ADDR_PORTC};
+                                                HB_ADDR_TCCR2B, HB_ADDR_DDRC,   HB_ADDR_PORTC,
+                                                HB_ADDR_DDRD,   HB_ADDR_PORTD};
     board->watch_irqs = avr_alloc_irq(&board->avr->irq_pool, 0, WATCHES, watch_names);
     for (int i = 0; i < WATCHES; i++) {
         avr_irq_t *source = avr_iomem_getirq(board->avr, addresses[i], NULL, AVR_IOMEM_IRQ_ALL);
@@ -110,6 +116,7 @@ static void on_reset(struct avr_t *avr)
     hb_uart_link_reset(board);
     hb_twi_master_reset(board);
     hb_drv_model_mcu_reset(board);
+    hb_drv_model_pins_written(board); /* the pins are inputs again: EN falls to its pull-down */
     hb_profile_probe_write(board, 0);
 }
 
@@ -117,7 +124,53 @@ void hb_avr_reset(hb_avr *board, uint64_t hold_cycles)
 {
     avr_reset(board->avr);
     board->avr->data[HB_ADDR_MCUSR] |= HB_MCUSR_EXTRF;
-    board->hold_until = board->avr->cycle + hold_cycles;
+    /* with a bootloader in flash, it runs for real instead of the hold */
+    board->hold_until = board->boot_start ? 0 : board->avr->cycle + hold_cycles;
+}
+
+int hb_avr_load_bootloader(hb_avr *board, const char *hex_path, char *error, size_t error_capacity)
+{
+    ihex_chunk_p chunks = NULL;
+    int count = read_ihex_chunks(hex_path, &chunks);
+    if (count <= 0) {
+        snprintf(error, error_capacity, "%s: cannot read the bootloader (Intel HEX)", hex_path);
+        return -1;
+    }
+    /* Data past the flash is dropped, as a programmer must: Debian's optiboot_atmega328.hex carries
+     * 4 bytes at 0x8010, beyond the 32 KB. */
+    uint32_t start = UINT32_MAX, flash_size = board->avr->flashend + 1u;
+    for (int i = 0; i < count; i++) {
+        uint32_t base = chunks[i].baseaddr, size = chunks[i].size;
+        if (base == 0u) {
+            snprintf(error, error_capacity, "%s: not a bootloader (data at 0x0000, the firmware's place)",
+                     hex_path);
+            free_ihex_chunks(chunks);
+            return -1;
+        }
+        if (base >= flash_size) {
+            continue;
+        }
+        memcpy(board->avr->flash + base, chunks[i].data, base + size > flash_size ? flash_size - base : size);
+        if (base < start) {
+            start = base;
+        }
+    }
+    if (start == UINT32_MAX) {
+        snprintf(error, error_capacity, "%s: no data within this MCU's flash", hex_path);
+        free_ihex_chunks(chunks);
+        return -1;
+    }
+    free_ihex_chunks(chunks);
+    /* BOOTRST programmed, boot section from `start`: every reset enters the bootloader */
+    board->boot_start = start;
+    board->avr->reset_pc = start;
+    board->avr->pc = start;
+    return 0;
+}
+
+uint32_t hb_avr_boot_start(const hb_avr *board)
+{
+    return board->boot_start;
 }
 
 uint32_t hb_avr_resets(const hb_avr *board)

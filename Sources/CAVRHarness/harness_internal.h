@@ -20,6 +20,9 @@
 #define HB_ADDR_MCUSR 0x54u
 #define HB_MCUSR_EXTRF 0x02u
 #define HB_ADDR_PORTC 0x28u
+#define HB_ADDR_DDRD 0x2Au
+#define HB_ADDR_PORTD 0x2Bu
+#define HB_DRV_EN_BIT 0x10u /* PD4 (Arduino D4): the DRV2605L's EN (board.h HB_DRV_EN_*) */
 #define HB_ADDR_TCCR2B 0xB1u
 #define HB_ADDR_OCR1AL 0x88u
 #define HB_ADDR_OCR1BL 0x8Au
@@ -58,6 +61,9 @@ typedef struct {
     double lra_hz;     /* the LRA's true resonance (what LRA_PERIOD reports) */
     int16_t output_mv; /* the output the registers command now */
     uint32_t calibrations;
+    int en_pin;          /* EN wired to PD4 with a pull-down (else tied high) */
+    int enabled;         /* EN is high now */
+    uint32_t brown_outs; /* power losses so far (HB_AVR_DRV_FAULT_POWER_LOSS, hb_avr_drv_power_loss) */
 } hb_drv_model;
 
 typedef struct {
@@ -67,6 +73,8 @@ typedef struct {
     int pending;             /* what the running bus action finishes */
     uint8_t status;          /* TWSR status when it finishes */
     int stuck;               /* a slave holds SDA low (HB_AVR_DRV_FAULT_BUS_STUCK) */
+    int sda_lost;            /* SDA held low for good: no clocking frees it (HB_AVR_DRV_FAULT_BUS_LOST) */
+    int scl_held;            /* SCL held low for good: no bus action completes (HB_AVR_DRV_FAULT_BUS_HANG) */
     int scl_high;            /* SCL as the pins drive it while the TWI is off */
     int scl_pulses;          /* rising SCL edges while stuck */
     avr_io_read_t pinc_read; /* simavr's port module's PINC read, which ours wraps */
@@ -115,6 +123,7 @@ struct hb_avr {
     void (*mcu_reset)(struct avr_t *avr); /* the core's own reset, which ours wraps */
     uint64_t hold_until;                  /* the MCU sits in its bootloader until this cycle (hb_avr_reset) */
     uint32_t resets;
+    uint32_t boot_start; /* byte address of a bootloader loaded in flash (hb_avr_load_bootloader), 0: none */
 };
 
 void hb_uart_link_attach(hb_avr *board);
@@ -131,6 +140,10 @@ uint8_t hb_drv_model_read(hb_avr *board);
 void hb_drv_model_stop(hb_avr *board);
 /* A stuck bus: SDA low until SCL has been clocked (I2C recovery); the pins' writes drive SCL. */
 void hb_twi_bus_stuck(hb_avr *board, int on);
+/* Lines held low for good (bus lost: SDA; bus hung: SCL). */
+void hb_twi_bus_held(hb_avr *board, int sda, int scl);
+/* The pins of port D changed: EN may have. */
+void hb_drv_model_pins_written(hb_avr *board);
 void hb_twi_pins_written(hb_avr *board);
 void hb_profile_init(hb_avr *board);
 void hb_profile_probe_write(hb_avr *board, uint8_t value);

@@ -12,7 +12,9 @@
  * period, a byte with its acknowledge 9 periods, SCL period = 16 + 2 * TWBR * 4^TWPS cycles)
  * with the datasheet's status code in TWSR and TWINT set (interrupt if TWIE). The only
  * device on the bus is the DRV2605L model; any other address is not acknowledged. A stuck bus
- * (a slave holding SDA low) takes no START until the firmware clocks SCL on the pins. */
+ * (a slave holding SDA low) takes no START until the firmware clocks SCL on the pins; a lost bus
+ * (SDA held low for good) takes none ever; a hung bus (SCL held low for good, a clock stretched
+ * forever) completes no action from then on, not even a STOP (TWSTO stays set). */
 #include "harness_internal.h"
 
 #define ADDR_TWBR 0xB8u
@@ -87,8 +89,11 @@ static void write_twcr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *p
     if (!(v & TWINT)) {
         return; /* only control bits changed (e.g. TWIE) */
     }
+    if (bus->scl_held) {
+        return; /* SCL held low: the action never completes, TWINT (or the STOP) never comes */
+    }
     if (v & TWSTA) {
-        if (bus->stuck) {
+        if (bus->stuck || bus->sda_lost) {
             return; /* SDA held low: no START can be sent, TWINT never comes */
         }
         schedule(board, PHASE_ADDRESS, 0, 1);
@@ -129,7 +134,11 @@ static uint8_t read_pinc(struct avr_t *avr, avr_io_addr_t addr, void *param)
     uint8_t v =
         board->twi.pinc_read ? board->twi.pinc_read(avr, addr, board->twi.pinc_param) : avr->data[addr];
     uint8_t driven_low = (avr->data[HB_ADDR_DDRC] & 0x10u) && !(avr->data[HB_ADDR_PORTC] & 0x10u);
-    v = (board->twi.stuck || driven_low) ? (uint8_t)(v & ~0x10u) : (uint8_t)(v | 0x10u);
+    v = (board->twi.stuck || board->twi.sda_lost || driven_low) ? (uint8_t)(v & ~0x10u)
+                                                                : (uint8_t)(v | 0x10u);
+    uint8_t scl_low =
+        board->twi.scl_held || ((avr->data[HB_ADDR_DDRC] & 0x20u) && !(avr->data[HB_ADDR_PORTC] & 0x20u));
+    v = scl_low ? (uint8_t)(v & ~0x20u) : (uint8_t)(v | 0x20u);
     avr->data[addr] = v;
     return v;
 }
@@ -140,6 +149,12 @@ void hb_twi_master_reset(hb_avr *board)
     board->twi.phase = PHASE_IDLE;
     board->twi.pending = PHASE_IDLE;
     set_status(board, 0xF8);
+}
+
+void hb_twi_bus_held(hb_avr *board, int sda, int scl)
+{
+    board->twi.sda_lost = sda;
+    board->twi.scl_held = scl;
 }
 
 void hb_twi_bus_stuck(hb_avr *board, int on)
@@ -153,7 +168,7 @@ void hb_twi_bus_stuck(hb_avr *board, int on)
 void hb_twi_pins_written(hb_avr *board)
 {
     const uint8_t *d = board->avr->data;
-    int high = !((d[HB_ADDR_DDRC] & 0x20u) && !(d[HB_ADDR_PORTC] & 0x20u));
+    int high = !((d[HB_ADDR_DDRC] & 0x20u) && !(d[HB_ADDR_PORTC] & 0x20u)) && !board->twi.scl_held;
     if (board->twi.stuck && high && !board->twi.scl_high && ++board->twi.scl_pulses >= 5) {
         hb_twi_bus_stuck(board, 0);
     }

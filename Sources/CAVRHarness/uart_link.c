@@ -38,7 +38,8 @@ static void deliver(hb_avr *board, uint64_t when, uint8_t value)
     avr_t *avr = board->avr;
     avr_uart_t *uart = board->uart;
     hb_byte_log_append(&board->rx_log, when, value);
-    if (!(avr->data[HB_ADDR_UCSR0B] & 0x10u)) { /* RXEN0 off: the chip ignores the line */
+    /* RXEN0 off: the chip ignores the line; a bootloader listens at its own rate (garbage to it) */
+    if (!(avr->data[HB_ADDR_UCSR0B] & 0x10u) || (board->boot_start && avr->pc >= board->boot_start)) {
         board->uart_stats.dropped++;
         return;
     }

@@ -17,11 +17,13 @@ public struct FeltPrediction: Sendable, Hashable {
     public var onset50: Double { Double(leadInTicks) / rate + rise.rise50 }
     public var onset90: Double { Double(leadInTicks) / rate + rise.rise90 }
 
-    /// nil when the program never sounds or the actuator does not move.
-    public static func of(program: Program, model: ActuatorSimulator.Model) -> FeltPrediction? {
+    /// nil when the program never sounds or the actuator does not move. `scale` is the play's
+    /// master scale (1.11): a play at intensity 0, or one so soft that every sample rounds to 0,
+    /// is never felt.
+    public static func of(program: Program, model: ActuatorSimulator.Model, scale: UInt8 = 255) -> FeltPrediction? {
         let rate = Double(program.header.rate)
         let window = Int((FeltRise.peakWindow * rate).rounded()) + 1
-        guard let (leadIn, drive) = firstOutput(of: program, count: window),
+        guard let (leadIn, drive) = firstOutput(of: program, count: window, scale: scale),
             let rise = FeltRise.of(drive: drive, model: model)
         else { return nil }
         return FeltPrediction(leadInTicks: leadIn, rise: rise, rate: rate)
@@ -29,9 +31,10 @@ public struct FeltPrediction: Sendable, Hashable {
 
     /// The program's output from its first non-zero sample: the ticks before it and up to
     /// `count` samples (fewer when the program ends sooner); nil for a program that never sounds.
-    public static func firstOutput(of program: Program, count: Int) -> (leadInTicks: Int, drive: [OutputSample])? {
+    public static func firstOutput(of program: Program, count: Int, scale: UInt8 = 255) -> (leadInTicks: Int, drive: [OutputSample])? {
         var interpreter = Interpreter(configuration: DeviceConfiguration(rate: program.header.rate, maxBody: .max))
         guard (try? interpreter.load(program.bytes)) != nil else { return nil }
+        interpreter.setMasterScale(scale)
         var tick = 0
         while interpreter.mode == .playing {
             let sample = interpreter.step()

@@ -35,7 +35,7 @@ public actor HapticDevice {
     /// The latest clock estimate (`synchronizeClock`).
     public internal(set) var clock: ClockEstimate?
     private var compiled: [HapticPattern: CompiledProgram] = [:]
-    private var feltPredictions: [Program: FeltPrediction] = [:]
+    private var feltPredictions: [FeltKey: FeltPrediction] = [:]
     private var slotUse: [UInt8: UInt64] = [:]
     private var useCounter: UInt64 = 0
     private var lastPlay: PlayReceipt?
@@ -285,25 +285,35 @@ public actor HapticDevice {
         }
         let receipt = PlayReceipt(
             slot: slot, startTick: tick, totalTicks: prepared.program.header.totalTicks,
-            loops: loops, rate: prepared.rate, calledAt: called)
+            loops: loops, rate: prepared.rate, calledAt: called, scale: scale, resetsBefore: monitor.resetCount)
         lastPlay = receipt
         return receipt
     }
 
     /// When `prepared` is felt once it starts (cached per program): lead-in and rise on this
     /// device's actuator; nil for a program that never sounds or does not move the actuator.
-    public func feltPrediction(of prepared: PreparedPattern) throws -> FeltPrediction? {
-        if let cached = feltPredictions[prepared.program] { return cached }
+    /// `scale` is the play's master scale (255: full intensity).
+    public func feltPrediction(of prepared: PreparedPattern, scale: UInt8 = 255) throws -> FeltPrediction? {
+        let key = FeltKey(program: prepared.program, scale: scale)
+        if let cached = feltPredictions[key] { return cached }
         guard let profile else { throw SessionError.notConnected }
-        let prediction = FeltPrediction.of(program: prepared.program, model: profile.physicsModel(tickRate: Double(prepared.rate)))
-        feltPredictions[prepared.program] = prediction
+        let prediction = FeltPrediction.of(
+            program: prepared.program, model: profile.physicsModel(tickRate: Double(prepared.rate)), scale: scale)
+        feltPredictions[key] = prediction
         return prediction
     }
 
+    /// A felt prediction is per program and master scale.
+    private struct FeltKey: Hashable {
+        var program: Program
+        var scale: UInt8
+    }
+
     /// The host time `receipt`'s play is predicted to be felt at (50 % of its first peak), from
-    /// its acknowledged start tick through the clock estimate; nil when it is never felt.
+    /// its acknowledged start tick through the clock estimate; nil when it is never felt (also
+    /// when its intensity makes every sample 0).
     public func predictedFeltOnset(of receipt: PlayReceipt, prepared: PreparedPattern) async throws -> Double? {
-        guard let prediction = try feltPrediction(of: prepared) else { return nil }
+        guard let prediction = try feltPrediction(of: prepared, scale: receipt.scale) else { return nil }
         return try await currentClock().hostTime(ofStep: receipt.startTick) + prediction.onset50
     }
 

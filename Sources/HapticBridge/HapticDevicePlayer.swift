@@ -25,6 +25,10 @@ public struct PlayReceipt: Sendable, Hashable {
     public var rate: UInt16
     /// Host time (`HapticDevice.hostTime()`) of the `play` call.
     public var calledAt: Double
+    /// The master scale the play was sent with (1.11; 255: full intensity).
+    public var scale: UInt8 = 255
+    /// Device resets the session had seen before the play: a later one ends it (`waitForEnd`).
+    var resetsBefore = 0
 
     /// Seconds from the start to the end of the last iteration (infinite for loops 0).
     public var expectedDuration: Double {

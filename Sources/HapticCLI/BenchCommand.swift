@@ -45,11 +45,19 @@ struct Bench: ParsableCommand {
         help: ArgumentHelp("Gate: exit 1 when the programs total more than N bytes (headers included), 0 or more.", valueName: "n"))
     var maxBytes: Int?
 
+    /// The most `--repeat`: the fastest of a thousand runs is as good as a figure gets.
+    static let maxRepeat = 1000
+    /// From this many repeats on, the runs show their progress (standard error).
+    static let progressRepeats = 10
+
     /// One pass of `InterpreterBenchmark.program` (255 x 255 iterations of 40 ticks).
     static let modelBenchmarkTicks = 2_601_000
 
     func validate() throws {
-        guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        guard (1...Self.maxRepeat).contains(`repeat`) else { throw ValidationError("--repeat must be 1...\(Self.maxRepeat), not \(`repeat`)") }
+        if !paths.isEmpty, try Self.ahapFiles(in: paths).isEmpty {
+            throw ValidationError("no .ahap files in \(paths.joined(separator: ", ")) (name AHAP files or folders holding them)")
+        }
         if let maxError, !(0...255).contains(maxError) { throw ValidationError("--max-error must be 0...255, not \(maxError)") }
         if let maxBytes, maxBytes < 0 { throw ValidationError("--max-bytes must be 0 or more, not \(maxBytes)") }
     }
@@ -86,11 +94,15 @@ struct Bench: ParsableCommand {
             }
         }
         let options = compiler.options
+        let progress = ProgressDisplay("bench", total: Double(`repeat`), quiet: json || `repeat` < Self.progressRepeats)
         var best = CompilerBenchmark.run(patterns, profile: profile, options: options)
+        progress.advance()
         for _ in 1..<`repeat` {
             let again = CompilerBenchmark.run(patterns, profile: profile, options: options)
             if again.compileSeconds < best.compileSeconds { best = again }
+            progress.advance()
         }
+        progress.finish()
         // The model's speed on its busy benchmark program (every tick ramps, pulses overlap).
         let busy = InterpreterBenchmark.measure(ticks: Self.modelBenchmarkTicks)
         var report = Report(best, busy: busy, repeat: `repeat`, unreadable: unreadable)

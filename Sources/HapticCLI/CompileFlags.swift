@@ -18,6 +18,7 @@ struct CompileFlags: ParsableArguments {
     func validate() throws {
         guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be 0...255, not \(tolerance)") }
         if let s = sharpnessTolerance, !(0...255).contains(s) { throw ValidationError("--sharpness-tolerance must be 0...255, not \(s)") }
+        _ = try Compile.loadProfile(actuator)
     }
 
     /// What the compiler gets: tolerances reported, not thrown (the commands report every input).

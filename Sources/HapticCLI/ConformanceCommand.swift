@@ -13,7 +13,8 @@ struct ConformanceCommand: ParsableCommand {
             Replays the device vectors (firmware-protocol/vectors/device) over the port and runs live checks: \
             \(Conformance.liveChecks.joined(separator: ", ")). Vector stretches whose outcome depends on the exact tick the \
             device took a frame at are counted, not compared. Prints one row per check with the first divergence of each \
-            failing one. Vectors: --vectors DIR, else firmware-protocol/vectors/device of the checkout the command runs in.
+            failing one. Vectors: --vectors DIR, else those shipped with haptic (firmware-protocol/vectors/device); \
+            a folder without vectors fails the run.
 
             Exit status: 0 when no check failed (skipped checks do not fail); 1 when a check failed or the port cannot be opened; 64 for a bad command line.
             """
@@ -27,7 +28,9 @@ struct ConformanceCommand: ParsableCommand {
     @Flag(help: "Write one JSON document (schema haptic-conformance/1, docs/cli.md) instead of the table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Directory of device vectors (default: firmware-protocol/vectors/device of the checkout).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Directory of device vectors (default: the ones shipped with haptic, firmware-protocol/vectors/device).", valueName: "dir")
+    )
     var vectors: String?
 
     @Option(
@@ -36,8 +39,6 @@ struct ConformanceCommand: ParsableCommand {
             "Run only this check: a vector's file name without .txt or a live check (both for a name that is both, such as watchdog; vector:NAME or live:NAME for one); repeatable.",
             valueName: "name"))
     var checks: [String] = []
-
-    static let vectorPath = "firmware-protocol/vectors/device"
 
     func validate() throws {
         if let vectors {
@@ -54,7 +55,7 @@ struct ConformanceCommand: ParsableCommand {
         }
     }
 
-    var vectorDirectory: String? { vectors ?? DefaultCorpus.checkoutPath(Self.vectorPath) }
+    var vectorDirectory: String? { vectors ?? ShippedVectors.directory }
 
     var vectorNames: [String] {
         guard let directory = vectorDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
@@ -66,6 +67,17 @@ struct ConformanceCommand: ParsableCommand {
         do {
             transport = try openTransport(path: port, configuration: SerialConfiguration(baudRate: line.baud))
         } catch {
+            // --json prints its document on this exit too: the handshake failed, nothing else ran.
+            if json {
+                let check = Report.Check(
+                    kind: "live", name: "handshake", status: "failed", detail: "cannot open \(port): \(error)", compared: nil,
+                    timingDependent: nil, configurationChanges: nil, seconds: 0)
+                emit(
+                    try reportJSON(
+                        Report(
+                            port: port, baud: line.baud, vectors: vectorDirectory, device: nil, passed: false,
+                            counts: .init(passed: 0, failed: 1, skipped: 0), checks: [check])))
+            }
             throw CommandFailure("\(error)")
         }
         defer { transport.close() }

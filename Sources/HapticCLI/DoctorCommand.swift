@@ -32,12 +32,15 @@ struct Doctor: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to wait for the board to answer after opening its port (a bootloader's wait included), 0.5...30.")
     var patience: Double = 4
 
+    @Flag(help: "Recalibrate the driver first (SET_CONFIG RECALIBRATE: the board restarts and calibrates) and wait for the board to come back.")
+    var recalibrate = false
+
     func validate() throws {
         guard (0.5...30).contains(patience) else { throw ValidationError("--patience must be 0.5...30 seconds, not \(patience)") }
     }
 
     func run() throws {
-        let report = HapticConformance.Doctor.examine(port: port, baud: line.baud, patience: patience)
+        let report = HapticConformance.Doctor.examine(port: port, baud: line.baud, patience: patience, recalibrate: recalibrate)
         if json {
             emit(try reportJSON(report))
         } else {
@@ -53,11 +56,18 @@ struct Doctor: ParsableCommand {
 }
 
 extension DoctorReport {
+    /// What a path that is not a listed USB port is.
+    static func kind(ofPort path: String) -> String {
+        guard FileManager.default.fileExists(atPath: path) else { return "no such device" }
+        if path.hasPrefix("/dev/pts/") || path.hasPrefix("/dev/ttys") { return "a pseudo-terminal" }
+        return "not a listed USB port: a native UART or another serial device"
+    }
+
     /// The report as text lines: (name, value).
     var lines: [(String, String)] {
         var out: [(String, String)] = []
         let usb = port.usb.map { "USB \($0.vendorProduct)" + ($0.product.map { " \($0)" } ?? "") + ($0.manufacturer.map { " by \($0)" } ?? "") }
-        out.append(("port", port.path + " (" + (usb ?? "not a listed USB port: a pseudo-terminal or a native UART") + ")"))
+        out.append(("port", port.path + " (" + (usb ?? Self.kind(ofPort: port.path)) + ")"))
         if let b = board {
             out.append(("firmware", "\(b.firmware), protocol \(b.protocolVersion) (host \(ProtocolVersion.current))"))
             out.append(("actuator", "\(b.actuator), profile \(b.profile), \(b.rate) Hz; capabilities \(b.capabilities.joined(separator: ", "))"))

@@ -33,7 +33,7 @@ struct Emulate: AsyncParsableCommand {
 
     @OptionGroup var line: LineOptions
 
-    @Option(help: "Run the real firmware on this microcontroller in simavr (supported: atmega328p).")
+    @Option(help: "Run the real firmware on this microcontroller: atmega328p (simavr), cortex-m or microbit (QEMU).")
     var mcu: String?
 
     @Option(
@@ -43,13 +43,19 @@ struct Emulate: AsyncParsableCommand {
     var firmware: String?
 
     @Option(help: "With --mcu: the output stage of the built firmware, pwm or drv2605l.")
-    var driver: String = "pwm"
+    var driver: String?
 
     @Option(
         help:
-            "With --mcu --driver drv2605l: a failure of the simulated DRV2605L from power-up: driver-absent, calibration-fails, overtemp, overcurrent or bus-stuck."
+            "With --mcu --driver drv2605l: a failure of the simulated DRV2605L from power-up: driver-absent, calibration-fails, overtemp, overcurrent, bus-stuck, power-loss (browns out when it drives), bus-lost (SDA held low) or bus-hang (SCL held low)."
     )
     var fault: String?
+
+    @Option(
+        help:
+            "With --mcu: run Debian's bootloader image in front of the firmware, optiboot (Uno, current Nano) or atmegaboot (old Nano, Pro Mini 328; the firmware is built for it)."
+    )
+    var bootloader: String?
 
     @Option(help: "With --mcu --driver pwm: the H-bridge supply in volts the firmware is built for (0.5...20; default 5, the wiring guide's).")
     var supply: Double?
@@ -83,22 +89,36 @@ struct Emulate: AsyncParsableCommand {
                 "--baud \(line.baud) with --mcu: the simulated board runs the reference firmware at \(SerialConfiguration.referenceBaudRate) baud; for another rate build it with `make -C hardware/firmware/boards/atmega328p BAUD=N` and pass --firmware"
             )
         }
-        if mcu != nil, !EmulatedMCU.drivers.contains(driver) {
-            throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
+        if let driver {
+            guard mcu != nil else { throw ValidationError("--driver needs --mcu atmega328p: the virtual device has no output stage to choose") }
+            guard EmulatedMCU.drivers.contains(driver) else {
+                throw ValidationError("--driver must be \(EmulatedMCU.drivers.joined(separator: " or ")), not '\(driver)'")
+            }
         }
+        if let actuator { _ = try Compile.loadProfile(actuator) }
         if let fault {
-            guard mcu != nil, driver == "drv2605l" else { throw ValidationError("--fault needs --mcu atmega328p --driver drv2605l") }
+            guard mcu != nil, stage == "drv2605l" else { throw ValidationError("--fault needs --mcu atmega328p --driver drv2605l") }
             guard EmulatedMCU.faults.contains(fault) else {
                 throw ValidationError("--fault must be one of \(EmulatedMCU.faults.joined(separator: ", ")), not '\(fault)'")
             }
         }
+        if let bootloader {
+            guard mcu != nil else { throw ValidationError("--bootloader needs --mcu atmega328p") }
+            guard EmulatedMCU.bootloaders.contains(bootloader) else {
+                throw ValidationError("--bootloader must be \(EmulatedMCU.bootloaders.joined(separator: " or ")), not '\(bootloader)'")
+            }
+            if let problem = EmulatedMCU.bootloaderProblem(bootloader) { throw ValidationError("--bootloader: \(problem)") }
+        }
         if let supply {
-            guard mcu != nil, driver == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
+            guard mcu != nil, stage == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
             guard (0.5...20).contains(supply) else { throw ValidationError("--supply must be 0.5...20 volts, not \(supply)") }
         }
         if let faults { _ = try FaultSpec(faults) }
         if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
     }
+
+    /// The output stage of the built firmware (`--driver`, default pwm).
+    var stage: String { driver ?? "pwm" }
 
     var knobs: EmulatorKnobs {
         get throws {
@@ -112,8 +132,8 @@ struct Emulate: AsyncParsableCommand {
         if let mcu {
             do {
                 try EmulatedMCU.serve(
-                    mcu: mcu, firmware: firmware, driver: driver, erm: profile?.kind == .erm, seconds: seconds,
-                    knobs: knobs, fault: fault, supply: supply
+                    mcu: mcu, firmware: firmware, driver: stage, erm: profile?.kind == .erm, seconds: seconds,
+                    knobs: knobs, fault: fault, supply: supply, bootloader: bootloader
                 ) { line in
                     print(line)
                     fflush(nil)

@@ -9,7 +9,7 @@
     /// (500 kbaud is what the firmware expects; a pty ignores the rate). The `emulate` command calls
     /// `EmulatedMCU.serve` when `--mcu` is given; without it, it serves the Swift device model.
     enum EmulatedMCU {
-        static let supported = ["atmega328p"]
+        static let supported = ["atmega328p"] + EmulatedQEMU.names
         static let drivers = [AVRFirmwareBuild.Output.pwm, .drv2605l].map(\.rawValue)
 
         /// What `haptic emulate --mcu` runs: the firmware built for `driver` and the actuator kind,
@@ -17,8 +17,12 @@
         /// or the H-bridge's supply (`--supply`, volts).
         static func serve(
             mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
-            fault: String? = nil, supply: Double? = nil, log: (String) -> Void
+            fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, log: (String) -> Void
         ) throws {
+            if EmulatedQEMU.names.contains(mcu) {
+                try EmulatedQEMU.serve(firmware: firmware, seconds: seconds, knobs: knobs, log: log)
+                return
+            }
             var options = Options(mcu: mcu, firmware: firmware)
             options.output = AVRFirmwareBuild.Output(rawValue: driver) ?? .pwm
             options.actuator = erm ? .erm : .lra
@@ -26,8 +30,15 @@
             options.knobs = knobs
             options.fault = fault.flatMap(DRV2605LFault.init(rawValue:)) ?? .none
             options.supplyMillivolts = supply.map { Int(($0 * 1_000).rounded()) }
+            options.bootloader = bootloader.flatMap(AVRBootloader.init(rawValue:))
             try serve(options, log: log)
         }
+
+        /// The bootloader images `--bootloader` takes.
+        static let bootloaders = AVRBootloader.allCases.map(\.rawValue)
+
+        /// nil when `name`'s image is installed, else what to do.
+        static func bootloaderProblem(_ name: String) -> String? { AVRBootloader(rawValue: name)?.problem }
 
         /// The simulated DRV2605L's failure modes `--fault` takes.
         static let faults = DRV2605LFault.allCases.filter { $0 != .none }.map(\.rawValue)
@@ -49,6 +60,8 @@
             var fault = DRV2605LFault.none
             /// The H-bridge supply the PWM firmware is built for (nil: the Makefile's 5 V).
             var supplyMillivolts: Int?
+            /// A real bootloader image in front of the firmware (nil: the bootloader's wait is modelled).
+            var bootloader: AVRBootloader?
         }
 
         enum Failure: Error, CustomStringConvertible {
@@ -75,9 +88,22 @@
                     "no firmware to run: run from a HapticBridge checkout (it builds hardware/firmware with avr-gcc) or pass --firmware PATH.elf")
             }
             let cache = FirmwareSources.cacheDirectory(for: checkout)
-            log("firmware: building \(build.output.rawValue)/\(build.actuator.rawValue) from \(checkout)/hardware/firmware into \(cache)")
+            let variant = "\(build.output.rawValue)/\(build.actuator.rawValue)"
+            let started = Date()
+            // Said before a first build (it takes a while); a build that only checks the cache is reported after.
+            let cached = (FileManager.default.enumerator(atPath: cache)?.allObjects as? [String] ?? []).contains {
+                $0.hasSuffix("-\(build.output.rawValue)-\(build.actuator.rawValue).elf")
+            }
+            if !cached { log("firmware: building \(variant) from \(checkout)/hardware/firmware into \(cache)") }
             do {
-                return try build.build(repositoryRoot: checkout, buildDirectory: cache)
+                let elf = try build.build(repositoryRoot: checkout, buildDirectory: cache)
+                if cached {
+                    let modified = (try? FileManager.default.attributesOfItem(atPath: elf)[.modificationDate] as? Date) ?? started
+                    log(
+                        modified < started
+                            ? "firmware: \(variant) up to date in \(cache)" : "firmware: rebuilt \(variant) (its sources changed) in \(cache)")
+                }
+                return elf
             } catch {
                 throw Failure.firmware("cannot build the firmware (install gcc-avr avr-libc, or pass --firmware PATH.elf): \(error)")
             }
@@ -86,12 +112,19 @@
         /// Builds or loads the firmware, opens a pseudo-terminal, prints its path through `log`
         /// and serves the board on it.
         static func serve(_ options: Options, log: (String) -> Void) throws {
-            guard supported.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
+            guard supported.contains(options.mcu), !EmulatedQEMU.names.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
             var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
             if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
+            options.bootloader?.configure(&build)
             let path = try firmwarePath(options.firmware, build: build, log: log)
             let board = try AVRBoard(firmware: path, mcu: options.mcu)
+            // The wiring guide's board: the DRV2605L's EN on D4 with a pull-down.
+            if options.output == .drv2605l { board.setDRV2605LEnablePin(true) }
             board.setDRV2605LFault(options.fault)
+            if let bootloader = options.bootloader {
+                try board.loadBootloader(bootloader.hexPath)
+                log("bootloader: \(bootloader.hexPath) at 0x\(String(board.bootloaderStart ?? 0, radix: 16, uppercase: true))")
+            }
             let pty = try PseudoTerminal()
             defer { pty.close() }
             log("emulating \(options.mcu) at \(board.frequency / 1_000_000) MHz running \(path)")

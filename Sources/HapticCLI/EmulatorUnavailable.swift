@@ -9,11 +9,15 @@
     enum EmulatedMCU {
         static let supported = ["atmega328p"]
         static let drivers = ["pwm", "drv2605l"]
-        static let faults = ["driver-absent", "calibration-fails", "overtemp", "overcurrent", "bus-stuck"]
+        static let faults = [
+            "driver-absent", "calibration-fails", "overtemp", "overcurrent", "bus-stuck", "power-loss", "bus-lost", "bus-hang",
+        ]
+        static let bootloaders = ["optiboot", "atmegaboot"]
+        static func bootloaderProblem(_ name: String) -> String? { nil }
 
         static func serve(
             mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
-            fault: String? = nil, supply: Double? = nil, log: (String) -> Void
+            fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, log: (String) -> Void
         ) throws {
             throw CommandFailure(noEmulator)
         }

@@ -13,6 +13,8 @@ struct PatternInput {
     var warnings: [AHAPWarning]
 
     static let presetPrefix = "preset:"
+    /// The argument that reads the pattern from standard input.
+    static let standardInput = "-"
 
     /// Loads `argument`; a bad preset name or an unreadable file fails with one clear line (exit status 1).
     static func load(_ argument: String, strict: Bool = false) throws -> PatternInput {
@@ -29,7 +31,14 @@ struct PatternInput {
             return PatternInput(pattern: preset.pattern, label: preset.name, preset: preset, warnings: [])
         }
         do {
-            let document = try AHAPDecoder(mode: strict ? .strict : .lenient).decode(contentsOfFile: argument)
+            let decoder = AHAPDecoder(mode: strict ? .strict : .lenient)
+            // `-` is standard input, as for Unix tools (`cat x.ahap | haptic play -`).
+            if argument == Self.standardInput {
+                let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+                let document = try decoder.decode(bytes, file: "standard input")
+                return PatternInput(pattern: document.pattern, label: "standard input", preset: nil, warnings: document.warnings)
+            }
+            let document = try decoder.decode(contentsOfFile: argument)
             return PatternInput(
                 pattern: document.pattern, label: (argument as NSString).lastPathComponent,
                 preset: nil, warnings: document.warnings)

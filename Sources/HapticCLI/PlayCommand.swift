@@ -45,7 +45,7 @@ struct Play: AsyncParsableCommand {
     @Option(
         name: .customLong("felt-at"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Schedule by felt onset: start the play early so that it is felt (50 % of its first peak, predicted through the actuator's physics) this many ms after the play call (0 or more; a time too soon plays at once).",
+            "Schedule by felt onset: start the play early so that it is felt (50 % of its first peak, predicted through the actuator's physics) this many ms after the play call (0...60000; a time too soon plays at once).",
             valueName: "ms"))
     var feltAt: Double?
 
@@ -60,13 +60,57 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Write the session as the host saw it to this .jsonl file (haptic-trace/1, docs/cli.md \"Traces\").")
     var trace: String?
 
+    /// The latest `--felt-at` (ms): a minute ahead is already far beyond any audio-haptic sync.
+    static let maxFeltAtMs = 60_000.0
+
     func validate() throws {
-        guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
-        if let feltAt, !(feltAt >= 0 && feltAt.isFinite) { throw ValidationError("--felt-at must be a number of ms, 0 or more, not \(feltAt)") }
-        if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
+        do {
+            guard (0...1).contains(intensity) else { throw ValidationError("--intensity must be 0...1") }
+            if let feltAt, !(feltAt >= 0 && feltAt <= Self.maxFeltAtMs) {
+                throw ValidationError("--felt-at must be a number of ms from 0 to \(Int(Self.maxFeltAtMs)), not \(feltAt)")
+            }
+            if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
+            if let actuator { _ = try Compile.loadProfile(actuator) }
+        } catch {
+            if json { emit(try reportJSON(Report.failed(self, status: ExitCode.validationFailure.rawValue, message: "\(error)"))) }
+            throw error
+        }
+    }
+
+    /// What is known of the play so far: the document `--json` prints when it fails.
+    final class Partial {
+        var profile: String?
+        var tickRate: Int?
+        var receipt: (startTick: UInt32, programTicks: UInt32)?
+        /// The report was printed (a play that ended otherwise than FINISHED prints its figures).
+        var emitted = false
+        /// The line printed on standard error before an exit status.
+        var message: String?
     }
 
     func run() async throws {
+        let partial = Partial()
+        do {
+            try await run(partial)
+        } catch {
+            guard json, !partial.emitted else { throw error }
+            let status: Int32
+            switch error {
+            case let exit as ExitCode: status = exit.rawValue
+            case let ended as PlayEnded: status = ended.status
+            default: status = 1
+            }
+            let message = partial.message ?? "\(error)"
+            emit(
+                try reportJSON(
+                    Report.failed(
+                        self, status: status, message: message, profile: partial.profile, tickRate: partial.tickRate,
+                        receipt: partial.receipt)))
+            throw error
+        }
+    }
+
+    private func run(_ partial: Partial) async throws {
         let loaded = try PatternInput.load(input)
         let profile = try actuator.map { try Compile.loadProfile($0) }
         var virtual: VirtualDevice?
@@ -111,10 +155,11 @@ struct Play: AsyncParsableCommand {
         }
         defer { watcher.cancel() }
         do {
-            try await play(loaded, on: device, virtual: virtual, path: path, recorder: recorder)
+            try await play(loaded, on: device, virtual: virtual, path: path, recorder: recorder, partial: partial)
         } catch let ended as PlayEnded where interrupts.signal == nil {
             // The play ran (or was accepted): say how it ended, with its own exit status.
             await device.close()
+            partial.message = ended.description
             FileHandle.standardError.write(Data("Error: \(ended.description)\n".utf8))
             throw ExitCode(ended.status)
         } catch  where interrupts.signal == nil {
@@ -130,6 +175,7 @@ struct Play: AsyncParsableCommand {
         // A play that the signal stopped may also have ended normally, with STOPPED.
         if let signal = interrupts.signal {
             await watcher.value
+            partial.message = "\(Interrupts.name(of: signal)): stopped the play (brake) and closed the session"
             throw Self.interrupted(by: signal)
         }
         await device.close()
@@ -145,9 +191,11 @@ struct Play: AsyncParsableCommand {
 
     private func play(
         _ loaded: PatternInput, on device: HapticDevice, virtual: VirtualDevice?, path: String,
-        recorder: RecordingTransport?
+        recorder: RecordingTransport?, partial: Partial
     ) async throws {
         guard let info = await device.info, let profile = await device.profile else { throw SessionError.notConnected }
+        partial.profile = profile.name
+        partial.tickRate = Int(info.rate)
         let rate = Double(info.rate)
         let where_ = virtual == nil ? path : "virtual device on \(path)"
         if !json {
@@ -175,6 +223,7 @@ struct Play: AsyncParsableCommand {
         } catch SessionError.outcomeUnknown(let what) {
             throw PlayEnded(status: 3, description: "outcome unknown: \(what)")
         }
+        partial.receipt = (receipt.startTick, receipt.totalTicks)
         let feltOnset = clock == nil ? nil : try await device.predictedFeltOnset(of: receipt, prepared: prepared).map { $0 - called }
         let playBytes = await device.statistics.bytesSent - before
         // A long pattern shows how far the play is (standard error), from the host's clock.
@@ -193,10 +242,12 @@ struct Play: AsyncParsableCommand {
         }
         // FIRST_OUTPUT is a notice, not retransmitted: on a faulty line it may be lost, and then
         // the play has no latency figure but still goes on to its end.
-        let first = try? await device.waitForFirstOutput(of: receipt, timeout: prepared.duration + 2)
+        // A play scheduled ahead (--felt-at) starts later: both waits count from its start.
+        let untilStart = clock.map { max(0, $0.hostTime(ofStep: receipt.startTick) - HapticDevice.hostTime()) } ?? 0
+        let first = try? await device.waitForFirstOutput(of: receipt, timeout: untilStart + prepared.duration + 2)
         let end: DeviceEvent
         do {
-            end = try await device.waitForEnd(of: receipt, timeout: prepared.duration + 2)
+            end = try await device.waitForEnd(of: receipt, timeout: untilStart + prepared.duration + 2)
         } catch {
             throw PlayEnded(
                 status: 3,
@@ -205,6 +256,11 @@ struct Play: AsyncParsableCommand {
         }
         ticker?.cancel()
         progress?.finish()
+        if case .reset = end {
+            // The device's RESET notice: the play is gone with the boot it ran in.
+            let tick = clock.map { " (tick \($0.step(atOrAfter: HapticDevice.hostTime())))" } ?? ""
+            throw PlayEnded(status: 2, description: "the device rebooted during the play\(tick): \(end)")
+        }
         // The end telemetry comes with the first brake tick: return once the brake is over, so
         // that whatever comes next (a script stopping the emulator, another play) finds the
         // device idle.
@@ -278,7 +334,9 @@ struct Play: AsyncParsableCommand {
             try writeTrace(trace, recorder: recorder, clock: clock, info: info, profile: profile.name, virtual: virtual)
             figures.append(("trace", trace))
         }
+        if report.end?.event != "finished" { report.error = Report.Failure(status: 2, message: "the play did not finish: \(end)") }
         if json {
+            partial.emitted = true
             emit(try reportJSON(report))
         } else {
             let width = figures.map(\.0.count).max() ?? 0
@@ -320,21 +378,5 @@ extension Play {
         } catch {
             throw CommandFailure("cannot write the trace \(path): \(error.localizedDescription)")
         }
-    }
-}
-
-extension Play.Report.End {
-    init(_ event: DeviceEvent) {
-        let name: String
-        var code: String?
-        switch event {
-        case .finished: name = "finished"
-        case .stopped: name = "stopped"
-        case .fault(_, let fault, _):
-            name = "fault"
-            code = "\(fault)"
-        default: name = "none"
-        }
-        self.init(event: name, tick: event.playEvent?.tick, code: code, description: event.description)
     }
 }

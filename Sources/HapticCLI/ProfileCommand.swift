@@ -59,7 +59,9 @@ struct Profile: AsyncParsableCommand {
             valueName: "x"))
     var minSpeedup: Double?
 
-    @Option(help: "Measure the firmware cycle-accurately on this simulated microcontroller instead (supported: atmega328p).")
+    @Option(
+        help: "Measure the firmware on this emulated microcontroller instead: atmega328p (cycles, simavr), cortex-m or microbit (instructions, QEMU)."
+    )
     var mcu: String?
 
     @Option(
@@ -70,6 +72,12 @@ struct Profile: AsyncParsableCommand {
 
     func validate() throws {
         guard n > 0 else { throw ValidationError("-n/--repeat must be 1 or more, not \(n)") }
+        if let corpus {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--corpus \(corpus): no such folder (a folder of .ahap files)")
+            }
+        }
         if let output { try OutputPath.validate(output, option: "-o", extensions: ["svg"]) }
         for (option, value) in [("--max-p99", maxP99), ("--min-speedup", minSpeedup)] {
             guard let value else { continue }

@@ -9,9 +9,11 @@
         /// Builds the board's default firmware unless `firmware` names an ELF, then measures it.
         /// What `haptic profile --mcu` prints: the board's cycle budget as text or JSON.
         static func report(mcu: String, firmware: String?, json: Bool) throws -> String {
+            if EmulatedQEMU.names.contains(mcu) { return try EmulatedQEMU.profileReport(firmware: firmware, json: json) }
             let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
             var report = Report(measured, firmware: elf)
             report.feltOnset = try BoardFeltOnset.measure(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
+            report.stackFreeMin = try StackWorstPaths.measure(firmware: elf, mcu: mcu).stackFreeMinimum
             return json ? try reportJSON(report) : text(report) + feltText(report.feltOnset)
         }
 
@@ -67,6 +69,7 @@
                 "",
                 "largest program: \(r.slotCapacityBytes) bytes per slot (body up to \(r.maxBodyBytes) bytes); longer programs stream through a \(r.streamCapacityBytes)-byte ring",
                 "slots held at once: \(r.slotCount)",
+                "stack: \(r.stackFreeMin.map { "\($0) bytes of RAM left free on the worst paths (measured by painting)" } ?? "not measured")",
             ]
             lines.append("")
             return lines.joined(separator: "\n")

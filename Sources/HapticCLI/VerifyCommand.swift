@@ -32,11 +32,12 @@ struct Verify: ParsableCommand {
     @Option(help: "Actuator profile to compile for (default: the trace header's profile).")
     var actuator: String?
 
-    @Option(help: "Which play of the trace to check, counting from 1 (1 or more).")
+    @Option(parsing: .unconditional, help: "Which play of the trace to check, counting from 1 (1 or more).")
     var play: Int = 1
 
     func validate() throws {
-        guard play >= 1 else { throw ValidationError("--play must be 1 or more") }
+        guard play >= 1 else { throw ValidationError("--play must be 1 or more, not \(play)") }
+        if let actuator { _ = try Compile.loadProfile(actuator) }
     }
 
     func run() throws {
@@ -44,7 +45,9 @@ struct Verify: ParsableCommand {
         do {
             file = try DeviceTrace.read(contentsOf: trace)
         } catch {
-            FileHandle.standardError.write(Data("Error: \(trace) \(error)\n".utf8))
+            // A file that cannot be read says why; one that is not haptic-trace/1 names its line.
+            let problem = Self.unreadable(trace) ?? "\(trace) \(error)"
+            FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
             throw ExitCode(64)
         }
         let loaded = try PatternInput.load(input)
@@ -101,5 +104,18 @@ struct Verify: ParsableCommand {
 extension String {
     fileprivate func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+extension Verify {
+    /// Why `path` cannot be read as a trace file, or nil when it can.
+    static func unreadable(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return "--trace \(path): no such file (haptic emulate --trace or haptic play --trace writes one)"
+        }
+        if isDirectory.boolValue { return "--trace \(path) is a folder, not a trace file (.jsonl)" }
+        guard FileManager.default.isReadableFile(atPath: path) else { return "--trace \(path): permission denied" }
+        return nil
     }
 }

@@ -54,7 +54,9 @@ public struct ConformanceRun: Sendable {
 /// failing check reports its first divergence in one line.
 public enum Conformance {
     public struct Options: Sendable {
-        /// `firmware-protocol/vectors/device`; nil: the vectors are reported as skipped.
+        /// The device vectors: by default those shipped with the kit (`ShippedVectors`, a copy of
+        /// `firmware-protocol/vectors/device`). A folder without any, or nil, fails the run: it
+        /// would check less than conformance means.
         public var vectorsDirectory: String?
         /// Only these checks: a vector's or live check's name (both when a vector and a live check
         /// share it, as `watchdog` does), or `vector:NAME`, `live:NAME`; nil: all.
@@ -64,7 +66,9 @@ public enum Conformance {
         /// How long the device has to answer the first HELLO (a board may be booting).
         public var helloTimeout: Double
 
-        public init(vectorsDirectory: String? = nil, only: Set<String>? = nil, responseTimeout: Double = 1, helloTimeout: Double = 3) {
+        public init(
+            vectorsDirectory: String? = ShippedVectors.directory, only: Set<String>? = nil, responseTimeout: Double = 1, helloTimeout: Double = 3
+        ) {
             self.vectorsDirectory = vectorsDirectory
             self.only = only
             self.responseTimeout = responseTimeout
@@ -110,6 +114,12 @@ public enum Conformance {
                 vectors = []
                 record(ConformanceResult(kind: .vector, name: "vectors", status: .failed, detail: "cannot read \(directory): \(error)", seconds: 0))
             }
+            if vectors.isEmpty, selected(.vector, "vectors") {
+                record(
+                    ConformanceResult(
+                        kind: .vector, name: "vectors", status: .failed,
+                        detail: "no device vectors (*.txt) in \(directory): a run that replays none checks less than conformance means", seconds: 0))
+            }
             for vector in vectors where selected(.vector, vector.name) {
                 let started = monotonicSeconds()
                 var result = replay(vector, link: link, opening: opening)
@@ -120,8 +130,8 @@ public enum Conformance {
         } else if options.only == nil {
             record(
                 ConformanceResult(
-                    kind: .vector, name: "vectors", status: .skipped,
-                    detail: "no vector directory (firmware-protocol/vectors/device of a HapticBridge checkout)", seconds: 0))
+                    kind: .vector, name: "vectors", status: .failed,
+                    detail: "no vector directory: the kit's own (ShippedVectors) are missing and none was given", seconds: 0))
         }
 
         let checks = LiveChecks(link: link, info: opening.info, openingReset: opening.reset)

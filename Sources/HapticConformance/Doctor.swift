@@ -12,27 +12,35 @@ import HapticTransport
 ///     if let problem = report.problem { print(problem.cause, problem.fix) }
 public enum Doctor {
     /// Opens `port` at `baud`, waits up to `patience` seconds for the board to answer (an
-    /// Arduino resets when its port is opened and boots first), and examines it.
-    public static func examine(port: String, baud: Int = SerialConfiguration.referenceBaudRate, patience: Double = 4) -> DoctorReport {
+    /// Arduino resets when its port is opened and boots first), and examines it; with
+    /// `recalibrate`, first has it recalibrate (SET_CONFIG RECALIBRATE: it restarts and calibrates
+    /// while booting) and waits up to `patience` again for it to come back.
+    public static func examine(
+        port: String, baud: Int = SerialConfiguration.referenceBaudRate, patience: Double = 4, recalibrate: Bool = false
+    ) -> DoctorReport {
         var report = DoctorReport(port: DoctorReport.Port(path: port, usb: DoctorReport.usb(of: port)))
         let transport: any Transport
         do {
             transport = try openTransport(path: port, configuration: SerialConfiguration(baudRate: baud))
         } catch {
+            // The port's own error may already carry the hint: say it once.
+            let text = "\(error)"
             report.problem = .init(
-                cause: "cannot open \(port): \(error)",
-                fix: "check the path (haptic ports lists the ports), that the board is plugged in and that no other program has the port open")
+                cause: "cannot open \(port): \(text)",
+                fix: text.contains("haptic ports")
+                    ? "is the board plugged in, and no other program holding the port?"
+                    : "check the path (haptic ports lists the ports), that the board is plugged in and that no other program has the port open")
             return report
         }
         defer { transport.close() }
-        report.examine(DoctorLink(transport: transport), patience: patience)
+        report.examine(DoctorLink(transport: transport), patience: patience, recalibrate: recalibrate)
         return report
     }
 }
 
 extension DoctorReport {
-    mutating func examine(_ link: DoctorLink, patience: Double) {
-        guard let info = link.hello(patience: patience) else {
+    mutating func examine(_ link: DoctorLink, patience: Double, recalibrate: Bool = false) {
+        guard var info = link.hello(patience: patience) else {
             problem = Problem(
                 cause: link.refusal ?? "no answer from \(port.path) within \(patience) s",
                 fix: link.refusal == nil
@@ -40,9 +48,21 @@ extension DoctorReport {
                     : "use a haptic and a firmware of the same protocol major version")
             return
         }
+        if recalibrate {
+            switch link.recalibrate(patience: patience) {
+            case .success(let again):
+                info = again
+                notes.append("recalibrated: the board restarted (RESET \(link.reset?.reason.map { "\($0)" } ?? "?")) and answered again")
+            case .failure(let why):
+                problem = Problem(
+                    cause: why.description, fix: "reset the board and run haptic doctor again; if it persists, flash the firmware again")
+                return
+            }
+        }
         let actuator = info.actuator.map { "\($0)" } ?? "actuator \(info.actuatorCode)"
         let caps: [(Message.Info.Capabilities, String)] = [
             (.stream, "stream"), (.sharpness, "sharpness"), (.activeBrake, "active brake"), (.subtick, "subtick"), (.diag, "diag"),
+            (.softRestart, "soft restart"),
         ]
         board = Board(
             firmware: "\(info.firmwareMajor).\(info.firmwareMinor).\(info.firmwarePatch)", protocolVersion: "\(info.version)",
@@ -60,7 +80,9 @@ extension DoctorReport {
             }
             examineStage(d, profile: ActuatorProfile.builtIn(reportedName: info.profileNameString))
         } else {
-            notes.append("the firmware does not report its output stage (no DIAG capability): flash a current firmware for a full check")
+            notes.append(
+                "the firmware does not report its output stage (no DIAG capability, as the Arduino library and the virtual device): the stage is not checked"
+            )
         }
         var trips: [Double] = []
         for _ in 0..<8 { if let t = link.ping() { trips.append(t) } }
@@ -76,8 +98,8 @@ extension DoctorReport {
         if problem == nil {
             switch test.outcome {
             case .finished:
-                // A driver that shut down while it drove says so at its next STATUS poll (the
-                // DRV2605L stage polls every 64 ticks): ask once more 100 ticks after the end.
+                // A driver that shut down while it drove says so at its next check (the DRV2605L
+                // stage reads STATUS every 16 ticks, MODE every 32): ask once more 100 ticks after the end.
                 if let end = test.ended { link.wait(untilTick: end &+ 100) }
                 if info.capabilities.contains(.diag), let d = link.diag(), d.fault.rawValue != 0 { setStageFault(d.fault) }
             case .fault(let code): setStageFault(code)

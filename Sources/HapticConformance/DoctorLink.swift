@@ -66,6 +66,27 @@ final class DoctorLink {
         return nil
     }
 
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// SET_CONFIG RECALIBRATE (2.13), then the board's restart: its RESET, and INFO again.
+    func recalibrate(patience: Double) -> Result<Message.Info, Failure> {
+        reset = nil
+        switch command(.setConfig(.init(key: .recalibrate, value: 1))) {
+        case .ack?: break
+        case .nack(let nack)?: return .failure(Failure(description: "the board refused RECALIBRATE: \(nack.code)"))
+        default: return .failure(Failure(description: "no answer to SET_CONFIG RECALIBRATE"))
+        }
+        _ = receive(until: monotonicSeconds() + patience) { _, m in
+            if case .reset = m { return true }
+            return false
+        }
+        guard reset != nil else { return .failure(Failure(description: "the board did not restart within \(patience) s of RECALIBRATE")) }
+        guard let info = hello(patience: patience) else {
+            return .failure(Failure(description: "the board restarted after RECALIBRATE but did not answer HELLO within \(patience) s"))
+        }
+        return .success(info)
+    }
+
     /// A command and its response (ACK, NACK), retransmitted as 2.4 says.
     @discardableResult
     func command(_ message: Message) -> Message? {

@@ -154,6 +154,7 @@ public struct LatencyProfiler: Sendable {
         let clock = try await device.synchronizeClock(samples: options.pings)
         let called = HapticDevice.hostTime()
         let receipt = try await play()
+        let acknowledged = HapticDevice.hostTime()
         let first = try await device.waitForFirstOutput(of: receipt, timeout: 5)
         guard case .firstOutput(_, let tick) = first else {
             throw SessionError.timedOut("FIRST_OUTPUT of \(subject.name) (got \(first))")
@@ -166,9 +167,12 @@ public struct LatencyProfiler: Sendable {
         } else {
             _ = try? await device.waitForEnd(of: receipt, timeout: 2)
         }
-        // The start tick is the program's tick 0: what follows it before the first output, beyond
-        // the program's own lead-in, is the output stage waking up.
-        let wake = Double(Int32(bitPattern: tick &- receipt.startTick)) / rate - leadIn
+        // A cold stage's wake-up is already in the ACK's start tick (PROTOCOL.md 2.8: now +
+        // wake_left): it is the start tick less the tick the PLAY arrived at, which the ACK's
+        // arrival on the host clock bounds (it left the device on that tick, then crossed the line).
+        let ackLine = Double(try Message.ack(Message.Ack(type: .play, value: 0)).encoded(sequence: 0).count * 10) / Double(options.baudRate)
+        let arrival = clock.step(atOrAfter: acknowledged - ackLine) &- 1
+        let wake = max(0, Double(Int32(bitPattern: receipt.startTick &- arrival)) / rate)
         return LatencyReport.Sample(
             pattern: subject.name, latency: output - called - leadIn,
             programBytes: program.bytes.count, uncertainty: clock.uncertainty,

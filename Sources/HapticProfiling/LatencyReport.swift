@@ -95,7 +95,7 @@ public struct LatencyReport: Sendable {
         let tickWait = 0.5 / Double(max(1, rate))
         func med(_ f: (Sample) -> Double?) -> Double { Self.median(samples.compactMap(f)) }
         return Breakdown(
-            host: med { $0.toStart } - linkTime - tickWait, line: linkTime, tickWait: tickWait,
+            host: med { $0.toStart - $0.wakeUp } - linkTime - tickWait, line: linkTime, tickWait: tickWait,
             wakeUp: med(\.wakeUp), firstOutput: med(\.latency), felt50: med(\.felt50), felt90: med(\.felt90),
             rise50: med { $0.rise?.rise50 }, rise90: med { $0.rise?.rise90 })
     }

@@ -31,11 +31,13 @@ extension Message {
             public static let stored = Flags(rawValue: 1 << 2)
             /// The driver was put in standby after a stop could not be delivered.
             public static let standby = Flags(rawValue: 1 << 3)
+            /// The driver is shut down by its enable pin (the board dropped EN after a stage fault).
+            public static let disabled = Flags(rawValue: 1 << 4)
         }
 
         /// Raw stage code (see `Stage`), kept raw so that later codes survive.
         public var stageCode: UInt8
-        /// The stage's fault now, 0 when none (59...63: `MessageErrorCode.isStageFault`).
+        /// The stage's fault now, 0 when none (58...63: `MessageErrorCode.isStageFault`).
         public var fault: MessageErrorCode
         public var flags: Flags
         /// The driver's last status register (DRV2605L: STATUS, 0x00).

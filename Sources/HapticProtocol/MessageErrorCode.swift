@@ -12,6 +12,7 @@ public struct MessageErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let watchdog = Self(50)
 
     // Output-stage faults (2.18): what the board found wrong with its driver.
+    public static let driverReset = Self(58)
     public static let driverAbsent = Self(59)
     public static let driverBus = Self(60)
     public static let calibrationFailed = Self(61)
@@ -37,7 +38,7 @@ public struct MessageErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
     public var isPlaybackFault: Bool { (48...63).contains(rawValue) }
     public var isProtocolError: Bool { (64...95).contains(rawValue) }
     /// A fault of the board's output stage (2.18): its driver, not the program or the link.
-    public var isStageFault: Bool { (59...63).contains(rawValue) }
+    public var isStageFault: Bool { (58...63).contains(rawValue) }
 
     /// The name PROTOCOL.md gives the code ("error N" for codes it does not define).
     public var name: String { Self.names[rawValue] ?? "error \(rawValue)" }
@@ -50,7 +51,7 @@ public struct MessageErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
         18: "VARINT_NONCANONICAL", 19: "NO_SHARP_CHANNEL", 20: "LOOP_COUNT_ZERO", 21: "LOOP_TOO_DEEP",
         22: "ENDLOOP_WITHOUT_LOOP", 23: "LOOP_IN_STREAM", 24: "TICKS_OVERFLOW", 25: "LOOP_EMPTY",
         26: "RUN_TOO_LONG", 27: "LOOP_UNTERMINATED", 28: "END_NOT_LAST", 29: "TICKS_MISMATCH",
-        30: "END_MISSING", 48: "UNDERRUN", 49: "SAFETY_LIMIT", 50: "WATCHDOG", 59: "DRIVER_ABSENT",
+        30: "END_MISSING", 48: "UNDERRUN", 49: "SAFETY_LIMIT", 50: "WATCHDOG", 58: "DRIVER_RESET", 59: "DRIVER_ABSENT",
         60: "DRIVER_BUS", 61: "CALIBRATION_FAILED", 62: "OVER_TEMPERATURE", 63: "OVER_CURRENT",
         64: "UNKNOWN_MESSAGE", 65: "BAD_LENGTH", 66: "BAD_SLOT", 67: "BAD_OFFSET", 68: "NO_SPACE",
         69: "SLOT_BUSY", 70: "NOT_COMMITTED", 71: "COMMIT_LENGTH", 72: "CHECKSUM_MISMATCH",

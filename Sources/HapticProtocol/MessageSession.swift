@@ -49,6 +49,9 @@ extension Message {
             public static let diag = Capabilities(rawValue: 1 << 4)
             /// QUERY / STATUS (the play records) and INFO in parts (2.19).
             public static let status = Capabilities(rawValue: 1 << 5)
+            /// The board restarts in software, never by a watchdog reset (its bootloader would loop on
+            /// one): the hard stop and RECALIBRATE restart the firmware without resetting the chip (2.13).
+            public static let softRestart = Capabilities(rawValue: 1 << 6)
         }
 
         public var version: ProtocolVersion

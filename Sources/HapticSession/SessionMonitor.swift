@@ -18,6 +18,7 @@ package final class SessionMonitor: @unchecked Sendable {
     private var history: [DeviceEvent] = []
     private var waiters: [UUID: Waiter] = [:]
     private var finished: SessionError?
+    private var resets = 0
     package var stoppedHandler: (@Sendable (SessionError) -> Void)? {
         get { lock.withLock { _stoppedHandler } }
         set { lock.withLock { _stoppedHandler = newValue } }
@@ -37,7 +38,10 @@ package final class SessionMonitor: @unchecked Sendable {
         var finishing: [AsyncStream<DeviceEvent>.Continuation] = []
         let streams = lock.withLock { () -> [AsyncStream<DeviceEvent>.Continuation] in
             // Device ticks start again from 0 after a reset: older events would match wrongly.
-            if case .reset = event { history.removeAll() }
+            if case .reset = event {
+                history.removeAll()
+                resets += 1
+            }
             history.append(event)
             if history.count > Self.historyCount { history.removeFirst(history.count - Self.historyCount) }
             for (id, waiter) in waiters where waiter.matches(event) {
@@ -88,7 +92,11 @@ package final class SessionMonitor: @unchecked Sendable {
 
     /// The first event, among the recent ones or those to come, that `matches`; throws
     /// `SessionError.timedOut` after `timeout` seconds, or the session's error if it ends.
-    package func first(matching matches: @escaping @Sendable (DeviceEvent) -> Bool, timeout: Double, what: String) async throws -> DeviceEvent {
+    /// With `resetAfter`, a device reset after that many (`resetCount`) also ends the wait: it is
+    /// returned, from the history too (ticks restarted, so nothing of the earlier boot can match).
+    package func first(
+        matching matches: @escaping @Sendable (DeviceEvent) -> Bool, timeout: Double, what: String, resetAfter: Int? = nil
+    ) async throws -> DeviceEvent {
         let id = UUID()
         let timer = Task { [weak self] in
             try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1e9))
@@ -98,8 +106,14 @@ package final class SessionMonitor: @unchecked Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             let immediate: Result<DeviceEvent, any Error>? = lock.withLock {
                 if let event = history.first(where: matches) { return .success(event) }
+                if let resetAfter, resets > resetAfter, let reset = history.first { return .success(reset) }
                 if let error = finished { return .failure(error) }
-                waiters[id] = Waiter(matches: matches, continuation: continuation)
+                let endsOnReset = resetAfter != nil
+                let orReset: @Sendable (DeviceEvent) -> Bool = { event in
+                    if endsOnReset, case .reset = event { return true }
+                    return matches(event)
+                }
+                waiters[id] = Waiter(matches: orReset, continuation: continuation)
                 return nil
             }
             if let immediate { continuation.resume(with: immediate) }
@@ -110,6 +124,9 @@ package final class SessionMonitor: @unchecked Sendable {
         let waiter = lock.withLock { waiters.removeValue(forKey: id) }
         waiter?.continuation.resume(throwing: SessionError.timedOut(what))
     }
+
+    /// How many device resets (RESET notices) the session has seen.
+    package var resetCount: Int { lock.withLock { resets } }
 
     /// True if a recent event matches.
     package func contains(where matches: (DeviceEvent) -> Bool) -> Bool {

@@ -5,6 +5,9 @@ extension MessageErrorCode {
     /// person at the desk (hardware/README.md, "Faults"). nil for other codes.
     public var stageFaultAdvice: String? {
         switch self {
+        case .driverReset:
+            return "the haptic driver lost its settings, back at its power-up defaults (supply): it browned out, most likely as "
+                + "it drove; check its VIN and GND wires and that the supply holds up under the actuator's current, then reset the board"
         case .driverAbsent:
             return "the haptic driver does not answer on I2C (wiring or supply): check SDA to A4, SCL to A5, VIN to 5V and GND "
                 + "(a DRV2605L at address 0x5A), then reset the board"
@@ -20,6 +23,10 @@ extension MessageErrorCode {
         case .overCurrent:
             return "the haptic driver shut down on over-current (actuator): check OUT+ and OUT- for a short, or an actuator of too low "
                 + "an impedance, then reset the board"
+        case .unsupported:
+            return "the board's output stage cannot drive this actuator safely and drives nothing (stage and profile): an LRA needs "
+                + "a DRV2605L or an H-bridge with carrier synthesis, a PWM stage needs the profile's voltages and the supply; fix the "
+                + "sketch's stage or profile, then upload again"
         default:
             return nil
         }

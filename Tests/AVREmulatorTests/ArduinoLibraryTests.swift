@@ -1,12 +1,12 @@
 // The simulated board needs libsimavr: built with the package trait "Emulator" only.
 #if Emulator
     import AVREmulator
+    import HapticTransport
     import FirmwareModel
     import Foundation
     import HapticCompiler
     import HapticPattern
     import HapticProtocol
-    import HapticTransport
     import TestSupport
     import Testing
 
@@ -54,7 +54,7 @@
         static let configuration = DeviceModel.Configuration(
             core: DeviceConfiguration(maxBody: 176), slotCount: 2, slotCapacity: 192, streamCapacity: 128,
             rxBuffer: 63, firmwareMajor: 0, firmwareMinor: 1, firmwarePatch: 0, actuator: .lra,
-            profileName: "lra-drv2605l-170hz-10mm", capabilities: [.activeBrake, .subtick],
+            profileName: "lra-drv2605l-170hz-10mm", capabilities: [.activeBrake, .subtick, .diag],
             resetReason: .unknown)
 
         /// A booted board and its tick schedule.
@@ -156,17 +156,9 @@
                 return (values, latest, early)
             }
 
-            /// Bytes of RAM between the end of the static data (.data, .bss) and the deepest the stack
-            /// has reached: the lowest byte above `__bss_end` that is not zero, simavr starting with an
-            /// all-zero RAM. (A push of a zero byte at the very bottom would go unseen: a bound good to
-            /// a byte or two.)
-            func stackMargin() -> Int? {
-                guard let end = board.address(ofSymbol: "__bss_end") else { return nil }
-                let ramEnd: UInt16 = 0x8FF
-                var address = end
-                while address <= ramEnd && board.readData(address) == 0 { address += 1 }
-                return Int(address - end)
-            }
+            /// Bytes of RAM between the end of the static data and the deepest the stack has reached,
+            /// measured by painting (AVRBoard.stackFreeMinimum).
+            func stackMargin() -> Int? { board.stackFreeMinimum }
 
             /// What the RTP register holds for a sample (the stage writes 0 while braking).
             static func rtp(_ sample: OutputSample) -> UInt8 {
@@ -195,7 +187,7 @@
             #expect(info.rxBuffer == 63)  // the HardwareSerial ring
             #expect(info.rate == 1000)
             #expect(info.actuator == .lra)
-            #expect(info.capabilities == [.stream, .activeBrake, .subtick, .status])
+            #expect(info.capabilities == [.stream, .activeBrake, .subtick, .diag, .status])  // DIAG: the stage reports
             #expect(info.profileNameString == "lra-drv2605l-170")
             #expect([info.firmwareMajor, info.firmwareMinor, info.firmwarePatch] == [0, 1, 0])
             // The DRV2605L stage's init, as the bare-metal one's (SelfTestFirmwareTests).
@@ -319,7 +311,8 @@
             #expect(telemetry.contains { $0.event == .finished }, "\(name): FINISHED (no fault, no underrun): \(telemetry)")
             #expect(!telemetry.contains { $0.event == .fault }, "\(name): \(telemetry)")
 
-            let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
+            let ring = streamed ? Int(configuration.streamCapacity) : nil
+            let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total, streamedThrough: ring), "\(name): model")
             let board = session.amplitudes(ticks: start + total)
             var mismatches = 0
             for k in 0..<(start + total) {
@@ -338,21 +331,25 @@
             return (total, streamed, board.latest, margin)
         }
 
-        /// The corpus compiled for the example's profile and played on the board, from a slot or
-        /// streamed (compiled without loops then, as a stream cannot loop): every tick's amplitude equal to the Swift model's, each written within the
-        /// tolerance after its tick's due time, no fault, no underrun.
+        /// The corpus (or `HAPTIC_CORPUS`) compiled for the board from its INFO as `haptic play` does
+        /// (`CompileOptions(device:)`: a streamed program has no loops) and played on it, from a slot
+        /// or streamed: every tick's amplitude equal to the Swift model's (fed as the board is, so a
+        /// file of any length is checked), each written within the tolerance after its tick's due
+        /// time, no fault, no underrun.
         @Test func everyCorpusFilePlaysOnTheArduinoBuildAsTheModel() throws {
+            var session = try Session()
+            let hello = try session.link.send(.hello(.init()))
+            guard case .info(let info)? = try session.link.response(to: hello.sequence)?.message else { throw AVRBoardError.load("no INFO") }
+            let board = DeviceCapabilities(
+                info: info, baudRate: Int(session.board.frequency) * 10 / Int(session.board.uartCyclesPerByte))
             let profile = try #require(ActuatorProfile.builtIns.first { $0.name == "lra-drv2605l-170hz-10mm" })
             var ticks = 0, streamed = 0, latest: (cycles: UInt64, file: String) = (0, ""), margin = Int.max
             let files = Corpus.names()
             for file in files {
                 let pattern = try AHAPDecoder().decode(contentsOfFile: Corpus.directory.appendingPathComponent(file).path).pattern
-                var compiled = try PatternCompiler.compile(pattern, profile: profile)
-                if compiled.bytes.count > Int(Self.configuration.slotCapacity) {
-                    // it streams, and a stream cannot loop (PROTOCOL.md 1.14, error 23)
-                    compiled = try PatternCompiler.compile(pattern, profile: profile, options: CompileOptions(loops: false))
-                }
+                let compiled = try PatternCompiler.compile(pattern, profile: profile, options: CompileOptions(device: board))
                 let outcome = try Self.play(compiled.bytes, name: file)
+                #expect(outcome.streamed == (compiled.report.placement == .stream), "\(file)")
                 ticks += outcome.ticks
                 streamed += outcome.streamed ? 1 : 0
                 if outcome.latest > latest.cycles { latest = (outcome.latest, file) }

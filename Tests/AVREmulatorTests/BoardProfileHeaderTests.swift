@@ -124,7 +124,8 @@
         }
 
         /// The Arduino library's built-in profiles (HapticOutput.h) write the DRV2605L registers of the
-        /// board's header for the same profile: the library has no generator, so this holds it to one.
+        /// board's header for the same profile, and cap their PWM stages at its voltages: the library has
+        /// no generator, so this holds it to one.
         @Test func arduinoProfilesHoldTheHeadersRegisters() throws {
             let text = try String(
                 contentsOfFile: Repository.path("hardware/arduino/HapticBridge/src/HapticOutput.h"), encoding: .utf8)
@@ -132,13 +133,15 @@
             for chunk in text.components(separatedBy: "constexpr HapticProfile ").dropFirst() {
                 let body = try #require(chunk.split(separator: "{", maxSplits: 1).last?.split(separator: "}").first)
                 let fields = body.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                try #require(fields.count == 5, "\(body)")
+                try #require(fields.count == 7, "\(body)")
                 let name = fields[0].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                 let number = { (f: String) in f.hasPrefix("0x") ? Int(f.dropFirst(2), radix: 16) : Int(f) }
                 let d = try Self.defines(name)
                 #expect(number(fields[2]) == d["DRV_RATED_VOLTAGE"], "\(name) RATED_VOLTAGE")
                 #expect(number(fields[3]) == d["DRV_OD_CLAMP"], "\(name) OD_CLAMP")
                 #expect(number(fields[4]) == d["DRV_DRIVE_TIME"], "\(name) DRIVE_TIME")
+                #expect(number(fields[5]) == d["RATED_MV"], "\(name) rated mV")
+                #expect(number(fields[6]) == d["OVERDRIVE_MV"], "\(name) overdrive mV")
                 seen += 1
             }
             #expect(seen == 3)

@@ -9,12 +9,14 @@
     import TestSupport
     import Testing
 
-    /// The whole AHAP corpus played on the simulated ATmega328P: each file compiled for the board's
-    /// actuator profile (INFO's profile name), uploaded, committed and played from a slot when it fits
-    /// (256 bytes), else streamed through the 128-byte ring with credit-based flow control at 500 kbaud.
-    /// Every tick of the play, brake included, must drive the PWM stage exactly as the Swift model's
-    /// sample for that tick says (FirmwareModel.Interpreter through the documented synthesis), with no
-    /// underrun and no late tick.
+    /// The whole AHAP corpus (or the folder `HAPTIC_CORPUS` names) played on the simulated ATmega328P
+    /// as `haptic play` plays it: each file compiled for the board from its INFO (its actuator profile,
+    /// slots, ring and line rate: `CompileOptions(device:)`, so a streamed program has no loops),
+    /// uploaded, committed and played from a slot when it fits (256 bytes), else streamed through the
+    /// 128-byte ring with credit-based flow control at 500 kbaud. Every tick of the play, brake
+    /// included, must drive the PWM stage exactly as the Swift model's sample for that tick says
+    /// (FirmwareModel.Interpreter, fed as the board is: streamed programs through a ring, so files of
+    /// any length are checked), with no underrun and no late tick.
     @Suite struct CorpusEquivalenceTests {
         /// Examples/corpus, or the folder `HAPTIC_CORPUS` names.
         static let corpus: URL = Corpus.directory
@@ -41,6 +43,17 @@
             var stepWorstTick = 0
             /// The play's first step (program load, first instructions), trigger to hand-off.
             var firstStep = 0
+        }
+
+        /// The board as its INFO describes it, for compiling (`CompileOptions(device:)`), and the
+        /// actuator profile it names.
+        static func board() throws -> (capabilities: DeviceCapabilities, profile: ActuatorProfile, streamCapacity: Int) {
+            var link = try DeviceFirmwareTests.bootedLink()
+            let hello = try link.send(.hello(.init()))
+            guard case .info(let info)? = try link.response(to: hello.sequence)?.message else { throw AVRBoardError.load("no INFO") }
+            let capabilities = DeviceCapabilities(info: info, baudRate: Int(link.board.frequency) * 10 / Int(link.board.uartCyclesPerByte))
+            let profile = try #require(ActuatorProfile.builtIns.first { $0.name == info.profileNameString })
+            return (capabilities, profile, Int(info.streamCapacity))
         }
 
         /// Plays `program` on a fresh board; returns the ticks compared.
@@ -109,7 +122,8 @@
             #expect(board.readGlobal("hb_output_late_ticks", size: 2) == 0, "\(name): late ticks")
             #expect(board.readGlobal("hb_uart_rx_overflows", size: 2) == 0, "\(name): RX ring overflow")
 
-            let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total), "\(name): model")
+            let ring = outcome.streamed ? Int(info.streamCapacity) : nil
+            let expected = try #require(ReferenceInterpreter.swiftModel(program, ticks: total, streamedThrough: ring), "\(name): model")
             let trace = try PWMComparison.trace(of: board)
             let mismatches = try PWMComparison.mismatches(trace, PWMComparison.silent(Int(start)) + expected) {
                 "\(name): play tick \($0 - Int(start))"
@@ -121,15 +135,17 @@
 
         @Test func everyCorpusFilePlaysOnTheBoardExactlyAsTheModel() throws {
             let files = Corpus.names()
-            let profile = try #require(ActuatorProfile.builtIns.first { $0.name == "lra-170hz-10mm" })
+            let board = try Self.board()
+            #expect(board.profile.name == "lra-170hz-10mm")
             var ticks = 0, streamed = 0, played = 0
             var worst = (interpreter: 0, receive: 0, handler: 0, file: "", budget: 0, budgetFile: "")
             var slowest = (step: 0, wait: 0, tick: 0, file: "")
             var firstStep = (slot: 0, stream: 0)
             for file in files {
                 let pattern = try AHAPDecoder().decode(contentsOfFile: Self.corpus.appendingPathComponent(file).path).pattern
-                let compiled = try PatternCompiler.compile(pattern, profile: profile)
+                let compiled = try PatternCompiler.compile(pattern, profile: board.profile, options: CompileOptions(device: board.capabilities))
                 let outcome = try Self.play(compiled.bytes, name: file)
+                #expect(outcome.streamed == (compiled.report.placement == .stream), "\(file)")
                 ticks += outcome.ticks
                 streamed += outcome.streamed ? 1 : 0
                 played += 1
@@ -180,14 +196,7 @@
         /// board from its INFO at its line rate (CompileOptions.device): each plays from a slot or
         /// streamed, tick for tick as the model, to FINISHED, no underrun, no late tick.
         @Test func generatedPatternsCompiledForTheBoardPlayExactly() throws {
-            var link = try DeviceFirmwareTests.bootedLink()
-            let hello = try link.send(.hello(.init()))
-            guard case .info(let info)? = try link.response(to: hello.sequence)?.message else {
-                Issue.record("no INFO")
-                return
-            }
-            let board = DeviceCapabilities(info: info, baudRate: Int(link.board.frequency) * 10 / Int(link.board.uartCyclesPerByte))
-            let profile = try #require(ActuatorProfile.builtIns.first { $0.name == info.profileNameString })
+            let (board, profile, _) = try Self.board()
             var streamed = 0, ticks = 0, slowest = 0
             for item in GeneratedPatterns.cases(seed: 0xB0A2D, perKind: 1) {
                 let compiled = try PatternCompiler.compile(item.pattern, profile: profile, options: CompileOptions(device: board))

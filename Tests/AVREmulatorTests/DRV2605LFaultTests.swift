@@ -58,7 +58,7 @@
 
         /// Each failure, from power-up: the board says which (DIAG_REPORT), and a play ends with the
         /// fault instead of STARTED (absent, calibration) or right after it, when the chip shuts its
-        /// output down (over-temperature, over-current: STATUS is polled every 64 ticks).
+        /// output down (over-temperature, over-current: STATUS is read every 16 ticks).
         @Test(arguments: [
             (DRV2605LFault.driverAbsent, MessageErrorCode.driverAbsent), (.calibrationFails, .calibrationFailed),
             (.overtemp, .overTemperature), (.overcurrent, .overCurrent),
@@ -94,6 +94,30 @@
             print(
                 "REPORT DRV2605L \(fault.rawValue): FAULT \(code) at tick \(t.tick); DIAG flags \(report.flags.rawValue), status 0x\(String(report.driverStatus, radix: 16))"
             )
+        }
+
+        /// A short play whose drive changes every tick (a ramp up and down, 40 ticks, as impact.heavy
+        /// is): the chip shut down at its first drive, and the play must end with that fault, not
+        /// FINISHED (the STATUS poll was starved by the RTP writes until the play was over).
+        @Test(arguments: [(DRV2605LFault.overtemp, MessageErrorCode.overTemperature), (.overcurrent, .overCurrent)])
+        func aShortPlayOnAFaultedChipEndsWithTheFault(fault: DRV2605LFault, code: MessageErrorCode) throws {
+            var link = try Self.booted(fault: fault)
+            var builder = ProgramBuilder()
+            builder.rampA(to: 255, duration: 20, at: 0)
+            builder.rampA(to: 1, duration: 20, at: 20)
+            let program = builder.program(endingAt: 40)
+            try DeviceFirmwareTests.upload(program.bytes, slot: 0, link: &link)
+            let play = try link.send(.play(.init(slot: 0)))
+            #expect(try link.response(to: play.sequence)?.isAck == true)
+            let ended = try link.await(ticks: 200) {
+                if case .telemetry(let t) = $0, t.event == .fault || t.event == .finished { return true } else { return false }
+            }
+            guard case .telemetry(let t)? = ended?.message else {
+                Issue.record("\(fault): no end, telemetry \(Self.telemetry(link))")
+                return
+            }
+            #expect(t.event == .fault && t.code == code.rawValue, "\(fault): \(t)")
+            #expect(link.board.drv2605lOutputVolts == 0)
         }
 
         /// The chip stops answering mid-play: the RTP writes fail after their retries, and the play ends

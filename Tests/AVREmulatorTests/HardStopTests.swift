@@ -6,8 +6,9 @@
     import TestSupport
     import Testing
 
-    /// The hard stop (hardware/README.md, "Faults"): a main loop that stalls is reset by the AVR's
-    /// watchdog within 250 ms, and from reset until the stage's init the outputs are safe.
+    /// The hard stop (hardware/README.md, "Faults"): a main loop that stalls gets the AVR watchdog's
+    /// interrupt at 250 ms, which turns the outputs off and has the watchdog reset the MCU 15 ms later;
+    /// from reset until the stage's init the outputs are safe.
     @Suite struct HardStopTests {
         /// A test image whose main loop hangs at step 300 (interrupts still running).
         static let stalling = AVRFirmwareBuild(variables: ["DRV_FLAGS": "-DHB_TEST_STALL_AT_STEP=300"])
@@ -18,8 +19,9 @@
             try DeviceFirmwareTests.upload(DeviceFirmwareTests.program, slot: 0, link: &link)
             let play = try link.send(.play(.init(slot: 0, loops: 0)))
             #expect(try link.response(to: play.sequence)?.isAck == true)
-            // Step 300 hangs; the watchdog (250 ms: 4,000,000 cycles of its 128 kHz oscillator's
-            // count) resets the MCU, which boots and says so.
+            // Step 300 hangs; the watchdog's interrupt (250 ms: 4,000,000 cycles of its 128 kHz
+            // oscillator's count) turns the outputs off and the reset 15 ms later restarts the MCU,
+            // which boots and says so.
             let before = board.cycle
             let reset = try link.await(ticks: 600) { if case .reset = $0 { return true } else { return false } }
             guard case .reset(let notice)? = reset?.message else {

@@ -47,7 +47,8 @@
                     edgeWindow.append(inEdge)
                 }
             }
-            let supply = Double(settings.supplyMillivolts) / 1_000
+            // at the highest the declared supply may be (hb_drive_cap.h): what the caps are for
+            let supply = Double(settings.supplyMaximumMillivolts) / 1_000
             let rated = Double(settings.ratedMillivolts) / 1_000
             let overdrive = Double(settings.overdriveMillivolts) / 1_000
             // One carrier period in updates at the slowest drive frequency (an ERM: one tick).

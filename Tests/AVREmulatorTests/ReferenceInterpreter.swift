@@ -13,6 +13,21 @@
             return (0..<ticks).map { _ in interpreter.step() }
         }
 
+        /// The Swift model fed the way the device is: a program that fits a slot loaded whole, a
+        /// streamed one (`ringCapacity`: the device's stream ring) through a ring kept as full as it
+        /// goes (PROTOCOL.md 1.14), so a program of any length is checked, whatever its body size.
+        static func swiftModel(_ program: [UInt8], ticks: Int, streamedThrough ringCapacity: Int?) -> [OutputSample]? {
+            guard let ringCapacity else { return swiftModel(program, ticks: ticks) }
+            guard let ring = ByteSource.ring(capacity: ringCapacity) else { return nil }
+            var interpreter = Interpreter()
+            do { try interpreter.loadStream(header: program.prefix(16), ring: ring) } catch { return nil }
+            var body = program.dropFirst(16)
+            return (0..<ticks).map { _ in
+                body = body.dropFirst(interpreter.feed(body))
+                return interpreter.step()
+            }
+        }
+
         static func hostCore(_ program: [UInt8], ticks: Int) -> [OutputSample]? {
             var config = hb_config()
             hb_config_default(&config)

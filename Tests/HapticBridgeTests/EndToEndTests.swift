@@ -27,10 +27,18 @@ import Testing
         defer { Task { await fixture.stop() } }
         let device = fixture.device
         let info = try #require(await device.info)
+        let profile = try #require(await device.profile)
+        // Compiled for this device as `HapticDevice.compile` does, except that the host's answer
+        // to a CREDIT takes 10 times as many of its faster ticks: a long streamed file (over
+        // 100 s, larger than any slot) is paced for that, or it would underrun on a busy machine.
+        var capabilities = DeviceCapabilities(info: info, baudRate: 115_200)
+        capabilities.streamLatencyTicks *= Int(speed)
+        var options = CompileOptions(device: capabilities)
+        options.tickRate = info.rate
         var streamed = 0, played = 0
         for file in files {
             let pattern = try AHAPDecoder().decode(contentsOfFile: file).pattern
-            let program = try await device.compile(pattern).program
+            let program = try PatternCompiler.compile(pattern, profile: profile, options: options).program
             let prepared = try await device.prepare(program: program)
             if prepared.isStreamed {
                 streamed += 1

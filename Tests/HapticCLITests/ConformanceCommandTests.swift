@@ -68,10 +68,34 @@ import Testing
         return (status, try #require(json, "\(client.standardOutput) \(client.standardError)"))
     }
 
+    /// Outside a checkout the kit replays the vectors it ships with; an empty --vectors folder fails.
+    @Test func theVectorsComeWithTheToolAndAnEmptyFolderFails() throws {
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let emulator = try HapticProcess(["emulate", "--seconds", "120"])
+        defer { if emulator.process.isRunning { emulator.send(SIGKILL) } }
+        let port = try #require(emulator.waitForPTY(timeout: 30))
+        let run = try HapticProcess.run(["conformance", "--port", port, "--check", "vector:slot_errors"], timeout: 60, directory: elsewhere)
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("vector slot_errors") && run.output.contains("1 passed"), "\(run.output)")
+        #expect(!run.output.contains("none found"), "\(run.output)")
+        let empty = try HapticProcess.run(["conformance", "--port", port, "--vectors", elsewhere.path], timeout: 60, directory: elsewhere)
+        #expect(empty.status == 1, "\(empty.output)")
+        #expect(empty.output.contains("does not conform"), "\(empty.output)")
+        emulator.send(SIGINT)
+        _ = emulator.waitForExit(timeout: 10)
+    }
+
     @Test func aPortThatCannotBeOpenedExitsOne() throws {
         let run = try HapticProcess.run(["conformance", "--port", "/dev/no-such-port"], timeout: 20)
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("Error: "), "\(run.errors)")
+        // --json: the document all the same, the handshake failed.
+        let json = try HapticProcess.run(["conformance", "--port", "/dev/no-such-port", "--json"], timeout: 20)
+        #expect(json.status == 1)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
+        #expect(root["schema"] as? String == "haptic-conformance/1" && root["passed"] as? Bool == false)
     }
 
     @Test func anUnknownCheckIsABadCommandLine() throws {

@@ -18,13 +18,13 @@ final class HapticProcess: @unchecked Sendable {
     private var stdoutText = ""
     private var stderrText = ""
 
-    init(_ arguments: [String], directory: URL = Repository.root) throws {
+    init(_ arguments: [String], directory: URL = Repository.root, standardInput: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
         // Both pipes are drained as they fill, so a chatty child never blocks on a full pipe.
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
@@ -75,10 +75,11 @@ final class HapticProcess: @unchecked Sendable {
     }
 
     /// Runs `haptic ARGUMENTS` to its end (at most `timeout` seconds).
-    static func run(_ arguments: [String], timeout: Double, directory: URL = Repository.root) throws -> (
+    /// `standardInput`: a file to read as standard input (default: none).
+    static func run(_ arguments: [String], timeout: Double, directory: URL = Repository.root, standardInput: String? = nil) throws -> (
         status: Int32?, output: String, errors: String
     ) {
-        let child = try HapticProcess(arguments, directory: directory)
+        let child = try HapticProcess(arguments, directory: directory, standardInput: standardInput)
         let status = child.waitForExit(timeout: timeout)
         return (status, child.standardOutput, child.standardError)
     }

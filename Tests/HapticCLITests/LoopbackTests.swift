@@ -12,11 +12,13 @@ import Testing
         return url
     }
 
-    /// Examples/loopback-ci.sh with the built `haptic` first on PATH.
-    @Test func theShellExampleFromTheReadmePasses() throws {
+    /// Examples/loopback-ci.sh with the built `haptic` first on PATH, on the virtual device and on
+    /// the simulated board (the README's `--mcu atmega328p`, whose port line reads differently).
+    @Test(arguments: [[], ["--mcu", "atmega328p"]])
+    func theShellExampleFromTheReadmePasses(emulateOptions: [String]) throws {
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/bin/sh")
-        script.arguments = [Repository.path("Examples/loopback-ci.sh"), "preset:notification.success"]
+        script.arguments = [Repository.path("Examples/loopback-ci.sh"), "preset:notification.success"] + emulateOptions
         var environment = ProcessInfo.processInfo.environment
         let binaries = URL(fileURLWithPath: HapticProcess.executable).deletingLastPathComponent().path
         environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
@@ -30,6 +32,35 @@ import Testing
         #expect(script.terminationStatus == 0, "\(text)")
         #expect(text.contains("finished slot"), "\(text)")
         #expect(text.contains("equal: "), "\(text)")
+    }
+
+    /// Examples/verify-corpus.sh, the README's recipe for a folder of one's own, on three corpus
+    /// files: each played on the simulated board and its trace verified tick by tick. (It failed
+    /// when a PLAY the firmware handled a tick late, behind the PONGs of a PING burst, was
+    /// replayed a tick early in the board's trace.)
+    @Test func theCorpusRecipeVerifiesAFolder() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["Lofelt__NiceVibrations__2_points.ahap", "apple__unityplugins__Boing.ahap", "apple__unityplugins__Hit.ahap"] {
+            try FileManager.default.copyItem(
+                at: Corpus.shipped.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/bin/sh")
+        script.arguments = [Repository.path("Examples/verify-corpus.sh"), directory.path]
+        var environment = ProcessInfo.processInfo.environment
+        let binaries = URL(fileURLWithPath: HapticProcess.executable).deletingLastPathComponent().path
+        environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        script.environment = environment
+        script.currentDirectoryURL = Repository.root
+        let output = Pipe()
+        script.standardOutput = output
+        script.standardError = output
+        try script.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 0, "\(text)")
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("equal ") }.count == 3, "\(text)")
     }
 
     /// Serves `arguments` (emulate ...), plays `pattern` on it with `play --json`, stops it with

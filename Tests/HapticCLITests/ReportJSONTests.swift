@@ -296,6 +296,8 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
         let root = try document(try await haptic("profile", "--mcu", "atmega328p", "--json").output, schema: "haptic-profile-mcu/1")
         #expect(root["mcu"] as? String == "atmega328p" && root["frequency_hz"] as? Int == 16_000_000)
         #expect(root["cycles_per_tick"] as? Int == 16_000)
+        // The stack measured on its worst paths, with the 64-byte reserve the builds enforce.
+        #expect((root["stack_free_min"] as? Int).map { $0 >= 64 && $0 < 512 } == true, "\(root["stack_free_min"] ?? "none")")
         let latency = try #require(root["play_latency"] as? [String: Any])
         let warm = try #require(latency["warm_cycles"] as? Int)
         #expect((latency["warm_phases"] as? [[String: Int]])?.map { $0["cycles"] ?? 0 }.max() == warm)
@@ -307,6 +309,7 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
         let text = try await haptic("profile", "--mcu", "atmega328p").output
         #expect(text.contains("last byte -> first output change: \(warm) cycles"))
         #expect(text.contains("slots held at once: \(root["slot_count"] as? Int ?? -1)"))
+        #expect(text.contains("stack: \(root["stack_free_min"] as? Int ?? -1) bytes of RAM left free"))
         // Felt onset on the board: the presets played on it, through the physics of the profile it reports.
         #expect(member(root, "felt_onset", "actuator_profile") as? String == "lra-170hz-10mm")
         let felt50 = try #require(member(root, "felt_onset", "felt50", "p50_ms") as? Double)

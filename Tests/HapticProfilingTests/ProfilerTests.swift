@@ -92,7 +92,14 @@ import Testing
         // a warm upload-then-play of these presets takes well under that at 115200 baud.
         for cold in report.unpreparedCold {
             #expect(cold.latency >= 0.020 - cold.uncertainty)
+            // The 20 wake ticks show as the wake-up (the ACK's start tick already includes them),
+            // less the ACK's way back to the host, which makes the PLAY's arrival look later.
+            #expect(cold.wakeUp > 0.010 && cold.wakeUp <= 0.021, "wake-up \(cold.wakeUp)")
         }
+        for warm in report.prepared { #expect(warm.wakeUp < 0.002, "wake-up \(warm.wakeUp)") }
+        // ...and are not counted as the host's time.
+        let breakdown = report.breakdown(report.unpreparedCold)
+        #expect(breakdown.wakeUp > 0.010 && breakdown.host < 0.015, "\(breakdown)")
         #expect(report.coldSpeedupAtCorpusMedian != nil)
     }
 }

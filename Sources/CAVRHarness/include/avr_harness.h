@@ -76,7 +76,8 @@ enum {
     HB_AVR_EVENT_DRV_WRITE = 2,    /* reg = DRV2605L register, value = byte written */
     HB_AVR_EVENT_TIMER2_START = 3, /* the tick timer's clock was started (TCCR2B written non-zero) */
     HB_AVR_EVENT_PROBE = 4,        /* value = GPIOR0 as written: the firmware's probe bits (probe.h) */
-    HB_AVR_EVENT_DRV_OUTPUT = 5    /* the DRV2605L's output changed: reg << 8 | value = signed millivolts */
+    HB_AVR_EVENT_DRV_OUTPUT = 5,   /* the DRV2605L's output changed: reg << 8 | value = signed millivolts */
+    HB_AVR_EVENT_DRV_ENABLE = 6    /* the DRV2605L's EN changed: value = its level */
 };
 typedef struct {
     uint64_t cycle;
@@ -101,7 +102,12 @@ enum {
     HB_AVR_DRV_FAULT_CALIBRATION = 2, /* auto-calibration ends with DIAG_RESULT = 1 */
     HB_AVR_DRV_FAULT_OVERTEMP = 3,    /* shuts down when driving, STATUS OVER_TEMP */
     HB_AVR_DRV_FAULT_OVERCURRENT = 4, /* shuts down when driving, STATUS OC_DETECT */
-    HB_AVR_DRV_FAULT_BUS_STUCK = 5    /* SDA held low until SCL is clocked (a slave cut mid-byte) */
+    HB_AVR_DRV_FAULT_BUS_STUCK = 5,   /* SDA held low until SCL is clocked (a slave cut mid-byte) */
+    HB_AVR_DRV_FAULT_POWER_LOSS = 6,  /* its supply sags whenever it drives: it browns out and comes back at
+                                         its  reset defaults, in standby, its writes still acknowledged */
+    HB_AVR_DRV_FAULT_BUS_LOST = 7,    /* SDA held low for good (no clocking frees it): every transfer fails */
+    HB_AVR_DRV_FAULT_BUS_HANG = 8     /* SCL held low for good (a clock stretched forever): no bus action
+                                         completes, not even a STOP (what hangs a Wire without time-out) */
 };
 void hb_avr_drv_set_fault(hb_avr *board, int fault);
 /* The LRA's true resonance (LRA_PERIOD reports it); 170 Hz unless set. */
@@ -110,6 +116,25 @@ void hb_avr_drv_set_lra_hz(hb_avr *board, double hz);
 int16_t hb_avr_drv_output_mv(const hb_avr *board);
 /* Auto-calibrations completed since the board was created. */
 uint32_t hb_avr_drv_calibrations(const hb_avr *board);
+/* The chip loses power and comes back now: registers at their reset defaults, standby. */
+void hb_avr_drv_power_loss(hb_avr *board);
+/* Power losses so far (this call's and HB_AVR_DRV_FAULT_POWER_LOSS's). */
+uint32_t hb_avr_drv_brown_outs(const hb_avr *board);
+/* EN: on = wired to PD4 (Arduino D4) with a pull-down, as the wiring guide shows (low, the chip is
+ * shut down: no output whatever its registers, and I2C writes are not taken, SLOS854C 8.4.1.3);
+ * off (the default) = tied high, for images that do not drive it. */
+void hb_avr_drv_set_en_pin(hb_avr *board, int on);
+/* EN is high now (the chip may drive). */
+int hb_avr_drv_enabled(const hb_avr *board);
+
+/* Loads a bootloader (Intel HEX, e.g. Debian's optiboot_atmega328.hex at 0x7E00) into flash at its
+ * address and makes it the reset vector, as BOOTRST and the boot-size fuses do on the board; the
+ * firmware stays at 0. Resets (the watchdog's, hb_avr_reset's) then run it for real, and hb_avr_reset
+ * holds nothing: bytes sent while the bootloader runs are dropped (it listens at another rate).
+ * Returns 0, or -1 with a one-line reason in `error`. */
+int hb_avr_load_bootloader(hb_avr *board, const char *hex_path, char *error, size_t error_capacity);
+/* Byte address of the loaded bootloader, 0 when none. */
+uint32_t hb_avr_boot_start(const hb_avr *board);
 
 /* The DRV2605L's steady output for a register file (256 bytes) by the datasheet's equations (TI
  * SLOS854C 8.5.2.1 Equations 4 to 7, 8.5.2.2 Equations 8 and 9, 8.5.8.1 data formats): full scale

@@ -26,6 +26,9 @@ import HapticPattern
             var worstCaseTickPercent: Double
             /// The program that set the worst tick.
             var worstCaseProgram: String
+            /// The least free RAM the stack left on its worst paths, bytes (`StackWorstPaths`: painted in
+            /// simavr); null if not measured.
+            @Nullable var stackFreeMin: Int? = nil
             /// Felt onset of the presets on the board (`BoardFeltOnset`); null if not measured.
             @Nullable var feltOnset: BoardFeltOnset? = nil
 

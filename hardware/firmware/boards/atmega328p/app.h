@@ -5,11 +5,13 @@
 
 #include <stdint.h>
 
-/* MCUSR at reset (or as the bootloader passed it in r2), read by main before anything else, with
- * HB_BOARD_SOFTWARE_RESET set when the reset was hb_board_restart's (a watchdog reset the firmware
- * asked for). */
+/* Why the board started, as main.c could tell it: MCUSR at reset (0 when the bootloader cleared it:
+ * Debian's Optiboot does and passes nothing on), with HB_BOARD_SOFTWARE_RESET for a restart the
+ * firmware asked for (RECALIBRATE) and HB_BOARD_HARD_STOP for the watchdog's hard stop, both marked
+ * in memory a reset keeps, so they hold with any bootloader. */
 extern uint8_t hb_board_reset_flags;
-#define HB_BOARD_SOFTWARE_RESET 0x80u /* a bit MCUSR does not have */
+#define HB_BOARD_SOFTWARE_RESET 0x80u /* bits MCUSR does not have */
+#define HB_BOARD_HARD_STOP 0x40u
 /* Set by the application: main restarts the board once what it sent is on the line. */
 extern volatile uint8_t hb_board_restart_requested;
 

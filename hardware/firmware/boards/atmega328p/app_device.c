@@ -44,6 +44,13 @@
 #define CAP_BRAKE 0u
 #endif
 
+/* SOFT_RESTART: no watchdog reset on this board (its bootloader loops on one, board.h). */
+#if HB_BOARD_WATCHDOG_RESET
+#define CAP_SOFT_RESTART 0u
+#else
+#define CAP_SOFT_RESTART HB_CAP_SOFT_RESTART
+#endif
+
 static uint8_t program_memory[SLOT_COUNT * SLOT_CAPACITY];
 static uint8_t stream_ring[STREAM_CAPACITY + HB_SOURCE_TAIL]; /* mirrored tail: hb_source.h */
 static hb_device_config config;
@@ -89,12 +96,15 @@ static void yield_to_ticks(void *ctx)
     hb_board_yield();
 }
 
-/* MCUSR flags (and HB_BOARD_SOFTWARE_RESET) to the protocol's reset reasons (2.6); 0 when the
- * bootloader cleared them. */
+/* The board's reset flags (app.h) to the protocol's reset reasons (2.6): the firmware's own marks
+ * first, then MCUSR; unknown when the bootloader cleared it (Optiboot after a reset pin or power-on). */
 static uint8_t reset_reason(uint8_t flags)
 {
-    if (flags & _BV(WDRF)) {
-        return (flags & HB_BOARD_SOFTWARE_RESET) ? HB_RESET_SOFTWARE : HB_RESET_WATCHDOG;
+    if (flags & HB_BOARD_SOFTWARE_RESET) {
+        return HB_RESET_SOFTWARE;
+    }
+    if (flags & (HB_BOARD_HARD_STOP | _BV(WDRF))) {
+        return HB_RESET_WATCHDOG;
     }
     if (flags & _BV(BORF)) {
         return HB_RESET_BROWN_OUT;
@@ -121,7 +131,7 @@ void hb_app_init(void)
     config.fw_minor = 1;
     config.fw_patch = 0;
     config.actuator = ACTUATOR;
-    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK | HB_CAP_DIAG;
+    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK | HB_CAP_DIAG | CAP_SOFT_RESTART;
     config.profile_name = HB_PROFILE_NAME;
     config.reset_reason = reset_reason(hb_board_reset_flags);
     hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);

@@ -30,6 +30,26 @@
 #endif
 #define HB_UBRR ((F_CPU + 4UL * HB_BAUD) / (8UL * HB_BAUD) - 1UL)
 
+/* The DRV2605L's EN on Arduino D4 (PD4), with a 10 kOhm pull-down to GND so that it reads low while
+ * the pin is an input (reset, the bootloader): low is shutdown, the output off whatever the
+ * registers say (TI SLOS854C 8.4.1.3). Driven low from the first instructions (main.c), high once
+ * the bus answers, low again on every stage fault and on the watchdog's hard stop. */
+#define HB_DRV_EN_DDR DDRD
+#define HB_DRV_EN_PORT PORTD
+#define HB_DRV_EN_BIT 4
+
+/* The bootloader in front of the firmware (make BOOTLOADER=optiboot|atmegaboot). Optiboot (Uno,
+ * current Nano) turns the watchdog off before it starts the firmware, so a watchdog reset brings the
+ * board back. Debian's ATmegaBOOT_168_atmega328 (old Nano, Pro Mini 328) is built without its
+ * watchdog fix: after a watchdog reset it runs with the watchdog still at 15 ms and is reset again
+ * before it can start anything, for good. On such a board the firmware never lets the watchdog reset
+ * the chip: the hard stop and RECALIBRATE restart it in software (main.c; INFO capability bit 6). */
+#if defined(HB_BOOTLOADER_ATMEGABOOT)
+#define HB_BOARD_WATCHDOG_RESET 0
+#else
+#define HB_BOARD_WATCHDOG_RESET 1
+#endif
+
 /* Receive ring: filled by the RX interrupt while the main loop is busy (a step, a frame's
  * handling; between them the main loop reads the UART itself, uart.h), drained by the main loop
  * into the frame decoder.
@@ -41,8 +61,10 @@
 #define HB_RX_BUFFER_SIZE 128u
 #endif
 #define HB_RX_CREDIT_BYTES HB_RX_BUFFER_SIZE
-/* Transmit ring: one largest frame (136 bytes on the wire) fits without blocking the main
- * loop; a writer that finds it full waits for the TX interrupt to make room. */
+/* Transmit ring: the longest frame the device sends (INFO with a 16-character profile name: 60
+ * bytes of payload, 68 on the wire, PROTOCOL.md 2.1) fits without blocking the main loop, with 60
+ * bytes to spare; the protocol's 136-byte frames are the host's (UPLOAD). A writer that finds the
+ * ring full waits for the TX interrupt to make room. */
 #ifndef HB_TX_BUFFER_SIZE
 #define HB_TX_BUFFER_SIZE 128u
 #endif

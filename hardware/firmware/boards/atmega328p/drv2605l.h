@@ -36,7 +36,7 @@
 #define HB_DRV_DEVICE_ID 7u
 
 typedef struct {
-    uint8_t flags;       /* HB_DIAG_PRESENT, HB_DIAG_CALIBRATED, HB_DIAG_STORED, HB_DIAG_STANDBY */
+    uint8_t flags;       /* HB_DIAG_PRESENT, _CALIBRATED, _STORED, _STANDBY, _DISABLED */
     uint8_t fault;       /* the stage fault (HB_ERR_DRIVER_ABSENT ..), 0: none; lasts until reset */
     uint8_t status;      /* STATUS as last read */
     uint8_t cal_comp;    /* A_CAL_COMP in use */

@@ -19,6 +19,7 @@
 #include <avr/wdt.h>
 
 #include "app.h"
+#include "board.h"
 #include "output.h"
 #include "probe.h"
 #include "tick.h"
@@ -26,42 +27,80 @@
 
 uint8_t hb_board_reset_flags;
 volatile uint8_t hb_board_restart_requested;
-/* Optiboot clears MCUSR and hands its value over in r2: save r2 before the C runtime uses it. */
-static uint8_t bootloader_flags __attribute__((section(".noinit")));
-void hb_board_save_r2(void) __attribute__((naked, used, section(".init0")));
-void hb_board_save_r2(void)
-{
-    __asm__ __volatile__("sts %0, r2" : "=m"(bootloader_flags));
-}
 
-/* The hard stop. A watchdog reset leaves the watchdog running at its shortest time-out (15 ms):
- * stop it before the C runtime's start-up, keeping MCUSR for the reset reason, and put the
- * outputs in their safe state at once (the PWM stage's pins low; the DRV2605L is reset by its
- * stage's init, its first I2C transfer). hb_board_restart marks its own resets in .noinit. */
+/* The outputs in their safe state: the PWM stage's bridge inputs (D9, D10) low and Timer1 off them;
+ * the DRV2605L's EN (board.h) low, which shuts the chip down whatever its registers say. */
+#if defined(HB_BOARD_PWM)
+#define OUTPUTS_OFF()                                    \
+    do {                                                 \
+        TCCR1A = 0;                                      \
+        PORTB &= (uint8_t) ~(_BV(PORTB1) | _BV(PORTB2)); \
+        DDRB |= _BV(DDB1) | _BV(DDB2);                   \
+    } while (0)
+#else
+#define OUTPUTS_OFF()                                   \
+    do {                                                \
+        HB_DRV_EN_PORT &= (uint8_t)~_BV(HB_DRV_EN_BIT); \
+        HB_DRV_EN_DDR |= _BV(HB_DRV_EN_BIT);            \
+    } while (0)
+#endif
+
+/* The reset reason (app.h). MCUSR is read before anything else and cleared; what the firmware did
+ * itself (the hard stop, a restart for RECALIBRATE) is marked in .noinit, which a reset keeps, so
+ * it is known whatever the bootloader did to MCUSR (Debian's Optiboot clears it and passes nothing:
+ * its r2 is not MCUSR, so it is not read). A watchdog reset leaves the watchdog running at its
+ * shortest time-out (15 ms): it is stopped here, before the C runtime's start-up, so no bootloader
+ * or start-up ever loops on it, and the outputs go to their safe state at once. */
 static uint8_t reset_mcusr __attribute__((section(".noinit")));
 static uint8_t restart_mark __attribute__((section(".noinit")));
-#define RESTART_MARK 0xA5u
+#define RESTART_MARK 0xA5u   /* RECALIBRATE's restart */
+#define HARD_STOP_MARK 0x5Au /* the watchdog's hard stop */
 void hb_board_early(void) __attribute__((naked, used, section(".init3")));
 void hb_board_early(void)
 {
     reset_mcusr = MCUSR;
     MCUSR = 0;
     wdt_disable();
-#if defined(HB_BOARD_PWM)
-    PORTB &= (uint8_t) ~(_BV(PORTB1) | _BV(PORTB2));
-    DDRB |= _BV(DDB1) | _BV(DDB2); /* D9, D10 low: the bridge's inputs, no drive */
-#endif
+    OUTPUTS_OFF();
 }
 
-/* A restart the firmware asks for (SET_CONFIG RECALIBRATE): the watchdog at 15 ms, and wait. */
-static void restart(void) __attribute__((noreturn));
-static void restart(void)
+/* A restart the firmware asks for, with `mark` for the next boot's reset reason. With a bootloader
+ * that survives a watchdog reset (board.h), the watchdog at 15 ms, and wait: the chip restarts
+ * clean. Else a restart in software: the peripherals the firmware uses back to their reset values,
+ * interrupts off, and a jump to the firmware's reset vector (not the bootloader's). */
+static void restart(uint8_t mark) __attribute__((noreturn));
+static void restart(uint8_t mark)
 {
-    restart_mark = RESTART_MARK;
     cli();
+    OUTPUTS_OFF();
+    restart_mark = mark;
+#if HB_BOARD_WATCHDOG_RESET
+    wdt_disable(); /* a fresh 15 ms count, whatever ran before */
     wdt_enable(WDTO_15MS);
     for (;;) {
     }
+#else
+    wdt_disable();
+    UCSR0B = 0;
+    TIMSK2 = 0;
+    TCCR2A = 0;
+    TCCR2B = 0;
+    TIMSK1 = 0;
+    TCCR1A = 0;
+    TCCR1B = 0;
+    TWCR = 0;
+    __asm__ __volatile__("jmp 0");
+    __builtin_unreachable();
+#endif
+}
+
+/* The hard stop: the main loop did not reset the watchdog for 250 ms. The watchdog runs in
+ * interrupt-and-reset mode: this interrupt comes first, turns the outputs off and restarts the
+ * board (restart above); if it cannot run (interrupts off), the next time-out resets the chip,
+ * whose pins then float to their pull-downs (hardware/README.md). */
+ISR(WDT_vect)
+{
+    restart(HARD_STOP_MARK);
 }
 
 /* Steps run so far, modulo 256, against the timer's hb_tick_count(). */
@@ -69,7 +108,7 @@ static uint8_t done;
 
 #if defined(HB_TEST_STALL_AT_STEP)
 /* Test builds only (DRV_FLAGS='-DHB_TEST_STALL_AT_STEP=n'): the main loop hangs at step n, with the
- * interrupts running, so that the simulator shows the watchdog's hard stop. */
+ * interrupts running, so that the simulator shows the watchdog's hard stop; not again after it. */
 static uint16_t steps_run;
 #endif
 
@@ -81,7 +120,7 @@ void hb_board_run_due_ticks(void)
     while (hb_tick_count() != done) {
         done++;
 #if defined(HB_TEST_STALL_AT_STEP)
-        if (++steps_run == (uint16_t)HB_TEST_STALL_AT_STEP) {
+        if (++steps_run == (uint16_t)HB_TEST_STALL_AT_STEP && !(hb_board_reset_flags & HB_BOARD_HARD_STOP)) {
             for (;;) {
             }
         }
@@ -155,27 +194,38 @@ static void receive(void)
             hb_uart_rx_unmask();
         }
         HB_PROBE_ON(HB_PROBE_PROTO);
-        hb_app_byte(byte);
-        HB_PROBE_OFF(HB_PROBE_PROTO);
         if (byte == 0u) {
+            /* A frame is handled now, maybe ticks after it arrived (held replies go first). */
+            HB_PROBE_ON(HB_PROBE_FRAME);
+            hb_app_byte(byte);
+            HB_PROBE_OFF(HB_PROBE_FRAME);
+            HB_PROBE_OFF(HB_PROBE_PROTO);
             return;
         }
+        hb_app_byte(byte);
+        HB_PROBE_OFF(HB_PROBE_PROTO);
     }
     hb_uart_rx_unmask();
 }
 
 int main(void)
 {
-    uint8_t flags = reset_mcusr ? reset_mcusr : bootloader_flags;
-    if ((flags & _BV(WDRF)) && restart_mark == RESTART_MARK) {
+    uint8_t flags = reset_mcusr;
+    /* after power-on or a brown-out (when MCUSR still says so) the mark is whatever RAM held */
+    uint8_t mark = (flags & (_BV(PORF) | _BV(BORF))) ? 0u : restart_mark;
+    if (mark == RESTART_MARK) {
         flags |= HB_BOARD_SOFTWARE_RESET;
+    } else if (mark == HARD_STOP_MARK) {
+        flags |= HB_BOARD_HARD_STOP;
     }
     hb_board_reset_flags = flags;
     restart_mark = 0;
     GPIOR0 = 0;
-    /* From here a main loop that stalls for 250 ms resets the board (long waits, such as the
-     * DRV2605L's auto-calibration, reset the watchdog as they go). */
+    /* From here a main loop that stalls for 250 ms is stopped (ISR(WDT_vect); long waits, such as
+     * the DRV2605L's auto-calibration, reset the watchdog as they go). WDIE may be set at any time;
+     * the time-out needs the timed sequence, which wdt_enable does. */
     wdt_enable(WDTO_250MS);
+    WDTCSR |= _BV(WDIE);
     hb_uart_init();
     hb_hal_output_init();
     hb_app_init();
@@ -187,7 +237,7 @@ int main(void)
         hb_board_run_due_ticks();
         receive();
         if (hb_board_restart_requested && !hb_app_pending() && hb_uart_tx_idle()) {
-            restart();
+            restart(RESTART_MARK);
         }
     }
 }

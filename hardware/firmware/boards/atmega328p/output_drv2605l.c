@@ -6,14 +6,24 @@
  * Every register value comes from the actuator profile (profiles/<name>.h, written by
  * tools/gen-board-profiles with the datasheet's equations; hardware/README.md tables them).
  * Faults are reported, never silent (hb_output_fault, PROTOCOL.md 2.18): the chip absent at boot,
- * transfers failing after retries, a failed auto-calibration, and the chip's own over-temperature
- * and over-current flags (STATUS, polled every 64 ticks). A value that cannot be written is
- * retried at the next boundary; a final zero that cannot be delivered puts the chip in standby.
- * At boot the bus is recovered (a slave cut off mid-byte by a reset holds SDA) and the chip is
- * reset (DEV_RESET), so no register of an earlier sketch survives; calibration results are kept
- * in EEPROM with the profile they belong to and reused at the next boot. */
+ * a transfer failing after its retries, a failed auto-calibration, the chip's own over-temperature
+ * and over-current flags, and a chip found back at its reset defaults (it lost power). Every fault
+ * drops EN (board.h), which shuts the chip down whatever its registers say and whether or not the
+ * bus still works; a fault the bus can still be told about puts the chip in standby first. The
+ * stage then stays off until the board restarts: a chip that browned out under its load would do
+ * so again, and the host is told instead (re-initialising it would hide a supply that cannot hold).
+ *
+ * The chip is checked at a fixed rate whatever plays (CHECK_INTERVAL): every 8 ticks one read, in
+ * turn STATUS, MODE, STATUS, and one of the settings written at boot, each compared with what was
+ * written. So STATUS is read every 16 ms, MODE every 32 ms (a chip that browned out is back in
+ * standby: found within 32 ms), every setting every 256 ms.
+ *
+ * At boot the bus is recovered (a slave cut off mid-byte by a reset holds SDA), EN is raised and the
+ * chip is reset (DEV_RESET), so no register of an earlier sketch survives; calibration results are
+ * kept in EEPROM with the profile they belong to and reused at the next boot. */
 #include <avr/eeprom.h>
 #include <avr/io.h>
+#include <avr/pgmspace.h>
 #include <avr/wdt.h>
 #include <util/delay.h>
 
@@ -62,7 +72,7 @@
 /* CONTROL4: AUTO_CAL_TIME 3 (1000 to 1200 ms), the most robust. */
 #define CONTROL4 0x30u
 #define ATTEMPTS 3u       /* a transfer is tried this often before it counts as failed */
-#define POLL_INTERVAL 64u /* ticks between STATUS reads */
+#define CHECK_INTERVAL 8u /* ticks between the checks of the chip (one read each) */
 
 hb_drv2605l_state hb_drv2605l;
 volatile uint16_t hb_output_late_ticks;
@@ -74,11 +84,21 @@ static volatile uint8_t latch_tag; /* hb_tick_count() at the hand-off (output_pw
 /* The value taken at the last boundary, for the main loop to write (hb_output_work). */
 static volatile uint8_t taken;
 static volatile uint8_t written = 0xFFu; /* forces the first write; read by the interrupt */
-static volatile uint8_t poll_due;        /* a STATUS read is due (set by the interrupt) */
-static uint8_t poll_ticks;               /* interrupt only */
+static volatile uint8_t check_due;       /* a check of the chip is due (set by the interrupt) */
+static uint8_t check_ticks;              /* interrupt only */
+static uint8_t check_turn;               /* which check comes next */
 
+static void enable(void)
+{
+    HB_DRV_EN_PORT |= _BV(HB_DRV_EN_BIT);
+    HB_DRV_EN_DDR |= _BV(HB_DRV_EN_BIT);
+}
+
+/* Every fault: EN low (the chip shut down, whatever the bus does), and the first fault kept. */
 static void fail(uint8_t code)
 {
+    HB_DRV_EN_PORT &= (uint8_t)~_BV(HB_DRV_EN_BIT);
+    hb_drv2605l.flags |= HB_DIAG_DISABLED;
     if (hb_drv2605l.fault == 0u) {
         hb_drv2605l.fault = code;
     }
@@ -244,7 +264,9 @@ void hb_hal_output_init(void)
 {
     if (!hb_twi_recover()) {
         fail(HB_ERR_DRIVER_BUS); /* SDA stays low: something holds the bus */
+        return;                  /* EN stays low (main.c dropped it at reset) */
     }
+    enable(); /* TI's start-up: EN high, then I2C */
     hb_twi_init();
     _delay_ms(1); /* the DRV2605L accepts I2C 250 us after power-up */
     /* DEV_RESET: the chip forgets what an earlier sketch (or this one before a reset) set, stops
@@ -287,51 +309,82 @@ void hb_output_timer_update(uint8_t boundary)
     }
     uint8_t value = latch;
     taken = value;
-    if (++poll_ticks == POLL_INTERVAL) {
-        poll_ticks = 0;
-        poll_due = 1;
+    if (++check_ticks == CHECK_INTERVAL) {
+        check_ticks = 0;
+        check_due = 1;
     }
-    if (value != written || poll_due) {
+    if (value != written || check_due) {
         hb_output_write_due = 1;
     }
 }
 
-/* The chip shut down or the bus failed: report it, and leave the chip silent. */
+/* A fault found with the bus still working: standby as well as EN low. */
 static void fault_stop(uint8_t code)
 {
-    fail(code);
     stand_by();
+    fail(code);
+}
+
+/* The settings written at boot, checked in turn against what the chip reads back. */
+static uint8_t setting_expected(uint8_t index, uint8_t *reg)
+{
+    static const uint8_t regs[8] PROGMEM = {HB_DRV_REG_RATED,    HB_DRV_REG_OD_CLAMP, HB_DRV_REG_FEEDBACK,
+                                            HB_DRV_REG_CONTROL1, HB_DRV_REG_CONTROL2, HB_DRV_REG_CONTROL3,
+                                            HB_DRV_REG_CAL_COMP, HB_DRV_REG_CAL_BEMF};
+    const uint8_t values[8] = {HB_PROFILE_DRV_RATED_VOLTAGE,
+                               HB_PROFILE_DRV_OD_CLAMP,
+                               hb_drv2605l.feedback,
+                               CONTROL1,
+                               CONTROL2,
+                               CONTROL3,
+                               hb_drv2605l.cal_comp,
+                               hb_drv2605l.cal_bemf};
+    *reg = pgm_read_byte(&regs[index & 7u]);
+    return values[index & 7u];
+}
+
+/* One check of the chip (CHECK_INTERVAL): turns 0 and 2 read STATUS, 1 MODE, 3 a setting. */
+static void check(void)
+{
+    uint8_t turn = check_turn++;
+    uint8_t reg = HB_DRV_REG_STATUS, expected = HB_DRV_MODE_RTP, value;
+    if ((turn & 3u) == 1u) {
+        reg = HB_DRV_REG_MODE;
+    } else if ((turn & 3u) == 3u) {
+        expected = setting_expected((uint8_t)(turn >> 2), &reg);
+    }
+    if (!read_reg(reg, &value)) {
+        fail(HB_ERR_DRIVER_BUS);
+    } else if (reg == HB_DRV_REG_STATUS) {
+        hb_drv2605l.status = value;
+        if (value & HB_DRV_STATUS_OVER_TEMP) {
+            fault_stop(HB_ERR_OVER_TEMPERATURE);
+        } else if (value & HB_DRV_STATUS_OC_DETECT) {
+            fault_stop(HB_ERR_OVER_CURRENT);
+        }
+    } else if (value != expected) {
+        fault_stop(HB_ERR_DRIVER_RESET); /* back at its defaults: it lost power */
+    }
 }
 
 void hb_output_work(void)
 {
     hb_output_write_due = 0;
-    if (!(hb_drv2605l.flags & HB_DIAG_PRESENT) || (hb_drv2605l.flags & HB_DIAG_STANDBY)) {
-        return; /* nothing to talk to, or nothing more to say */
+    if (hb_drv2605l.fault != 0u) {
+        return; /* off (EN low) since the fault, until the board restarts */
     }
     uint8_t value = taken;
     HB_PROBE_ON(HB_PROBE_OUTPUT);
     if (value != written) {
         if (write_reg(HB_DRV_REG_RTP, value)) {
             written = value;
-        } else if (value == 0u) {
-            fault_stop(HB_ERR_DRIVER_BUS); /* the stop did not get through: standby instead */
         } else {
-            fail(HB_ERR_DRIVER_BUS); /* retried at the next boundary (written still differs) */
+            fail(HB_ERR_DRIVER_BUS); /* EN low: the chip stops even if no stop can reach it */
         }
-    } else if (poll_due) {
-        uint8_t status;
-        poll_due = 0;
-        if (!read_reg(HB_DRV_REG_STATUS, &status)) {
-            fail(HB_ERR_DRIVER_BUS);
-        } else {
-            hb_drv2605l.status = status;
-            if (status & HB_DRV_STATUS_OVER_TEMP) {
-                fault_stop(HB_ERR_OVER_TEMPERATURE);
-            } else if (status & HB_DRV_STATUS_OC_DETECT) {
-                fault_stop(HB_ERR_OVER_CURRENT);
-            }
-        }
+    }
+    if (check_due && hb_drv2605l.fault == 0u) {
+        check_due = 0;
+        check();
     }
     HB_PROBE_OFF(HB_PROBE_OUTPUT);
 }

@@ -14,6 +14,7 @@
 #define HB_PROBE_OUTPUT 2  /* output stage work in the main loop (DRV2605L bus writes) */
 #define HB_PROBE_NOTICES 3 /* after the hand-off: encoding and sending the step's notices */
 #define HB_PROBE_UART 4    /* polled receive: masking the RX interrupt, reading a byte */
+#define HB_PROBE_FRAME 5   /* a frame's final 0x00 handled: the tick its effect lands (trace replay) */
 
 #define HB_PROBE_ON(bit)                       \
     do {                                       \

@@ -7,8 +7,11 @@
 #include "board.h"
 
 #define TWBR_VALUE ((F_CPU / HB_TWI_HZ - 16UL) / 2UL) /* prescaler 1: 12 at 16 MHz */
-/* One byte at 400 kHz is 9 SCL periods = 360 cycles; each poll is about 8 cycles. 2000 polls
- * (about 1 ms) is a generous bound that still never stalls the tick loop for long. */
+/* One byte at 400 kHz is 9 SCL periods = 360 cycles; each poll is about 8 cycles, so a wait gives up
+ * after 2000 polls, about 1 ms. A transfer that never gets its START (SDA held low) costs one such
+ * wait, about 1 ms; one whose STOP never completes either (SCL held low) two, about 2 ms. The stage
+ * tries a register access 3 times: 3.0 ms and 6.0 ms at worst, measured in the simulator
+ * (DRV2605LEnableTests), after which it drops EN and stops using the bus. */
 #define SPIN_LIMIT 2000u
 
 #define TW_START 0x08u

@@ -1,5 +1,5 @@
 /* Blocking TWI (I2C) master on A4 = SDA, A5 = SCL, 400 kHz, with bounded waits so that a
- * missing or stuck device costs at most about 1 ms per transfer instead of hanging. */
+ * missing or stuck device costs at most about 2 ms per transfer (twi.c) instead of hanging. */
 #ifndef HB_TWI_H
 #define HB_TWI_H
 

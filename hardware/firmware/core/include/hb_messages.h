@@ -73,8 +73,9 @@
 #define HB_CAP_SHARPNESS 0x0002u
 #define HB_CAP_ACTIVE_BRAKE 0x0004u
 #define HB_CAP_SUBTICK 0x0008u
-#define HB_CAP_DIAG 0x0010u   /* the board reports its output stage (DIAG, 2.18) */
-#define HB_CAP_STATUS 0x0020u /* QUERY / STATUS, INFO in parts (2.19); set by the core */
+#define HB_CAP_DIAG 0x0010u         /* the board reports its output stage (DIAG, 2.18) */
+#define HB_CAP_STATUS 0x0020u       /* QUERY / STATUS, INFO in parts (2.19); set by the core */
+#define HB_CAP_SOFT_RESTART 0x0040u /* the board restarts in software, never by a watchdog reset (2.13) */
 
 /* DIAG_REPORT stage kinds and flags (2.18). */
 #define HB_DIAG_STAGE_NONE 0u
@@ -84,6 +85,7 @@
 #define HB_DIAG_CALIBRATED 0x02u /* calibration results are in use */
 #define HB_DIAG_STORED 0x04u     /* ... read back from the board's memory, not measured at this boot */
 #define HB_DIAG_STANDBY 0x08u    /* the driver was put in standby after a failed stop */
+#define HB_DIAG_DISABLED 0x10u   /* the driver is shut down by its enable pin (after a stage fault) */
 
 #define HB_ACTUATOR_UNKNOWN 0u
 #define HB_ACTUATOR_LRA 1u
@@ -109,6 +111,7 @@
 /* Error codes of part 2 (2.15); 1..30 and 48..49 are in hb_error.h. */
 #define HB_ERR_WATCHDOG 50u
 /* Output-stage faults (2.18), reported by the board (hb_device_set_stage_fault). */
+#define HB_ERR_DRIVER_RESET 58u       /* the driver came back at its reset defaults (it lost power) */
 #define HB_ERR_DRIVER_ABSENT 59u      /* the driver does not answer at its address */
 #define HB_ERR_DRIVER_BUS 60u         /* transfers to the driver fail (NACK, time-out, stuck bus) */
 #define HB_ERR_CALIBRATION_FAILED 61u /* the driver's auto-calibration failed */
