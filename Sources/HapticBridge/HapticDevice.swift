@@ -393,10 +393,3 @@ public actor HapticDevice {
 
 /// `a` is `b` or later, in wrapping device ticks.
 func tickAtOrAfter(_ a: UInt32, _ b: UInt32) -> Bool { Int32(bitPattern: a &- b) >= 0 }
-
-/// Bytes and retransmissions of a session.
-public struct SessionStatistics: Sendable, Hashable {
-    public var bytesSent: Int
-    public var bytesReceived: Int
-    public var retransmissions: Int
-}

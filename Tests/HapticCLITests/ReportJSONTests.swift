@@ -278,9 +278,11 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
         Set(breakdown.keys) == [
             "host_ms", "line_ms", "tick_wait_ms", "wake_up_ms", "first_output_ms", "rise50_ms", "felt50_ms", "rise90_ms", "felt90_ms",
         ])
+    // Medians are nearest-rank values (docs/performance.md, "Percentiles"): the parts' medians come
+    // from different plays, so they add up to the whole's within one 1 ms tick.
     #expect(
         abs(breakdown["host_ms"]! + breakdown["line_ms"]! + breakdown["tick_wait_ms"]! + breakdown["wake_up_ms"]! - breakdown["first_output_ms"]!)
-            < 0.5)
+            <= 1 + 1e-9)
     #expect(root["felt_to_first_output_ratio"] is Double)
     #expect(member((member(root, "samples", "prepared") as? [Any])?.first, "rise50_ms") is Double)
     let svg = FileManager.default.temporaryDirectory.appendingPathComponent("felt-\(UUID().uuidString).svg").path
