@@ -18,7 +18,8 @@ import Logging
 /// RESET or a lost session, a new handshake and every committed program uploaded again.
 ///
 /// Not thread-safe: one thread at a time (the runner holds a lock around every call). What the
-/// operations ask of it (policies, limits, committed slots) is in SessionEngineOperations.swift.
+/// operations ask of it (policies, limits, committed slots) is in SessionEngineOperations.swift;
+/// the session's life (established, reset, recovery, failure) in SessionEngineRecovery.swift.
 package final class SessionEngine {
     package enum State: Equatable {
         case idle
@@ -40,7 +41,7 @@ package final class SessionEngine {
         var resentEarly = false
     }
 
-    private struct PendingPing {
+    struct PendingPing {
         var sent: Double
         var completion: (Result<PingSample, SessionError>) -> Void
     }
@@ -51,7 +52,7 @@ package final class SessionEngine {
     /// Called for every event, in order, on the thread driving the engine.
     package var onEvent: (DeviceEvent) -> Void = { _ in }
 
-    package private(set) var state = State.idle
+    package internal(set) var state = State.idle
     package internal(set) var info: Message.Info?
     /// The watchdog this host set (SET_CONFIG), restored after a reset.
     package internal(set) var watchdogSetting: UInt16?
@@ -66,14 +67,14 @@ package final class SessionEngine {
 
     private var decoder = FrameDecoder()
     private var nextSequence: UInt8 = 0
-    private var queue: [any SessionOperation] = []
-    private var current: (any SessionOperation)?
+    var queue: [any SessionOperation] = []
+    var current: (any SessionOperation)?
     var inFlight: InFlight?
     var bytesSinceCommand = 0
     var needsDelimiter = true
     var lastSend = -Double.infinity
     var slots: [UInt8: SlotProgram] = [:]
-    private var pings: [UInt32: PendingPing] = [:]
+    var pings: [UInt32: PendingPing] = [:]
     private var nextEcho: UInt32 = 1
     var pendingParameters: Message.SetParam?
     var lastParameters = -Double.infinity
@@ -215,7 +216,7 @@ package final class SessionEngine {
 
     // MARK: Operation driving
 
-    private func advance(now: Double) {
+    func advance(now: Double) {
         while current == nil, let index = nextRunnable() {
             let operation = queue.remove(at: index)
             current = operation
@@ -359,77 +360,5 @@ package final class SessionEngine {
         inFlight = nil
         bytesSinceCommand = 0
         deliver(reply, now: now)
-    }
-
-    // MARK: Session state
-
-    /// After INFO: the session is established (or re-established by a recovery).
-    package func established(_ info: Message.Info, now: Double, recovering: Bool = false) {
-        self.info = info
-        if !recovering {
-            state = .ready
-            onEvent(.connected(info))
-        }
-    }
-
-    private func deviceReset(now: Double) {
-        guard state == .ready || state == .recovering else {
-            // An Arduino resets when its port is opened (DTR) and spends its bootloader's wait before
-            // the firmware runs, losing what was sent meanwhile: its RESET notice says the firmware
-            // now listens, so a HELLO in flight goes again at once instead of at its next interval.
-            if var hello = inFlight, hello.type == .hello {
-                hello.deadline = now
-                hello.attempt -= 1  // an extra send: the handshake keeps its whole time-out
-                inFlight = hello
-                poll(now: now)
-            }
-            return
-        }
-        stream = nil
-        playMayRun = false
-        pendingParameters = nil
-        tracker.forgetAll()
-        if let operation = current {
-            current = nil
-            inFlight = nil
-            if operation.restartsAfterReset || operation is RecoveryOperation {
-                if !(operation is RecoveryOperation) { queue.insert(operation, at: 0) }
-            } else {
-                operation.fail(.deviceReset)
-            }
-        }
-        beginRecovery(now: now)
-    }
-
-    private func beginRecovery(now: Double) {
-        queue.removeAll { $0 is RecoveryOperation }
-        state = .recovering
-        needsDelimiter = true
-        let recovery = RecoveryOperation { [unowned self] result in
-            switch result {
-            case .success(let count):
-                state = .ready
-                onEvent(.recovered(slots: count))
-            case .failure(let error):
-                fail(with: error)
-            }
-        }
-        queue.insert(recovery, at: 0)
-        advance(now: now)
-    }
-
-    func fail(with error: SessionError) {
-        if case .failed = state { return }
-        state = .failed(error)
-        inFlight = nil
-        let operations = (current.map { [$0] } ?? []) + queue
-        current = nil
-        queue = []
-        for operation in operations where !(operation is RecoveryOperation) { operation.fail(error) }
-        let waiting = pings.values
-        pings = [:]
-        for ping in waiting { ping.completion(.failure(error)) }
-        stream = nil
-        onEvent(.connectionLost(error))
     }
 }
