@@ -76,39 +76,6 @@
             }
         }
 
-        /// The ELF to run: `firmware` once it is checked to be an AVR ELF, else `build` made from the
-        /// firmware sources of the checkout the command runs in, into the per-user cache (said in `log`).
-        static func firmwarePath(_ firmware: String?, build: AVRFirmwareBuild, log: (String) -> Void) throws -> String {
-            if let firmware {
-                if let problem = FirmwareSources.problem(withELF: firmware) { throw Failure.firmware(problem) }
-                return firmware
-            }
-            guard let checkout = FirmwareSources.checkout() else {
-                throw Failure.firmware(
-                    "no firmware to run: run from a HapticBridge checkout (it builds hardware/firmware with avr-gcc) or pass --firmware PATH.elf")
-            }
-            let cache = FirmwareSources.cacheDirectory(for: checkout)
-            let variant = "\(build.output.rawValue)/\(build.actuator.rawValue)"
-            let started = Date()
-            // Said before a first build (it takes a while); a build that only checks the cache is reported after.
-            let cached = (FileManager.default.enumerator(atPath: cache)?.allObjects as? [String] ?? []).contains {
-                $0.hasSuffix("-\(build.output.rawValue)-\(build.actuator.rawValue).elf")
-            }
-            if !cached { log("firmware: building \(variant) from \(checkout)/hardware/firmware into \(cache)") }
-            do {
-                let elf = try build.build(repositoryRoot: checkout, buildDirectory: cache)
-                if cached {
-                    let modified = (try? FileManager.default.attributesOfItem(atPath: elf)[.modificationDate] as? Date) ?? started
-                    log(
-                        modified < started
-                            ? "firmware: \(variant) up to date in \(cache)" : "firmware: rebuilt \(variant) (its sources changed) in \(cache)")
-                }
-                return elf
-            } catch {
-                throw Failure.firmware("cannot build the firmware (install gcc-avr avr-libc, or pass --firmware PATH.elf): \(error)")
-            }
-        }
-
         /// Builds or loads the firmware, opens a pseudo-terminal, prints its path through `log`
         /// and serves the board on it.
         static func serve(_ options: Options, log: (String) -> Void) throws {
@@ -116,7 +83,7 @@
             var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
             if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
             options.bootloader?.configure(&build)
-            let path = try firmwarePath(options.firmware, build: build, log: log)
+            let path = try build.firmwareToRun(options.firmware, log: log)
             let board = try AVRBoard(firmware: path, mcu: options.mcu)
             // The wiring guide's board: the DRV2605L's EN on D4 with a pull-down.
             if options.output == .drv2605l { board.setDRV2605LEnablePin(true) }

@@ -20,7 +20,7 @@
         static func measure(mcu: String, firmware: String?) throws -> (report: BoardBudgetReport, firmware: String) {
             guard EmulatedMCU.supported.contains(mcu) else { throw EmulatedMCU.Failure.unsupportedMCU(mcu) }
             // Progress goes to standard error, so that --json output stays one document.
-            let path = try EmulatedMCU.firmwarePath(firmware, build: AVRFirmwareBuild()) { line in
+            let path = try AVRFirmwareBuild().firmwareToRun(firmware) { line in
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }
             return (try BoardBudget.measure(firmware: path, mcu: mcu), path)
