@@ -16,20 +16,8 @@ import Testing
     /// the simulated board (the README's `--mcu atmega328p`, whose port line reads differently).
     @Test(arguments: [[], ["--mcu", "atmega328p"]])
     func theShellExampleFromTheReadmePasses(emulateOptions: [String]) throws {
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: "/bin/sh")
-        script.arguments = [Repository.path("Examples/loopback-ci.sh"), "preset:notification.success"] + emulateOptions
-        var environment = ProcessInfo.processInfo.environment
-        let binaries = URL(fileURLWithPath: HapticProcess.executable).deletingLastPathComponent().path
-        environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        script.environment = environment
-        let output = Pipe()
-        script.standardOutput = output
-        script.standardError = output
-        try script.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        script.waitUntilExit()
-        #expect(script.terminationStatus == 0, "\(text)")
+        let (status, text) = try Self.runExample("Examples/loopback-ci.sh", ["preset:notification.success"] + emulateOptions)
+        #expect(status == 0, "\(text)")
         #expect(text.contains("finished slot"), "\(text)")
         #expect(text.contains("equal: "), "\(text)")
     }
@@ -45,9 +33,17 @@ import Testing
             try FileManager.default.copyItem(
                 at: Corpus.shipped.appendingPathComponent(name), to: directory.appendingPathComponent(name))
         }
+        let (status, text) = try Self.runExample("Examples/verify-corpus.sh", [directory.path])
+        #expect(status == 0, "\(text)")
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("equal ") }.count == 3, "\(text)")
+    }
+
+    /// Runs the shell example at `path` (from the repository root) with the built `haptic` first
+    /// on PATH; its exit status and its output, standard output and error together.
+    static func runExample(_ path: String, _ arguments: [String]) throws -> (status: Int32, text: String) {
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/bin/sh")
-        script.arguments = [Repository.path("Examples/verify-corpus.sh"), directory.path]
+        script.arguments = [Repository.path(path)] + arguments
         var environment = ProcessInfo.processInfo.environment
         let binaries = URL(fileURLWithPath: HapticProcess.executable).deletingLastPathComponent().path
         environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
@@ -59,8 +55,7 @@ import Testing
         try script.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         script.waitUntilExit()
-        #expect(script.terminationStatus == 0, "\(text)")
-        #expect(text.split(separator: "\n").filter { $0.hasPrefix("equal ") }.count == 3, "\(text)")
+        return (script.terminationStatus, text)
     }
 
     /// Serves `arguments` (emulate ...), plays `pattern` on it with `play --json`, stops it with
