@@ -62,6 +62,13 @@
             var supplyMillivolts: Int?
             /// A real bootloader image in front of the firmware (nil: the bootloader's wait is modelled).
             var bootloader: AVRBootloader?
+
+            /// The firmware built when `firmware` is nil: its output stage, actuator and supply.
+            var firmwareBuild: AVRFirmwareBuild {
+                var build = AVRFirmwareBuild(output: output, actuator: actuator)
+                if let supplyMillivolts { build.variables["SUPPLY_MV"] = String(supplyMillivolts) }
+                return build
+            }
         }
 
         enum Failure: Error, CustomStringConvertible {
@@ -80,8 +87,7 @@
         /// and serves the board on it.
         static func serve(_ options: Options, log: (String) -> Void) throws {
             guard supported.contains(options.mcu), !EmulatedQEMU.names.contains(options.mcu) else { throw Failure.unsupportedMCU(options.mcu) }
-            var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
-            if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
+            var build = options.firmwareBuild
             options.bootloader?.configure(&build)
             let path = try build.firmwareToRun(options.firmware, log: log)
             let board = try AVRBoard(firmware: path, mcu: options.mcu)
@@ -144,11 +150,9 @@
         /// DRV2605L stage).
         static func writeTrace(_ path: String, board: AVRBoard, server: AVRBoardServer, options: Options, log: (String) -> Void) throws {
             // The stage settings of the firmware built here: its profile and supply (not --firmware).
-            var build = AVRFirmwareBuild(output: options.output, actuator: options.actuator)
-            if let supply = options.supplyMillivolts { build.variables["SUPPLY_MV"] = String(supply) }
             let synthesis: PWMSynthesis? =
                 options.firmware == nil && options.output == .pwm
-                ? (try? build.pwmSettings()).map(PWMSynthesis.init(settings:)) : nil
+                ? (try? options.firmwareBuild.pwmSettings()).map(PWMSynthesis.init(settings:)) : nil
             guard let result = BoardTrace.make(board: board, output: server.outputLog, synthesis: synthesis, faults: options.knobs.faults?.text)
             else {
                 log("trace: not written: no host said HELLO, so the board's configuration (its INFO) is unknown")
