@@ -21,11 +21,17 @@
 import PackageDescription
 
 /// The simavr-based emulator of the ATmega328P board (needs libsimavr). On by default;
-/// `swift build --disable-default-traits` builds the library and the CLI without it.
+/// `swift build --build-tests --disable-default-traits` builds the libraries, the CLI and the
+/// tests without it: every target that needs libsimavr is reached only through `withEmulator`.
 let emulator: Set<String> = ["Emulator"]
+let withEmulator: TargetDependencyCondition? = .when(traits: emulator)
 
-/// Every Swift target of ours builds with warnings as errors (dependencies are not affected).
-let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// Warnings are errors in this repository's own builds (`tools/test` and `.ci/run` set
+/// HAPTICBRIDGE_WARNINGS_AS_ERRORS=1), never in a package that depends on this one: a dependent's
+/// build system suppresses its dependencies' warnings, and the swiftbuild engine (Xcode's) rejects
+/// `-warnings-as-errors` together with that `-suppress-warnings`.
+let strict: [SwiftSetting] =
+    Context.environment["HAPTICBRIDGE_WARNINGS_AS_ERRORS"] == "1" ? [.treatAllWarnings(as: .error)] : []
 
 let package = Package(
     name: "HapticBridge",
@@ -38,7 +44,12 @@ let package = Package(
         .library(name: "HapticCompiler", targets: ["HapticCompiler"]),
         .library(name: "HapticTransport", targets: ["HapticTransport"]),
         .library(name: "HapticSession", targets: ["HapticSession"]),
+        .library(name: "HapticTrace", targets: ["HapticTrace"]),
+        .library(name: "HapticBridge", targets: ["HapticBridge"]),
+        .library(name: "HapticVirtualDevice", targets: ["HapticVirtualDevice"]),
+        .library(name: "HapticProfiling", targets: ["HapticProfiling"]),
         .library(name: "SerialBridge", targets: ["SerialBridge"]),
+        .library(name: "HapticPlots", targets: ["HapticPlots"]),
         .library(name: "HapticTesting", targets: ["HapticTesting"]),
         .library(name: "HapticConformance", targets: ["HapticConformance"]),
     ],
@@ -63,21 +74,46 @@ let package = Package(
             dependencies: ["HapticProtocol", "HapticTransport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // The trace format (a device's frames and output, tick by tick), its reader and its checks.
+        .target(name: "HapticTrace", dependencies: ["HapticProtocol", "FirmwareModel"], swiftSettings: strict),
+        // The device facade: HapticDevice compiles for the device it talks to and plays.
         .target(
-            name: "SerialBridge",
+            name: "HapticBridge",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticSession",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The firmware model served on a real pty, in real time (optionally traced and faulty).
+        .target(
+            name: "HapticVirtualDevice",
+            dependencies: ["HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticTrace"],
+            swiftSettings: strict
+        ),
+        // Play latency and felt onset through the facade, summarised with HdrHistogram.
+        .target(
+            name: "HapticProfiling",
+            dependencies: [
+                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticSession", "HapticBridge",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
         ),
+        // Source compatibility: the facade module SerialBridge was split into the four above; it re-exports them.
+        .target(
+            name: "SerialBridge", dependencies: ["HapticBridge", "HapticVirtualDevice", "HapticTrace", "HapticProfiling"], swiftSettings: strict),
         // For apps' own tests: a recording virtual device and checks of what it played.
         .target(
             name: "HapticTesting",
-            dependencies: ["HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
+            dependencies: [
+                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticTrace", "HapticBridge",
+                "HapticVirtualDevice",
+            ],
             swiftSettings: strict
         ),
+        // Plots of patterns and device output: SVG, PNG (zlib), CSV and the terminal's braille plot.
+        .target(name: "HapticPlots", dependencies: ["HapticPattern", "FirmwareModel", "HapticCompiler", "CZlib"], swiftSettings: strict),
         // Checks any device on a serial port against PROTOCOL.md part 2 (vectors and live checks),
         // and the doctor's checks of a board, on one blocking protocol client. Its resources are
         // firmware-protocol/vectors/device/*.txt, copied (ShippedVectorsTests checks the copy).
@@ -89,21 +125,23 @@ let package = Package(
         ),
         // Runs the real firmware ELF in simavr (not a dependency of any library product).
         .target(
-            name: "AVREmulator", dependencies: ["CAVRHarness", "FirmwareModel", "HapticCompiler", "HapticTransport", "SerialBridge"],
+            name: "AVREmulator",
+            dependencies: [
+                "CAVRHarness", "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticTrace", "HapticBridge",
+            ],
             swiftSettings: strict),
         // Runs the micro:bit (Cortex-M0) firmware in qemu-system-arm (not a dependency of any library product).
         .target(
-            name: "QEMUEmulator", dependencies: ["AVREmulator", "FirmwareModel", "HapticProtocol", "HapticTransport", "SerialBridge"],
+            name: "QEMUEmulator", dependencies: ["AVREmulator", "FirmwareModel", "HapticProtocol", "HapticTransport", "HapticTrace"],
             swiftSettings: strict),
         .executableTarget(
             name: "HapticCLI",
             dependencies: [
                 "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
-                "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "CZlib",
-                .target(name: "AVREmulator", condition: .when(traits: emulator)),
-                .target(name: "QEMUEmulator", condition: .when(traits: emulator)),
+                "HapticTransport", "HapticSession", "SerialBridge", "HapticConformance", "HapticPlots",
+                .target(name: "AVREmulator", condition: withEmulator),
+                .target(name: "QEMUEmulator", condition: withEmulator),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -124,7 +162,10 @@ let package = Package(
         // zlib for `haptic render`'s PNG files (Debian: zlib1g-dev; macOS: in the SDK).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // C side of the emulator: UART timing, output recording, DRV2605L model, cycle profiling.
-        .target(name: "CAVRHarness", dependencies: ["CSimAVR"], cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
+        // Its sources compile to nothing without the trait (HB_EMULATOR), so that a build without it needs no simavr.
+        .target(
+            name: "CAVRHarness", dependencies: [.target(name: "CSimAVR", condition: withEmulator)],
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"]), .define("HB_EMULATOR", .when(traits: emulator))]),
         // The reference firmware's portable C core, compiled into the test suite for differential tests.
         .target(
             name: "CFirmwareCore",
@@ -135,41 +176,87 @@ let package = Package(
         ),
 
         // MARK: Tests
-        // Shared test support: seeded random numbers, the repository root, the AHAP corpus.
+        // Shared test support: seeded random numbers, the repository root, the AHAP corpus, open descriptors.
         .target(name: "TestSupport", dependencies: ["HapticTransport", "HapticPattern"], path: "Tests/TestSupport", swiftSettings: strict),
+        // Test-only code over devices: a virtual device with a session on it, the offline interpreter
+        // output to compare with, the lossy-line benchmark run.
+        .target(
+            name: "DeviceTestSupport",
+            dependencies: [
+                "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport", "HapticSession", "HapticBridge",
+                "HapticVirtualDevice", "TestSupport",
+            ],
+            path: "Tests/DeviceTestSupport", swiftSettings: strict),
+        // One test target per library module, depending on what its files import.
         .testTarget(name: "HapticPatternTests", dependencies: ["HapticPattern", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "HapticCLITests", dependencies: ["HapticCLI", "HapticPattern", "SerialBridge", "AVREmulator", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HapticProtocolTests", dependencies: ["HapticProtocol", "TestSupport"], swiftSettings: strict),
+            name: "HapticProtocolTests", dependencies: ["HapticProtocol", "HapticTransport", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "HapticProtocol", "FirmwareModel", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "HapticTransportTests", dependencies: ["HapticTransport", "HapticProtocol", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticSessionTests",
+            dependencies: [
+                "HapticSession", "HapticProtocol", "FirmwareModel", "HapticTransport", "DeviceTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "HapticPlotsTests", dependencies: ["HapticPlots", "HapticPattern", "HapticTransport"], swiftSettings: strict),
+        .testTarget(name: "HapticTraceTests", dependencies: ["HapticTrace", "HapticProtocol", "FirmwareModel"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticBridgeTests",
+            dependencies: [
+                "HapticBridge", "HapticVirtualDevice", "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler", "HapticTransport",
+                "HapticSession", "DeviceTestSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HapticVirtualDeviceTests", dependencies: ["HapticVirtualDevice", "HapticProtocol", "FirmwareModel", "HapticTransport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HapticProfilingTests",
+            dependencies: [
+                "HapticProfiling", "HapticBridge", "HapticVirtualDevice", "HapticPattern", "HapticProtocol", "FirmwareModel", "HapticCompiler",
+                "HapticSession", "DeviceTestSupport", "TestSupport",
+            ],
+            swiftSettings: strict
+        ),
+        // The compatibility module: old code that imports SerialBridge still compiles (the README's example).
+        .testTarget(name: "SerialBridgeTests", dependencies: ["SerialBridge", "HapticCompiler", "HapticProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticTestingTests", dependencies: ["HapticTesting", "HapticPattern", "FirmwareModel", "HapticTransport"], swiftSettings: strict),
         .testTarget(
             name: "HapticConformanceTests",
-            dependencies: ["HapticConformance", "FirmwareModel", "HapticProtocol", "HapticTransport", "SerialBridge", "TestSupport"],
+            dependencies: ["HapticConformance", "HapticVirtualDevice", "FirmwareModel", "HapticProtocol", "HapticTransport", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AVREmulatorTests",
-            dependencies: ["AVREmulator", "FirmwareModel", "CFirmwareCore", "HapticTransport", "HapticSession", "TestSupport"],
+            dependencies: [
+                .target(name: "AVREmulator", condition: withEmulator), "SerialBridge", "DeviceTestSupport", "HapticPattern", "HapticProtocol",
+                "FirmwareModel", "HapticCompiler", "HapticTransport", "CFirmwareCore", "TestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "QEMUEmulatorTests",
             dependencies: [
-                "QEMUEmulator", "FirmwareModel", "HapticCompiler", "HapticConformance", "HapticPattern", "HapticProtocol", "HapticTransport",
-                "TestSupport",
+                .target(name: "QEMUEmulator", condition: withEmulator), "FirmwareModel", "HapticCompiler", "HapticConformance", "HapticPattern",
+                "HapticProtocol", "HapticTransport", "TestSupport",
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "FirmwareModel", "TestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "HapticTestingTests", dependencies: ["HapticTesting", "SerialBridge", "HapticPattern", "FirmwareModel", "HapticTransport"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SerialBridgeTests",
-            dependencies: ["SerialBridge", "HapticTransport", "HapticSession", "HapticProtocol", "CFirmwareCore", "TestSupport"],
+            name: "HapticCLITests",
+            dependencies: [
+                "HapticCLI", "HapticPattern", "HapticTransport", "HapticTrace", "HapticPlots", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
     ],

@@ -18,6 +18,7 @@ public final class AVRBoard {
         self.handle = handle
         self.firmwarePath = path
         self.mcu = mcu
+        paintStack()  // AVRBoardStack.swift: stackFreeMinimum measures from here
     }
 
     deinit {

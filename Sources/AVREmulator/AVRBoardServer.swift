@@ -1,6 +1,5 @@
 import Foundation
 import HapticTransport
-import SerialBridge
 
 /// Serves a simulated board on a byte link (typically a pseudo-terminal's master end): bytes the
 /// host writes go to the firmware's UART, bytes the firmware sends go back to the host.

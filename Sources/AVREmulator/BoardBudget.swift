@@ -152,10 +152,8 @@ public enum BoardBudget {
     public static func playLatencySweep(firmware path: String, phases: Int = 16) throws -> LatencySweep {
         var link = try boot(firmware: path)
         try upload(tap, slot: 0, link: &link)
-        let prepare = try link.send(.prepare(.init()))
-        guard try link.response(to: prepare.sequence)?.ackValue != nil else { throw BoardBudgetError.noResponse("PREPARE") }
+        guard try prepareAndWarm(link: &link) else { throw BoardBudgetError.noResponse("PREPARE") }
         let board = link.board
-        try board.run(ticks: 25)  // W = 20 ticks
         guard let timerStart = board.events().first(where: { $0.kind == .tickTimerStart })?.cycle else {
             throw BoardBudgetError.noOutput
         }
@@ -193,9 +191,7 @@ public enum BoardBudget {
         var link = try boot(firmware: path)
         try upload(tap, slot: 0, link: &link)
         if prepare {
-            let sent = try link.send(.prepare(.init()))
-            guard try link.response(to: sent.sequence)?.ackValue != nil else { throw BoardBudgetError.noResponse("PREPARE") }
-            try link.board.run(ticks: 25)  // W = 20 ticks
+            guard try prepareAndWarm(link: &link) else { throw BoardBudgetError.noResponse("PREPARE") }
         }
         let board = link.board
         let firstEvent = board.eventCount

@@ -1,7 +1,8 @@
 import FirmwareModel
 import Foundation
+import HapticCompiler
 import HapticProtocol
-import SerialBridge
+import HapticTrace
 
 /// What the Swift model does with the bytes the simulated board received: each byte is fed to
 /// `DeviceModel` before the first device step triggered after the board received it
@@ -94,7 +95,7 @@ public enum BoardTrace {
 
     /// The device configuration of the firmware, from the first RESET and INFO (whole or in parts) it sent; nil
     /// without an INFO (no host said HELLO). `profile` is the actuator profile the INFO names
-    /// (`HapticDevice.profile(for:)`: INFO carries 16 characters of the name).
+    /// (`ActuatorProfile.reported(by:)`: INFO carries 16 characters of the name).
     public static func configuration(fromOutput bytes: [UInt8]) -> (configuration: DeviceModel.Configuration, profile: String)? {
         var decoder = FrameDecoder()
         var reset: Message.Reset?
@@ -117,7 +118,7 @@ public enum BoardTrace {
                     profileName: String(decoding: info.profileName, as: UTF8.self), deviceID: info.deviceID,
                     capabilities: info.capabilities.subtracting(.stream),
                     resetReason: reset?.reason ?? .powerOn, bootCount: reset?.bootCount ?? 0)
-                return (configuration, HapticDevice.profile(for: info).name)
+                return (configuration, ActuatorProfile.reported(by: info).name)
             default: continue
             }
         }

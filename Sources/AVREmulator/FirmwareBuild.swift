@@ -1,5 +1,6 @@
 import Foundation
 import HapticCompiler
+import HapticTransport
 
 /// Builds a firmware ELF for the ATmega328P board port with its Makefile
 /// (hardware/firmware/boards/atmega328p/Makefile) and returns its path. Builds are

@@ -1,5 +1,6 @@
 import CAVRHarness
 import Foundation
+import HapticTransport
 
 extension AVRBoard {
     /// Cycles per firmware function since `resetProfile()`, largest first: each instruction's

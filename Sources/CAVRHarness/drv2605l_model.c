@@ -1,3 +1,7 @@
+/* Compiled only with the package trait "Emulator" (Package.swift defines HB_EMULATOR): without it
+ * this file is empty, so a build without the trait needs nothing from simavr. */
+#ifdef HB_EMULATOR
+
 /* A DRV2605L as the I2C slave at 7-bit address 0x5A: a register file with the datasheet's
  * reset values, device id 7, the device-reset bit, a register pointer that auto-increments, an
  * auto-calibration that finishes a configurable number of cycles after GO (about 1 s on the
@@ -361,3 +365,5 @@ uint32_t hb_avr_drv_calibrations(const hb_avr *board)
 {
     return board->drv.calibrations;
 }
+
+#endif /* HB_EMULATOR */

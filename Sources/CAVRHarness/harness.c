@@ -1,3 +1,7 @@
+/* Compiled only with the package trait "Emulator" (Package.swift defines HB_EMULATOR): without it
+ * this file is empty, so a build without the trait needs nothing from simavr. */
+#ifdef HB_EMULATOR
+
 /* Board lifetime, the run loop, memory access and the register watches. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -300,3 +304,5 @@ int32_t hb_avr_symbol_address(const hb_avr *board, const char *name)
     }
     return -1;
 }
+
+#endif /* HB_EMULATOR */

@@ -1,3 +1,7 @@
+/* Compiled only with the package trait "Emulator" (Package.swift defines HB_EMULATOR): without it
+ * this file is empty, so a build without the trait needs nothing from simavr. */
+#ifdef HB_EMULATOR
+
 /* Cycle profiling, breakpoint-free.
  *
  * Interrupt handlers: after every instruction the run loop reports the program counter.
@@ -191,3 +195,5 @@ void hb_profile_set_origin(hb_avr *board, uint64_t cycle)
     p->origin = cycle;
     p->window_index = window_of(p, board->avr->cycle);
 }
+
+#endif /* HB_EMULATOR */

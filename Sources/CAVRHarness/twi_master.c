@@ -1,3 +1,7 @@
+/* Compiled only with the package trait "Emulator" (Package.swift defines HB_EMULATOR): without it
+ * this file is empty, so a build without the trait needs nothing from simavr. */
+#ifdef HB_EMULATOR
+
 /* The ATmega328P's TWI in master mode, with bus timing, in place of simavr 1.6's TWI module.
  *
  * Why replace it: for firmware that polls TWINT (as twi.c does), simavr 1.6 leaves TWINT set
@@ -196,3 +200,5 @@ void hb_twi_master_attach(hb_avr *board)
     set_status(board, 0xF8);
     board->twi.scl_high = 1;
 }
+
+#endif /* HB_EMULATOR */

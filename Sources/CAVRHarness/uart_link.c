@@ -1,3 +1,7 @@
+/* Compiled only with the package trait "Emulator" (Package.swift defines HB_EMULATOR): without it
+ * this file is empty, so a build without the trait needs nothing from simavr. */
+#ifdef HB_EMULATOR
+
 /* UART0 link: timed byte injection into the receiver and capture of transmitted bytes.
  *
  * Input bytes bypass simavr's UART_IRQ_INPUT path on purpose: that path delays RXC by a
@@ -171,3 +175,5 @@ void hb_uart_link_attach(hb_avr *board)
     avr_irq_t *output = avr_io_getirq(board->avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT);
     avr_irq_register_notify(output, on_tx, board);
 }
+
+#endif /* HB_EMULATOR */

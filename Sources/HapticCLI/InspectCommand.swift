@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HapticCompiler
 import HapticPattern
 
 /// `haptic inspect FILE... [--strict] [--json] [--timing]`: what each AHAP file holds, what the
@@ -57,10 +58,7 @@ struct Inspect: ParsableCommand {
 
         var best: Double { decodeSeconds.min() ?? 0 }
         var bestCPU: Double { decodeCPUSeconds.min() ?? 0 }
-        var median: Double {
-            let sorted = decodeSeconds.sorted()
-            return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-        }
+        var median: Double { Percentile.median(decodeSeconds) }
     }
 
     /// One file as loaded (`Report.File` is what is reported about it).

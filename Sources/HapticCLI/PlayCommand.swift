@@ -3,6 +3,7 @@ import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
+import HapticPlots
 import HapticProtocol
 import HapticSession
 import HapticTransport

@@ -12,7 +12,8 @@
             if EmulatedQEMU.names.contains(mcu) { return try EmulatedQEMU.profileReport(firmware: firmware, json: json) }
             let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
             var report = Report(measured, firmware: elf)
-            report.feltOnset = try feltOnset(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
+            report.feltOnset = try BoardFeltOnset.measure(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
+            report.stackFreeMin = try StackWorstPaths.measure(firmware: elf, mcu: mcu).stackFreeMinimum
             return json ? try reportJSON(report) : text(report) + feltText(report.feltOnset)
         }
 
@@ -68,9 +69,19 @@
                 "",
                 "largest program: \(r.slotCapacityBytes) bytes per slot (body up to \(r.maxBodyBytes) bytes); longer programs stream through a \(r.streamCapacityBytes)-byte ring",
                 "slots held at once: \(r.slotCount)",
+                "stack: \(r.stackFreeMin.map { "\($0) bytes of RAM left free on the worst paths (measured by painting)" } ?? "not measured")",
             ]
             lines.append("")
             return lines.joined(separator: "\n")
+        }
+
+        static func feltText(_ felt: BoardFeltOnset?) -> String {
+            guard let felt else { return "felt onset: not measured (no INFO or no preset played)\n" }
+            return String(
+                format:
+                    "felt onset on %@ (%d %@, model replay of the board's input; line + worst warm latency %.3f ms + rise): 50 %% p50 %.3f p99 %.3f ms, 90 %% p50 %.3f p99 %.3f ms\n",
+                felt.actuatorProfile, felt.felt50.count, felt.patterns, felt.firstOutputMs,
+                felt.felt50.p50Ms, felt.felt50.p99Ms, felt.felt90.p50Ms, felt.felt90.p99Ms)
         }
     }
 #endif

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import HapticCompiler
 import HapticPattern
+import HapticPlots
 
 /// `haptic render FILE|preset:NAME -o OUT.svg|OUT.png|OUT.csv [--rate HZ]`: the reference renderer's
 /// intensity and sharpness (docs/semantics.md) as a plot or as samples.
@@ -61,7 +63,14 @@ struct Render: ParsableCommand {
         let loaded = try PatternInput.load(input, strict: strict)
         let renderer = ReferenceRenderer(pattern: loaded.pattern)
         let samples = renderer.render(rate: rate)
-        let played = try actuator.map { try RenderActuator(pattern: loaded.pattern, actuator: $0) }
+        let played = try actuator.map { name in
+            let profile = try Compile.loadProfile(name)
+            do {
+                return try ActuatorPlot(pattern: loaded.pattern, profile: profile)
+            } catch {
+                throw ValidationError(String(describing: error))
+            }
+        }
         var plot: TimePlot {
             var plot = Self.plot(loaded, renderer, samples, rate: rate, width: Double(width))
             played?.extend(&plot, width: Double(width))
@@ -84,66 +93,17 @@ struct Render: ParsableCommand {
         try writeOutput(bytes, to: output)
         if output != "-" {
             let repairs = loaded.warnings.isEmpty ? "" : "; \(loaded.warnings.count) repair(s) while decoding, see `haptic inspect`"
-            print("wrote \(output): \(Self.seconds(renderer.duration)) s, \(samples.count) samples at \(Self.seconds(rate)) Hz\(repairs)")
+            print("wrote \(output): \(TimePlot.seconds(renderer.duration)) s, \(samples.count) samples at \(TimePlot.seconds(rate)) Hz\(repairs)")
             if let played { print(played.summary) }
         }
     }
 
-    /// The standard render plot: lanes for the events, then intensity and sharpness panels.
+    /// The standard render plot (`TimePlot.pattern`), titled with the input's label.
     static func plot(
         _ loaded: PatternInput, _ renderer: ReferenceRenderer, _ samples: [RenderedSample],
         rate: Double, width: Double
     ) -> TimePlot {
-        let pattern = loaded.pattern
-        // One silent point after the last tick, so a pattern's final drop to zero shows.
-        let times = (0...samples.count).map { Double($0) / rate }
-        let intensity = samples.map(\.intensity) + [0], sharpness = samples.map(\.sharpness) + [0]
-        // Stairs show the tick grid when a tick is at least 3 px wide; finer, they only look jagged.
-        let stairs = width / max(renderer.duration * rate, 1) >= 3
-        var continuous = TimePlot.Lane(name: "continuous", color: .green, marks: [])
-        var transients = TimePlot.Lane(name: "transients", color: .vermillion, marks: [])
-        var audio = TimePlot.Lane(name: "audio (ignored)", color: .gray, marks: [])
-        for (index, event) in pattern.events.enumerated() {
-            switch event.type {
-            case .hapticContinuous:
-                continuous.marks.append(.init(start: event.time, end: event.endTime, label: "#\(index)"))
-            case .hapticTransient:
-                transients.marks.append(.init(start: event.time, end: nil, label: nil))
-            case .audioContinuous, .audioCustom:
-                audio.marks.append(.init(start: event.time, end: event.duration > 0 ? event.endTime : nil, label: "#\(index)"))
-            }
-        }
-        let lanes = [continuous, transients, audio].filter { !$0.marks.isEmpty }
-        let counts = [(continuous.marks.count, "continuous"), (transients.marks.count, "transient"), (audio.marks.count, "audio")]
-            .filter { $0.0 > 0 }
-            .map { "\($0.0) \($0.1)\($0.0 > 1 && $0.1 == "transient" ? "s" : "")" }
-            .joined(separator: ", ")
-        var subtitle = "reference renderer at \(seconds(rate)) Hz, \(seconds(renderer.duration)) s"
-        if !counts.isEmpty { subtitle += "; events: \(counts)" }
-        if let preset = loaded.preset { subtitle = "\(preset.summary) | " + subtitle }
-        var plot = TimePlot(
-            title: loaded.label,
-            subtitle: subtitle,
-            end: max(renderer.duration * 1.04, Double(samples.count + 2) / rate, 1e-3),
-            panels: [
-                .init(
-                    title: "Intensity", range: 0...1,
-                    series: [
-                        .init(name: "intensity", color: .blue, times: times, values: intensity, step: stairs)
-                    ]),
-                .init(
-                    title: "Sharpness", range: 0...1,
-                    series: [
-                        .init(name: "sharpness", color: .orange, times: times, values: sharpness, step: stairs)
-                    ]),
-            ],
-            lanes: lanes)
-        plot.width = width
-        return plot
-    }
-
-    static func seconds(_ value: Double) -> String {
-        let r = (value * 1000).rounded() / 1000
-        return r == r.rounded() ? String(Int(r)) : String(r)
+        TimePlot.pattern(
+            loaded.pattern, title: loaded.label, note: loaded.preset?.summary, renderer: renderer, samples: samples, rate: rate, width: width)
     }
 }

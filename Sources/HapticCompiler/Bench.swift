@@ -84,11 +84,6 @@ public struct CompilerBenchmark: Sendable {
     public var medianAHAPRatio: Double { Self.median(reports.map(\.ahapRatio)) }
     public var medianCompileSeconds: Double { Self.median(reports.map(\.compileSeconds)) }
 
-    /// The middle value (the mean of the two middle ones for an even count); 0 for none.
-    public static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let mid = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-    }
+    /// The median as every report defines it (`Percentile.median`); 0 for none.
+    public static func median(_ values: [Double]) -> Double { Percentile.median(values) }
 }

@@ -113,8 +113,14 @@ public struct PWMStageSettings: Sendable, Hashable {
 
     // MARK: Derived constants (output_pwm.c)
 
-    /// The largest duty a voltage may take: floor(255 x mV / supply), at most 255.
-    public func duty(millivolts: Int) -> UInt8 { UInt8(min(255, 255 * millivolts / supplyMillivolts)) }
+    /// How far over its declared figure a supply may run, percent (hb_drive_cap.h: USB VBUS 5.25 V
+    /// on 5 V).
+    public static let supplyTolerancePercent = 5
+    /// The highest the supply may be: the declared figure plus the tolerance, rounded up.
+    public var supplyMaximumMillivolts: Int { supplyMillivolts + (supplyMillivolts * Self.supplyTolerancePercent + 99) / 100 }
+    /// The largest duty a voltage may take at the highest supply: floor(255 x mV / maximum), at
+    /// most 255 (hb_drive_cap.h, HB_DUTY_CAP).
+    public func duty(millivolts: Int) -> UInt8 { UInt8(min(255, 255 * millivolts / supplyMaximumMillivolts)) }
     /// D_R: the duty of rated drive (amplitude code 255).
     public var ratedDuty: UInt8 { duty(millivolts: ratedMillivolts) }
     /// D_O: the duty of the kick and brake ceiling.

@@ -94,19 +94,7 @@ public struct DeviceVectorFile: Sendable {
         guard samples.count == ticks else { throw ReadError.malformed(file: name, line: 0, text: "\(samples.count) samples for \(ticks) ticks") }
     }
 
-    static func hex(_ text: Substring) -> [UInt8]? {
-        if text == "-" { return [] }
-        guard text.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
-    }
+    static func hex(_ text: Substring) -> [UInt8]? { text == "-" ? [] : Hex.decode(text) }
 
     /// The `config:` line's `key=value` fields.
     static func configuration(_ fields: ArraySlice<Substring>) -> DeviceModel.Configuration? {

@@ -4,7 +4,7 @@ import HapticProtocol
 /// `NACK UPLOAD 69 SLOT_BUSY value 0`, `TELEMETRY STARTED slot 0 code 0 tick 1234`.
 enum MessageText {
     static func typeName(_ raw: UInt8) -> String {
-        MessageType(rawValue: raw)?.description ?? String(format: "type 0x%02X", raw)
+        MessageType.name(of: raw)
     }
 
     static func describe(_ message: Message) -> String {

@@ -23,7 +23,7 @@ struct ObservedFrame: Equatable {
         let seq = "seq \(frame.sequence)"
         guard let message = try? Message(frame: frame) else {
             kind = .reply
-            key = "\(MessageText.typeName(frame.messageType)) \(seq) undecodable payload \(frame.payload.map { String(format: "%02x", $0) }.joined())"
+            key = "\(MessageText.typeName(frame.messageType)) \(seq) undecodable payload \(Hex.encode(frame.payload))"
             return
         }
         switch message {

@@ -1,11 +1,3 @@
-/// A JSON syntax error with its position: 1-based line and column, and the byte offset.
-struct JSONSyntaxError: Error, Sendable, Equatable {
-    var offset: Int
-    var line: Int
-    var column: Int
-    var message: String
-}
-
 /// RFC 8259 JSON parser that builds a `JSONTree` (positions kept for every value).
 ///
 /// Why our own: Foundation's JSONSerialization rejects the trailing commas real AHAP files contain

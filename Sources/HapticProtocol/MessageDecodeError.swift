@@ -9,7 +9,7 @@ public enum MessageDecodeError: Error, Hashable, Sendable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .unknownType(let type): "unknown message type 0x\(String(type, radix: 16))"
+        case .unknownType(let type): "unknown message type \(MessageType.name(of: type))"
         case .tooShort(let type, let count):
             "\(type) payload of \(count) bytes, shorter than its \(type.fixedPayloadCount)-byte fixed part"
         case .invalidField(let type, let field, let value): "\(type) field \(field) has undefined value \(value)"

@@ -68,6 +68,12 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         }
     }
 
+    /// The one name of a type byte: its PROTOCOL.md name, or `TYPE_0x7E` for a type this
+    /// protocol version does not define (traces, conformance divergences, decode errors).
+    public static func name(of raw: UInt8) -> String {
+        MessageType(rawValue: raw)?.description ?? "TYPE_0x" + String(raw, radix: 16, uppercase: true).leftPadded(to: 2)
+    }
+
     public var description: String {
         switch self {
         case .hello: "HELLO"
@@ -113,4 +119,8 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
     public func isCompatible(with other: ProtocolVersion) -> Bool { major == other.major }
 
     public var description: String { "\(major).\(minor)" }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

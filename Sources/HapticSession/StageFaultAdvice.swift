@@ -23,6 +23,10 @@ extension MessageErrorCode {
         case .overCurrent:
             return "the haptic driver shut down on over-current (actuator): check OUT+ and OUT- for a short, or an actuator of too low "
                 + "an impedance, then reset the board"
+        case .unsupported:
+            return "the board's output stage cannot drive this actuator safely and drives nothing (stage and profile): an LRA needs "
+                + "a DRV2605L or an H-bridge with carrier synthesis, a PWM stage needs the profile's voltages and the supply; fix the "
+                + "sketch's stage or profile, then upload again"
         default:
             return nil
         }

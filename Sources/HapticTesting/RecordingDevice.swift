@@ -1,10 +1,12 @@
 import FirmwareModel
 import Foundation
+import HapticBridge
 import HapticCompiler
 import HapticPattern
 import HapticProtocol
+import HapticTrace
 import HapticTransport
-import SerialBridge
+import HapticVirtualDevice
 
 /// A virtual device for an app's own tests: the firmware model on a real pseudo-terminal,
 /// recording every frame and every tick (`DeviceTrace`), with checks of what it played.

@@ -1,5 +1,6 @@
 import AVREmulator
 import Foundation
+import HapticTransport
 
 /// Builds the BBC micro:bit firmware (hardware/firmware/boards/microbit/Makefile, arm-none-eabi-gcc)
 /// and returns its ELF's path. Builds are serialised across processes with a lock file, since

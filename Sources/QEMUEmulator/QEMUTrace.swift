@@ -2,7 +2,7 @@ import AVREmulator
 import FirmwareModel
 import Foundation
 import HapticProtocol
-import SerialBridge
+import HapticTrace
 
 /// The trace of a session on the emulated micro:bit (`haptic emulate --mcu cortex-m --trace`,
 /// docs/cli.md "Traces"), and its check against the Swift model. Unlike the ATmega328P's, the

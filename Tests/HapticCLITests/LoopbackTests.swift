@@ -1,5 +1,5 @@
 import Foundation
-import SerialBridge
+import HapticTrace
 import TestSupport
 import Testing
 

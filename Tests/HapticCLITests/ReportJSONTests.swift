@@ -278,9 +278,11 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
         Set(breakdown.keys) == [
             "host_ms", "line_ms", "tick_wait_ms", "wake_up_ms", "first_output_ms", "rise50_ms", "felt50_ms", "rise90_ms", "felt90_ms",
         ])
+    // Medians are nearest-rank values (docs/performance.md, "Percentiles"): the parts' medians come
+    // from different plays, so they add up to the whole's within one 1 ms tick.
     #expect(
         abs(breakdown["host_ms"]! + breakdown["line_ms"]! + breakdown["tick_wait_ms"]! + breakdown["wake_up_ms"]! - breakdown["first_output_ms"]!)
-            < 0.5)
+            <= 1 + 1e-9)
     #expect(root["felt_to_first_output_ratio"] is Double)
     #expect(member((member(root, "samples", "prepared") as? [Any])?.first, "rise50_ms") is Double)
     let svg = FileManager.default.temporaryDirectory.appendingPathComponent("felt-\(UUID().uuidString).svg").path
@@ -296,6 +298,8 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
         let root = try document(try await haptic("profile", "--mcu", "atmega328p", "--json").output, schema: "haptic-profile-mcu/1")
         #expect(root["mcu"] as? String == "atmega328p" && root["frequency_hz"] as? Int == 16_000_000)
         #expect(root["cycles_per_tick"] as? Int == 16_000)
+        // The stack measured on its worst paths, with the 64-byte reserve the builds enforce.
+        #expect((root["stack_free_min"] as? Int).map { $0 >= 64 && $0 < 512 } == true, "\(root["stack_free_min"] ?? "none")")
         let latency = try #require(root["play_latency"] as? [String: Any])
         let warm = try #require(latency["warm_cycles"] as? Int)
         #expect((latency["warm_phases"] as? [[String: Int]])?.map { $0["cycles"] ?? 0 }.max() == warm)
@@ -307,6 +311,7 @@ private func member(_ object: Any?, _ keys: String...) -> Any? {
         let text = try await haptic("profile", "--mcu", "atmega328p").output
         #expect(text.contains("last byte -> first output change: \(warm) cycles"))
         #expect(text.contains("slots held at once: \(root["slot_count"] as? Int ?? -1)"))
+        #expect(text.contains("stack: \(root["stack_free_min"] as? Int ?? -1) bytes of RAM left free"))
         // Felt onset on the board: the presets played on it, through the physics of the profile it reports.
         #expect(member(root, "felt_onset", "actuator_profile") as? String == "lra-170hz-10mm")
         let felt50 = try #require(member(root, "felt_onset", "felt50", "p50_ms") as? Double)

@@ -3,7 +3,7 @@ import Foundation
 import HapticConformance
 import HapticProtocol
 import HapticTransport
-import SerialBridge
+import HapticVirtualDevice
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HapticConformance
 import HapticTransport
-import SerialBridge
+import HapticVirtualDevice
 import TestSupport
 import Testing
 

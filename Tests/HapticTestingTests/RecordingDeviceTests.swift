@@ -2,7 +2,6 @@ import FirmwareModel
 import HapticPattern
 import HapticTesting
 import HapticTransport
-import SerialBridge
 import Testing
 
 /// HapticTesting as an app uses it from Swift Testing: a session on the recording device, a

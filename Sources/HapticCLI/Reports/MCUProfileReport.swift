@@ -26,8 +26,11 @@ import HapticPattern
             var worstCaseTickPercent: Double
             /// The program that set the worst tick.
             var worstCaseProgram: String
-            /// Felt onset of the presets on the board (`ProfiledMCU.feltOnset`); null if not measured.
-            @Nullable var feltOnset: FeltOnset? = nil
+            /// The least free RAM the stack left on its worst paths, bytes (`StackWorstPaths`: painted in
+            /// simavr); null if not measured.
+            @Nullable var stackFreeMin: Int? = nil
+            /// Felt onset of the presets on the board (`BoardFeltOnset`); null if not measured.
+            @Nullable var feltOnset: BoardFeltOnset? = nil
 
             /// The last byte of a PLAY frame to the first output change.
             struct PlayLatency: Encodable {

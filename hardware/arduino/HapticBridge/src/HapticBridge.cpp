@@ -22,10 +22,11 @@ const uint16_t defaultReceiveBuffer = 63;
 #endif
 } // namespace
 
-void HapticBridgeDevice::start(Stream &link, HapticOutput &output, const HapticProfile &profile)
+void HapticBridgeDevice::start(Stream &link, HapticOutput &output, const HapticProfile &profile, bool ready)
 {
     link_ = &link;
     output_ = &output;
+    stageReady_ = ready;
     hb_device_config_default(&config_);
     config_.slot_count = slots_;
     config_.slot_capacity = slotCapacity_;
@@ -37,13 +38,15 @@ void HapticBridgeDevice::start(Stream &link, HapticOutput &output, const HapticP
     config_.fw_minor = HAPTICBRIDGE_VERSION_MINOR;
     config_.fw_patch = HAPTICBRIDGE_VERSION_PATCH;
     config_.actuator = profile.actuator;
-    config_.capabilities = (uint16_t)(output.capabilities() | HB_CAP_SUBTICK);
+    config_.capabilities = (uint16_t)(output.capabilities() | HB_CAP_SUBTICK | HB_CAP_DIAG);
     config_.profile_name = profile.name;
     /* the Arduino API has no reset cause: RESET reports 0, unknown */
     config_.reset_reason = HB_RESET_UNKNOWN;
     hb_device_init(&device_, &config_, memory_, ringCapacity_ ? ring_ : nullptr, transmit, this);
     hb_device_set_subtick(&device_, subtick);
     hb_device_set_yield(&device_, yield);
+    hb_device_set_diag(&device_, diag);
+    hb_device_set_stage_fault(&device_, stageFault()); /* the first step reports it */
     /* ACK, NACK and PONG are encoded at a flush: after a step, or when none is near (poll) */
     hb_device_set_deferred_replies(&device_, 1);
     tick_.start();
@@ -66,6 +69,20 @@ void HapticBridgeDevice::yield(void *ctx)
     static_cast<HapticBridgeDevice *>(ctx)->runDueSteps();
 }
 
+/* DIAG (PROTOCOL.md 2.18): the stage's report. */
+void HapticBridgeDevice::diag(void *ctx, uint8_t *payload)
+{
+    static_cast<HapticBridgeDevice *>(ctx)->output_->diag(payload);
+}
+
+/* The stage's fault; a stage whose begin() failed and that names no fault has 76 UNSUPPORTED, so
+ * that the device refuses its plays all the same. */
+uint8_t HapticBridgeDevice::stageFault() const
+{
+    uint8_t code = output_->fault();
+    return code != 0u ? code : (stageReady_ ? 0u : (uint8_t)HB_ERR_UNSUPPORTED);
+}
+
 void HapticBridgeDevice::runDueSteps()
 {
     if (stepping_) {
@@ -74,6 +91,7 @@ void HapticBridgeDevice::runDueSteps()
     stepping_ = true;
     for (uint8_t n = 0; n < HAPTIC_MAX_STEPS_PER_POLL && tick_.due(); n++) {
         tick_.advance();
+        hb_device_set_stage_fault(&device_, stageFault()); /* reported by this step if new */
         /* the sample first, then the step's notices (hb_device.h: step, output, flush) */
         hb_sample s = hb_device_step(&device_);
         output_->write(s.amp, s.sharp, s.flags);

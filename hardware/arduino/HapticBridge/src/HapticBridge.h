@@ -49,13 +49,15 @@ class HapticBridgeDevice
     /* Starts the output stage (a DRV2605L calibrates for about 1.2 s), then `port` at `baud`,
      * then the device, which sends the RESET notice (PROTOCOL.md 2.6). The stage comes first so
      * that a host's HELLOs meanwhile are not left in the port's buffer. Returns the stage's
-     * begin(): false if it is absent or does not fit the profile (the device runs anyway). */
+     * begin(): false if it is absent or does not fit the profile. The device runs anyway, to tell
+     * the host why (INFO, TELEMETRY FAULT, DIAG_REPORT: the stage's fault(), or 76 UNSUPPORTED when
+     * it names none), and refuses every play: the stage never drives. */
     template <typename Port>
     bool begin(Port &port, unsigned long baud, HapticOutput &output, const HapticProfile &profile)
     {
         bool ok = output.begin(profile);
         port.begin(baud);
-        start(port, output, profile);
+        start(port, output, profile, ok);
         return ok;
     }
 
@@ -64,7 +66,7 @@ class HapticBridgeDevice
     bool begin(Stream &link, HapticOutput &output, const HapticProfile &profile)
     {
         bool ok = output.begin(profile);
-        start(link, output, profile);
+        start(link, output, profile, ok);
         return ok;
     }
 
@@ -107,12 +109,14 @@ class HapticBridgeDevice
     /* Not inlined (HB_NOINLINE, hb_port.h): with link-time optimisation a function inlined into
      * main() keeps its locals in main()'s frame for good, and these two have large ones (the
      * frame handlers' payloads), which every step would then run on top of. */
-    HB_NOINLINE void start(Stream &link, HapticOutput &output, const HapticProfile &profile);
+    HB_NOINLINE void start(Stream &link, HapticOutput &output, const HapticProfile &profile, bool ready);
     void runDueSteps();
+    uint8_t stageFault() const;
     HB_NOINLINE bool receive(); /* true: it stopped at a frame's final 0x00, not yet handed over */
     static void transmit(void *ctx, const uint8_t *bytes, uint16_t length);
     static uint16_t subtick(void *ctx);
     static void yield(void *ctx);
+    static void diag(void *ctx, uint8_t *payload);
 
     hb_device device_;
     hb_device_config config_;
@@ -125,7 +129,8 @@ class HapticBridgeDevice
     uint16_t ringCapacity_;
     uint16_t rxBuffer_ = 0; /* 0: the default */
     uint8_t slots_;
-    bool stepping_ = false; /* runDueSteps is running (the yield hook must not re-enter it) */
+    bool stepping_ = false;   /* runDueSteps is running (the yield hook must not re-enter it) */
+    bool stageReady_ = false; /* the stage's begin() succeeded */
 };
 
 /* A device with its memory: Slots program slots of SlotCapacity bytes (header included; the
@@ -138,6 +143,15 @@ class HapticBridgeWith : public HapticBridgeDevice
                   "1 to HB_DEVICE_MAX_SLOTS slots (8; 2 on an AVR)");
     static_assert(SlotCapacity > 16, "a slot holds the 16-byte header and a body");
     static_assert((StreamCapacity & (StreamCapacity - 1)) == 0, "the stream ring is a power of two (or 0)");
+#if defined(RAMEND) && defined(RAMSTART)
+    /* the measured stack (hb_port_config.h) and a reserve beyond it fit beside the static data */
+    static_assert(
+        (uint32_t)Slots * SlotCapacity + (StreamCapacity ? StreamCapacity + HB_SOURCE_TAIL : 1u)
+                + HB_ARDUINO_FIXED_RAM + HB_ARDUINO_STACK_WORST + HB_ARDUINO_STACK_RESERVE
+            <= (uint32_t)RAMEND - RAMSTART + 1u,
+        "HapticBridgeWith: these sizes leave the stack less than 64 bytes beyond its measured worst "
+        "(353 bytes, beside 1,072 bytes of other static data: hb_port_config.h); use fewer or smaller slots");
+#endif
 
   public:
     HapticBridgeWith() : HapticBridgeDevice(memory_, Slots, SlotCapacity, ring_, StreamCapacity)

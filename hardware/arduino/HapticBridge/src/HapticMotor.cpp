@@ -1,5 +1,12 @@
 #include "HapticMotor.h"
 
+#include "hb_port_config.h" /* first: the core's headers need the port */
+
+extern "C" {
+#include "core/hb_drive_cap.h"
+#include "core/hb_messages.h"
+}
+
 namespace
 {
 /* analogWrite() only when the duty changes: on most cores each call reprograms the timer. */
@@ -13,30 +20,68 @@ void setDuty(uint8_t pin, uint8_t &current, uint8_t duty)
 
 void startSilent(uint8_t pin)
 {
+    digitalWrite(pin, LOW);
     pinMode(pin, OUTPUT);
     analogWrite(pin, 0);
 }
 } // namespace
 
+bool HapticPWMStage::setCaps(const HapticProfile &profile)
+{
+    ratedMillivolts_ = profile.ratedMillivolts;
+    /* the bare-metal stage's caps, one definition (hb_drive_cap.h) */
+    ratedDuty_ = (uint8_t)HB_DUTY_CAP(profile.ratedMillivolts, supplyMillivolts_);
+    overdriveDuty_ = (uint8_t)HB_DUTY_CAP(profile.overdriveMillivolts, supplyMillivolts_);
+    /* unipolar PWM drives an ERM only: an LRA's coil would get DC; a profile without voltages, or a
+     * supply that is not declared, cannot be capped */
+    bool safe = profile.actuator == HAPTIC_ACTUATOR_ERM && supplyMillivolts_ != 0u && ratedDuty_ != 0u
+                && profile.overdriveMillivolts >= profile.ratedMillivolts;
+    if (!safe) {
+        ratedDuty_ = overdriveDuty_ = 0;
+        fault_ = HB_ERR_UNSUPPORTED;
+    }
+    return safe;
+}
+
+uint8_t HapticPWMStage::duty(uint8_t amplitude) const
+{
+    return hb_duty_scaled(amplitude, ratedDuty_);
+}
+
+void HapticPWMStage::diag(uint8_t *p) const
+{
+    /* as the bare-metal PWM stage: the most the caps give, duty / 255 x the highest supply */
+    uint32_t highest = HB_SUPPLY_MAX_MV(supplyMillivolts_);
+    uint16_t rated = (uint16_t)((uint32_t)ratedDuty_ * highest / 255UL);
+    uint16_t limit = (uint16_t)((uint32_t)overdriveDuty_ * highest / 255UL);
+    p[0] = HB_DIAG_STAGE_PWM;
+    p[4] = (uint8_t)(supplyMillivolts_ & 0xFFu);
+    p[5] = (uint8_t)(supplyMillivolts_ >> 8);
+    p[6] = (uint8_t)(rated & 0xFFu);
+    p[7] = (uint8_t)(rated >> 8);
+    p[8] = (uint8_t)(limit & 0xFFu);
+    p[9] = (uint8_t)(limit >> 8);
+}
+
 bool HapticERM::begin(const HapticProfile &profile)
 {
     startSilent(pin_);
     duty_ = 0;
-    return profile.actuator == HAPTIC_ACTUATOR_ERM;
+    return setCaps(profile);
 }
 
 void HapticERM::write(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
 {
     (void)sharpness;
-    setDuty(pin_, duty_, (flags & 1u) ? 0u : amplitude);
+    setDuty(pin_, duty_, (flags & 1u) ? 0u : duty(amplitude));
 }
 
 bool HapticHBridge::begin(const HapticProfile &profile)
 {
     startSilent(forwardPin_);
     startSilent(reversePin_);
-    forward_ = reverse_ = brakeLevel_ = 0;
-    return profile.actuator == HAPTIC_ACTUATOR_ERM;
+    forward_ = reverse_ = brakeDuty_ = 0;
+    return setCaps(profile);
 }
 
 void HapticHBridge::write(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
@@ -45,11 +90,11 @@ void HapticHBridge::write(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
     uint8_t forward, reverse;
     if (flags & 1u) {
         forward = 0;
-        reverse = brakeLevel_;
+        reverse = brakeDuty_; /* at most the rated cap, itself under the overdrive one */
     } else {
-        forward = amplitude;
+        forward = duty(amplitude);
         reverse = 0;
-        brakeLevel_ = amplitude;
+        brakeDuty_ = forward;
     }
     /* the side that turns off first, so that both inputs are never driven at once */
     if (forward == 0u) {

@@ -4,6 +4,7 @@ bool HapticPlayer::begin(HapticOutput &output, const HapticProfile &profile)
 {
     output_ = &output;
     bool ok = output.begin(profile);
+    ready_ = ok;
     hb_config_default(&config_);
     hb_interp_init(&interp_, &config_);
     tick_.start();
@@ -38,6 +39,11 @@ void HapticPlayer::poll()
     for (uint8_t n = 0; n < HAPTIC_MAX_STEPS_PER_POLL && tick_.due(); n++) {
         tick_.advance();
         hb_sample s = hb_interp_step(&interp_);
+        if (!ready_ || output_->fault() != 0u) {
+            /* a stage that failed never drives: the program stops, the stage gets silence */
+            hb_interp_stop(&interp_, 0u);
+            s.amp = s.sharp = s.flags = 0;
+        }
         output_->write(s.amp, s.sharp, s.flags);
     }
 }

@@ -46,6 +46,7 @@ class HapticPlayer
     hb_interp interp_;
     HapticTick tick_;
     HapticOutput *output_ = nullptr;
+    bool ready_ = false; /* the stage's begin() succeeded: else it gets only silence */
 };
 
 #endif

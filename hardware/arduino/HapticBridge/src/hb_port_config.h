@@ -36,13 +36,20 @@
  * others). An AVR gets 2 slots of 192 bytes (bodies up to 176; longer programs stream) and the
  * bare-metal firmware's 128-byte stream ring, where the bare-metal firmware has slots of 256: an
  * Uno running the library with a DRV2605L also holds the Arduino core's serial rings (128 bytes),
- * Wire's buffers (about 160) and the vtables, and its deepest stack (a reply sent from inside the
- * handling of a frame, plus an interrupt) measured about 300 bytes in the emulator tests; with
- * 256-byte slots it came within 44 bytes of the static data, and a 64-byte ring underran on a
- * real host's round trips (a streamed corpus file played through `haptic play` on the emulated
- * board). These sizes leave the sketch about 170 bytes. (The core's slot table holds
- * HB_DEVICE_MAX_SLOTS, above.) The 32-bit boards, with 32 KB of RAM or more, get the protocol's
- * defaults: 4 slots of 1,024 bytes and a 256-byte ring. */
+ * Wire's buffers (about 160) and the vtables. (The core's slot table holds HB_DEVICE_MAX_SLOTS,
+ * above.) The 32-bit boards, with 32 KB of RAM or more, get the
+ * protocol's defaults: 4 slots of 1,024 bytes and a 256-byte ring.
+ *
+ * The stack, measured (ArduinoLibraryStackTests: the free RAM painted in simavr, every handler, a
+ * HELLO, DIAG and QUERY during a streamed play at line rate, the DRV2605L's faults from power-up):
+ * the DRV2605L example's deepest is HB_ARDUINO_STACK_WORST bytes, and its static RAM besides a
+ * HapticBridgeWith's buffers is HB_ARDUINO_FIXED_RAM (the device, Serial, Wire, the stage). With
+ * the default sizes an Uno keeps 102 bytes beyond that worst. HapticBridgeWith refuses to compile
+ * sizes that would keep fewer than HB_ARDUINO_STACK_RESERVE (an interrupt at the worst moment, a
+ * sketch's own few variables): 2 slots of 256 bytes with the 128-byte ring would leave none. */
+#define HB_ARDUINO_STACK_WORST 353
+#define HB_ARDUINO_FIXED_RAM 1072
+#define HB_ARDUINO_STACK_RESERVE 64
 #if defined(__AVR__)
 #define HB_ARDUINO_SLOTS 2
 #define HB_ARDUINO_SLOT_CAPACITY 192

@@ -61,8 +61,10 @@
 #define HB_RX_BUFFER_SIZE 128u
 #endif
 #define HB_RX_CREDIT_BYTES HB_RX_BUFFER_SIZE
-/* Transmit ring: one largest frame (136 bytes on the wire) fits without blocking the main
- * loop; a writer that finds it full waits for the TX interrupt to make room. */
+/* Transmit ring: the longest frame the device sends (INFO with a 16-character profile name: 60
+ * bytes of payload, 68 on the wire, PROTOCOL.md 2.1) fits without blocking the main loop, with 60
+ * bytes to spare; the protocol's 136-byte frames are the host's (UPLOAD). A writer that finds the
+ * ring full waits for the TX interrupt to make room. */
 #ifndef HB_TX_BUFFER_SIZE
 #define HB_TX_BUFFER_SIZE 128u
 #endif

@@ -7,7 +7,8 @@
  * Drive synthesis (normative): hardware/README.md, "PWM drive synthesis", states it step by step
  * and AVREmulator.PWMSynthesis is its Swift model, update for update (its per-tick part,
  * FirmwareModel.OpenLoopStage, also decides the kicks and brakes of the actuator physics). In
- * short: every duty is capped by the actuator profile's voltages against the supply (D_R for rated
+ * short: every duty is capped by the actuator profile's voltages against the highest the supply may
+ * be (hb_drive_cap.h: the declared supply and its tolerance; D_R for rated
  * drive, D_O for kick and brake); within kickMs of each onset, a tick whose predicted envelope is
  * under the level asked for kicks at the ceiling D_O, eased onto the level in its last tick, and a
  * brake burst at each fall follows the profile's brakeRatio for brakeMs; both windows scaled by the
@@ -19,15 +20,16 @@
 #include <util/atomic.h>
 
 #include "board.h"
+#include "hb_drive_cap.h"
 #include "hb_messages.h"
 #include "output.h"
 #include "tick.h"
 
 /* ---- constants from the profile (profiles/<name>.h) and the supply ---- */
 
-#define CAP(mv) ((255UL * (mv) / HB_SUPPLY_MV) > 255UL ? 255UL : (255UL * (mv) / HB_SUPPLY_MV))
-#define D_R ((uint8_t)CAP(HB_PROFILE_RATED_MV))     /* duty of rated drive */
-#define D_O ((uint8_t)CAP(HB_PROFILE_OVERDRIVE_MV)) /* duty of the kick and brake ceiling */
+/* hb_drive_cap.h: against the highest the declared supply may be (its tolerance included) */
+#define D_R ((uint8_t)HB_DUTY_CAP(HB_PROFILE_RATED_MV, HB_SUPPLY_MV))     /* duty of rated drive */
+#define D_O ((uint8_t)HB_DUTY_CAP(HB_PROFILE_OVERDRIVE_MV, HB_SUPPLY_MV)) /* kick and brake ceiling */
 /* Envelope predictor gain per tick: 2 / (2 tau + 1) in 1/65536 (tau in ms), within 0.1 % of
  * 1 - e^(-1 / tau) for the profiles' time constants. */
 #define ALPHA(tau_us) \
@@ -117,18 +119,6 @@ void hb_hal_output_init(void)
     TCCR1B = _BV(CS10);                              /* no prescaler */
 }
 
-/* x / 255 for x <= 65534, without a division. */
-static uint8_t div255(uint16_t x)
-{
-    return (uint8_t)((uint16_t)(x + 1u + (x >> 8)) >> 8);
-}
-
-/* The amplitude code a scaled to a duty cap: (a x cap + 127) / 255. */
-static uint8_t scaled(uint8_t a, uint8_t cap)
-{
-    return div255((uint16_t)((uint16_t)a * cap + 127u));
-}
-
 /* An edge's length at the sharpness code s: round(ms x e), e = E0 + (256 - E0) x s' / 256 in
  * 1/256, s' = s + (s >> 7) (0..256). */
 static uint8_t edge_ticks(uint8_t ms, uint8_t s)
@@ -153,7 +143,7 @@ void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
     uint8_t d, inv = 0;
     uint16_t inc = INC_F0;
     if (a != 0u) {
-        uint8_t steady = scaled(a, D_R);
+        uint8_t steady = hb_duty_scaled(a, D_R);
         if (level == 0u) { /* onset */
             kick_left = edge_ticks(HB_PROFILE_KICK_MS, sharpness);
             brake_left = 0;
@@ -284,9 +274,9 @@ uint8_t hb_output_fault(void)
 
 void hb_output_diag(uint8_t *p)
 {
-    /* the voltages the caps give: duty / 255 x supply */
-    uint16_t rated = (uint16_t)((uint32_t)D_R * HB_SUPPLY_MV / 255UL);
-    uint16_t limit = (uint16_t)((uint32_t)D_O * HB_SUPPLY_MV / 255UL);
+    /* the most the caps give: duty / 255 x the highest supply */
+    uint16_t rated = (uint16_t)((uint32_t)D_R * HB_SUPPLY_MAX_MV(HB_SUPPLY_MV) / 255UL);
+    uint16_t limit = (uint16_t)((uint32_t)D_O * HB_SUPPLY_MAX_MV(HB_SUPPLY_MV) / 255UL);
     p[0] = HB_DIAG_STAGE_PWM;
     p[4] = (uint8_t)(HB_SUPPLY_MV & 0xFFu);
     p[5] = (uint8_t)(HB_SUPPLY_MV >> 8);

@@ -1,7 +1,7 @@
 /* Stored programs on a button, no host: each press plays the next program on a DRV2605L.
  *
- * Wiring: the DRV2605L as in the DRV2605L example (SDA, SCL, VIN, GND); a push button from pin 2
- * to GND (the internal pull-up holds the pin high).
+ * Wiring: the DRV2605L as in the DRV2605L example (SDA, SCL, VIN, GND, EN on D4 with a pull-down); a push
+ * button from pin 2 to GND (the internal pull-up holds the pin high).
  *
  * The programs are what `haptic compile` writes for the profile the stage drives, here
  * lra-drv2605l-170hz-10mm; to store your own pattern:

@@ -1,0 +1,319 @@
+import FirmwareModel
+import Foundation
+import HapticCompiler
+import HapticProtocol
+import HapticTransport
+
+/// The Swift device model (`FirmwareModel.DeviceModel`, bit-exact with the C firmware core) served
+/// on a real pseudo-terminal: any serial client opens `path` like a board's port.
+///
+/// - Ticks run in real time at the device rate (1 kHz): step k is due at `start + k / rate` on the
+///   monotonic clock, and a late thread catches up by running the overdue steps back to back, so
+///   there is no drift.
+/// - Both directions behave like a UART at `baudRate` (10 bit times per byte): a byte from the host
+///   reaches the model when its last bit would have arrived, at the tick that follows; bytes the
+///   model sends go out one byte time apart. A PONG's subtick is the elapsed fraction of the
+///   tick when the PING's last byte arrived.
+/// - Every output sample is recorded (the last `recordLimit` of them) for tests and `haptic play`.
+/// - Clients may come and go: with none connected the pty reports a hangup, which the device
+///   treats as silence (its watchdog then stops a play, as on a board whose host vanished).
+public final class VirtualDevice: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var profile: ActuatorProfile
+        /// Line rate of the modelled UART; 0: an ideal line.
+        public var baudRate: Int
+        /// The model's configuration; the identity fields (actuator, profile name, capabilities)
+        /// and the brake length are filled in from `profile` by `init(options:)`.
+        public var configuration: DeviceModel.Configuration
+        /// Samples kept (10 minutes at 1 kHz by default).
+        public var recordLimit: Int
+        /// Time scale: 1 is real time; tests play long patterns at 20 (ticks and line times both
+        /// shrink by this factor, so the device sees the same world, only sooner).
+        public var speed: Double
+        /// Faults applied to the bytes on the pty, each direction with its own injector
+        /// (`FaultInjector`; seeds `faultSeed` for the bytes to the device, `faultSeed + 1` for
+        /// the bytes from it), before the UART line: the device and the client see what a flaky
+        /// line delivers, the same for the same seed and the same bytes.
+        public var faults = FaultProfile.none
+        public var faultSeed: UInt64 = 0
+        /// Keep a trace (`trace()`, `DeviceTrace`): every frame each way and every sample, per boot.
+        public var trace = false
+
+        public init(
+            profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
+            configuration: DeviceModel.Configuration = .default, recordLimit: Int = 600_000,
+            speed: Double = 1
+        ) {
+            self.speed = max(0.001, speed)
+            self.profile = profile ?? ActuatorProfile.builtIns.first { $0.name == ActuatorProfile.defaultName } ?? ActuatorProfile.builtIns[0]
+            self.baudRate = baudRate
+            self.configuration = configuration
+            self.recordLimit = recordLimit
+        }
+    }
+
+    /// The device ID a virtual device reports ("VDEV").
+    public static let deviceID: UInt32 = 0x5645_4456
+
+    public let options: Options
+    /// The pty's slave path: what a client opens.
+    public var path: String { pty.slavePath }
+
+    let pty: PseudoTerminal
+    let lock = NSLock()
+    var model: DeviceModel
+    private var configuration: DeviceModel.Configuration
+    private var samples: [OutputSample] = []
+    /// Device tick of `samples[0]` (ticks restart at 0 after a reboot).
+    private var firstRecordedTick: UInt32 = 0
+    private var rx: UARTLine
+    private var tx: UARTLine
+    private var state = Counters()
+    private var thread: Thread?
+    private var stopping = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Traffic and timing figures.
+    public struct Counters: Sendable, Hashable {
+        public var bytesIn = 0
+        public var bytesOut = 0
+        public var steps = 0
+        /// Most overdue steps run back to back in one catch-up (thread scheduling lateness).
+        public var longestCatchUp = 0
+        public var boots = 1
+    }
+
+    public init(options: Options = Options()) throws(TransportError) {
+        var configuration = options.configuration
+        let identity = options.profile.reportedIdentity
+        configuration.actuator = identity.actuator
+        configuration.profileName = String(decoding: identity.name, as: UTF8.self)
+        configuration.deviceID = Self.deviceID
+        configuration.capabilities.insert(.subtick)
+        if options.profile.rendersSharpness { configuration.capabilities.insert(.sharpness) }
+        configuration.resetReason = .powerOn
+        // The stop brake lasts as long as the actuator's output stage brakes (0 for a stage that
+        // cannot reverse the motor), as `haptic render --actuator` draws it.
+        configuration.core.brakeTicks = UInt16(clamping: options.profile.brakeTicks(tickRate: Double(configuration.core.rate)))
+        self.options = options
+        self.configuration = configuration
+        model = DeviceModel(configuration: configuration)
+        let lineRate = Int((Double(options.baudRate) * options.speed).rounded())
+        rx = UARTLine(baudRate: lineRate)
+        tx = UARTLine(baudRate: lineRate)
+        hooks = Hooks(options: options)
+        pty = try PseudoTerminal()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts the device thread (the RESET notice of the boot goes out first).
+    public func start() {
+        let begin = lock.withLock { () -> Bool in
+            guard thread == nil, !stopping else { return false }
+            let thread = Thread { [self] in run() }
+            thread.name = "virtual-device \(pty.slavePath)"
+            self.thread = thread
+            return true
+        }
+        if begin { lock.withLock { thread }?.start() }
+    }
+
+    /// Stops the thread and closes the pty: a connected client sees the port disappear.
+    public func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            let running = thread != nil && !stopping
+            stopping = true
+            return running
+        }
+        if wasRunning { finished.wait() }
+        pty.close()
+    }
+
+    /// Boots the model again (as after a reset pin or a crash): slots, stream and configuration are
+    /// gone, ticks restart from 0, the recording starts over, and the RESET notice goes out.
+    public func reboot(reason: Message.Reset.Reason = .software) {
+        lock.withLock {
+            configuration.bootCount &+= 1
+            configuration.resetReason = reason
+            let lastTick = model.now
+            model = DeviceModel(configuration: configuration)
+            samples.removeAll()
+            firstRecordedTick = 0
+            state.boots += 1
+            rebootPending = true
+            hooks.boot(reason: reason, endOfLast: lastTick)
+        }
+    }
+    private var rebootPending = false
+    var hooks: Hooks
+
+    // MARK: Observation
+
+    /// The device tick counter (`now`: the next step's index).
+    public var now: UInt32 { lock.withLock { model.now } }
+
+    public var counters: Counters { lock.withLock { state } }
+
+    /// The configuration the model runs (with the identity filled in).
+    public var deviceConfiguration: DeviceModel.Configuration { lock.withLock { configuration } }
+
+    /// Recorded samples of ticks `start ..< start + count` (fewer if not all recorded yet or any more).
+    public func samples(from start: UInt32, count: Int) -> [OutputSample] {
+        lock.withLock {
+            let offset = Int(Int64(start) - Int64(firstRecordedTick))
+            guard offset >= 0, offset < samples.count, count > 0 else { return [] }
+            return Array(samples[offset..<min(samples.count, offset + count)])
+        }
+    }
+
+    /// Waits (polling every millisecond) until tick `tick` has been output, up to `timeout` seconds.
+    public func waitForTick(_ tick: UInt32, timeout: Double) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if Int32(bitPattern: now &- tick) > 0 { return true }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return false
+    }
+
+    /// A copy of the model as it is now (for inspection in tests).
+    public var modelSnapshot: DeviceModel { lock.withLock { model } }
+
+    // MARK: The device thread
+
+    private func run() {
+        defer { finished.signal() }
+        nameCurrentThread("virtual-device")
+        let period = 1 / (Double(configuration.core.rate) * options.speed)
+        var origin = monotonicSeconds()
+        var step = 0  // steps since `origin`
+        lock.withLock {
+            transmit(model.takeOutput(), at: origin)
+        }
+        while !lock.withLock({ stopping }) {
+            let now = monotonicSeconds()
+            let due = origin + Double(step) * period
+            if now < due {
+                let nextOut = lock.withLock { tx.nextDue } ?? .infinity
+                let wait = min(due, nextOut) - now
+                waitForInput(seconds: min(wait, 0.005))
+                receive(timeout: 0)
+                sendDue()
+                continue
+            }
+            // Drain what has arrived, then run every overdue step with the bytes of its tick.
+            receive(timeout: 0)
+            var ran = 0
+            lock.withLock {
+                if rebootPending {
+                    rebootPending = false
+                    rx.clear()
+                    tx.clear()
+                    origin = now
+                    step = 0
+                    transmit(model.takeOutput(), at: now)
+                    return
+                }
+                while origin + Double(step) * period <= now {
+                    let stepTime = origin + Double(step) * period
+                    for delivered in rx.deliver(upTo: stepTime) {
+                        let fraction = (delivered.due - (stepTime - period)) / period
+                        let subtick = UInt16(max(0, min(65535, (fraction * 65536).rounded(.down))))
+                        hooks.received(delivered.byte, tick: model.now)
+                        transmit(model.receive(CollectionOfOne(delivered.byte), subtick: subtick), at: delivered.due)
+                    }
+                    let tick = model.now
+                    let result = model.step()
+                    record(result.sample)
+                    transmit(result.sent, at: stepTime, tick: tick)
+                    step += 1
+                    ran += 1
+                    state.steps += 1
+                }
+                state.longestCatchUp = max(state.longestCatchUp, ran)
+            }
+            sendDue()
+        }
+    }
+
+    /// Waits until the client sends something or `seconds` pass, with microsecond resolution
+    /// (poll(2) rounds to milliseconds, which would blur the UART timing and the tick schedule).
+    /// With no client the pty reports a hangup at once: then it just sleeps.
+    private func waitForInput(seconds: Double) {
+        guard seconds > 0 else { return }
+        let ready = try? pty.master.withDescriptor { fd -> Bool in
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+            guard PrecisePoll.ppoll(&descriptor, 1, &timeout, nil) >= 0 else { return false }
+            let hangup = descriptor.revents & Int16(POLLHUP | POLLERR) != 0
+            return !(hangup && descriptor.revents & Int16(POLLIN) == 0)
+        }
+        if ready != true {
+            var pause = timespec(tv_sec: 0, tv_nsec: Int(min(seconds, 0.001) * 1e9))
+            nanosleep(&pause, nil)
+        }
+    }
+
+    /// Reads what the client sent (waiting up to `timeout`) onto the receive line. No client, or
+    /// one that left: silence.
+    private func receive(timeout: Double) {
+        do {
+            let bytes = try pty.master.read(maxCount: 4096, timeout: timeout)
+            guard !bytes.isEmpty else { return }
+            let arrived = monotonicSeconds()
+            lock.withLock {
+                state.bytesIn += bytes.count
+                for (byte, delay) in hooks.toDevice(bytes) { rx.enqueue(CollectionOfOne(byte), at: arrived + delay) }
+            }
+        } catch {
+            if timeout > 0 { Thread.sleep(forTimeInterval: min(timeout, 0.001)) }
+        }
+    }
+
+    /// Writes the bytes whose line time is over; lost when no client listens, as on a board.
+    private func sendDue() {
+        let out = lock.withLock { tx.deliver(upTo: monotonicSeconds()).map(\.byte) }
+        guard !out.isEmpty else { return }
+        lock.withLock { state.bytesOut += out.count }
+        try? pty.master.write(out, timeout: 0.01)
+    }
+
+    private func record(_ sample: OutputSample) {
+        if samples.count >= options.recordLimit {
+            let drop = max(1, options.recordLimit / 10)
+            samples.removeFirst(drop)
+            firstRecordedTick &+= UInt32(drop)
+        }
+        samples.append(sample)
+        hooks.record(sample)
+    }
+
+    /// Hands what the model sent to the line, through the faults (under the lock); `tick` is the
+    /// device tick the bytes were produced at (the model's `now` by default).
+    private func transmit(_ bytes: [UInt8], at time: Double, tick: UInt32? = nil) {
+        guard !bytes.isEmpty else { return }
+        hooks.sent(bytes, tick: tick ?? model.now)
+        for (byte, delay) in hooks.fromDevice(bytes) { tx.enqueue(CollectionOfOne(byte), at: time + delay) }
+    }
+}
+
+/// ppoll(2): poll with a timespec time-out. glibc declares it only under _GNU_SOURCE, so it is
+/// looked up by name (as `PseudoTerminal` does for posix_openpt); macOS has no ppoll and uses
+/// poll with a millisecond time-out instead.
+enum PrecisePoll {
+    #if os(Linux)
+        typealias Function = @convention(c) (UnsafeMutablePointer<pollfd>, nfds_t, UnsafePointer<timespec>?, UnsafeRawPointer?) -> CInt
+        static let function: Function? = dlsym(dlopen(nil, RTLD_NOW), "ppoll").map { unsafeBitCast($0, to: Function.self) }
+    #endif
+
+    static func ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: UnsafePointer<timespec>, _ mask: UnsafeRawPointer?) -> CInt {
+        #if os(Linux)
+            if let function { return function(fds, count, timeout, mask) }
+        #endif
+        let milliseconds = Int32((Double(timeout.pointee.tv_sec) * 1000 + Double(timeout.pointee.tv_nsec) / 1e6).rounded(.up))
+        return poll(fds, count, milliseconds)
+    }
+}
