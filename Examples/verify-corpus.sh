@@ -9,6 +9,8 @@
 #   Examples/verify-corpus.sh [DIR] [EXTRA EMULATE OPTIONS...]
 #   DIR: default $HAPTIC_CORPUS, else Examples/corpus.
 #   VERIFY_MAX_SECONDS=S skips files longer than S seconds (the board runs in real time).
+#   Extra options go to `haptic emulate`: `--mcu cortex-m` serves the micro:bit in QEMU instead
+#   (the last --mcu given wins).
 #   e.g. HAPTIC_CORPUS=~/my-haptics Examples/verify-corpus.sh
 set -eu
 
@@ -82,4 +84,4 @@ while IFS= read -r file; do
     fi
 done <"$work/files"
 [ "$failed" -eq 0 ] || { echo "verify-corpus: $failed of $count files failed" >&2; exit 1; }
-echo "verify-corpus: $count files from $dir played on the simulated ATmega328P exactly as the model says"
+echo "verify-corpus: $count files from $dir played on the simulated board (haptic emulate --mcu atmega328p $*) exactly as the model says"

@@ -17,9 +17,22 @@ struct Haptic: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, let hint = unknownSubcommandHint(first) {
             FileHandle.standardError.write(Data("Error: \(hint)\nUsage: haptic <subcommand>\n  See 'haptic --help' for more information.\n".utf8))
+            FailureDocument.printIfMissing(arguments: arguments, status: ExitCode.validationFailure.rawValue, message: hint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        await Self.main(arguments)
+        // As ArgumentParser's own `main`, plus the `--json` document of a command that failed
+        // before printing its own (docs/cli.md, "JSON output").
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            FailureDocument.printIfMissing(arguments: arguments, status: exitCode(for: error).rawValue, message: message(for: error))
+            exit(withError: error)
+        }
     }
 
     /// "unknown command 'plya'; did you mean 'play'?" for a first word that is not a subcommand.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FirmwareModel
 import Foundation
 import HapticCompiler
+import HapticProtocol
 import HapticSession
 import SerialBridge
 
@@ -35,6 +36,9 @@ struct Verify: ParsableCommand {
     @Option(parsing: .unconditional, help: "Which play of the trace to check, counting from 1 (1 or more).")
     var play: Int = 1
 
+    /// The line rate the play ran at (as `haptic play --baud`): whether a long program can be streamed.
+    @OptionGroup var line: LineOptions
+
     func validate() throws {
         guard play >= 1 else { throw ValidationError("--play must be 1 or more, not \(play)") }
         if let actuator { _ = try Compile.loadProfile(actuator) }
@@ -61,6 +65,12 @@ struct Verify: ParsableCommand {
         }
         var options = CompileOptions()
         options.tickRate = UInt16(clamping: file.header.tickRate)
+        // As `haptic play` compiles for the device (HapticDevice.compile): from the INFO the trace
+        // recorded, a program that fits a slot, else one it streams, without loops.
+        if let info = file.deviceInfo {
+            options.tickRate = info.rate
+            options.device = DeviceCapabilities(info: info, baudRate: line.baud)
+        }
         let program: CompiledProgram
         do {
             program = try PatternCompiler.compile(loaded.pattern, profile: profile, options: options)
@@ -75,6 +85,8 @@ struct Verify: ParsableCommand {
         }
         let slot = result.play.slot.map { DeviceEvent.source($0) } ?? "a play"
         emit("verify: \(what): \(slot) started at tick \(result.play.startTick)")
+        emit("program: \(Self.describe(program.report, hasInfo: file.deviceInfo != nil))")
+        if let mismatch = Self.placementMismatch(program.report.placement, playedFrom: result.play.slot) { throw CommandFailure(mismatch) }
         guard let difference = result.firstDifference else {
             if result.ticks > 0 {
                 emit("equal: \(result.ticks) ticks (play ticks 0...\(result.ticks - 1), the brake and the first idle tick included)")
@@ -96,6 +108,24 @@ struct Verify: ParsableCommand {
                     + columns[3])
         }
         throw ExitCode.failure
+    }
+
+    /// How the pattern was compiled: for the device in the trace's INFO, as `haptic play` does, or
+    /// (a trace without INFO) without the device's options.
+    static func describe(_ report: CompileReport, hasInfo: Bool) -> String {
+        let loops = report.instructions.loop == 0 ? "no loops" : "\(report.instructions.loop) loops"
+        guard hasInfo else { return "\(report.programBytes) bytes, \(loops) (the trace has no INFO: compiled without the device's sizes)" }
+        let placement = report.placement == .stream ? "streamed" : "from a slot"
+        return "\(report.programBytes) bytes, \(loops), \(placement) (compiled for the device in the trace's INFO, as haptic play does)"
+    }
+
+    /// A trace whose play came from the stream while the pattern compiles to a slot program for
+    /// that device (or the other way round) recorded another program than this pattern's.
+    static func placementMismatch(_ placement: ProgramPlacement, playedFrom slot: UInt8?) -> String? {
+        guard let slot, placement != .unplaced, (slot == Message.streamSlot) != (placement == .stream) else { return nil }
+        let played = slot == Message.streamSlot ? "from the stream" : "from slot \(slot)"
+        let compiled = placement == .stream ? "must be streamed" : "fits a slot"
+        return "the trace's play ran \(played), but for the device in its INFO this pattern \(compiled): it is not the program that was played"
     }
 
     static func text(_ sample: OutputSample?) -> String { DeviceTrace.describe(sample) }

@@ -184,6 +184,9 @@ public final class QEMUBoard {
     /// Whether QEMU still runs.
     public var isRunning: Bool { process.isRunning }
 
+    /// QEMU's process (SIGSTOP and SIGCONT on it stand for a host that does not give it the CPU).
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     private static func adopt(_ path: String) throws(QEMUBoardError) -> PosixTTY {
         let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .launch("cannot open \(path): errno \(errno)") }

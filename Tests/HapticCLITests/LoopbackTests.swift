@@ -13,8 +13,9 @@ import Testing
     }
 
     /// Examples/loopback-ci.sh with the built `haptic` first on PATH, on the virtual device and on
-    /// the simulated board (the README's `--mcu atmega328p`, whose port line reads differently).
-    @Test(arguments: [[], ["--mcu", "atmega328p"]])
+    /// the simulated boards (the README's `--mcu atmega328p`, and the micro:bit in QEMU, whose
+    /// port line, `serial port: PATH (...)`, reads differently from the virtual device's).
+    @Test(arguments: [[], ["--mcu", "atmega328p"], ["--mcu", "cortex-m"]])
     func theShellExampleFromTheReadmePasses(emulateOptions: [String]) throws {
         let (status, text) = try Self.runExample("Examples/loopback-ci.sh", ["preset:notification.success"] + emulateOptions)
         #expect(status == 0, "\(text)")
@@ -142,6 +143,23 @@ import Testing
         #expect(file.header.source == "atmega328p" && file.header.profile == "lra-170hz-10mm")
         let verify = try HapticProcess.run(["verify", "preset:notification.success", "--trace", result.trace], timeout: 30)
         #expect(verify.status == 0, "\(verify.output)\(verify.errors)")
+    }
+
+    /// The example on the micro:bit served in real time (`--mcu cortex-m`): the 2 s Texture
+    /// played on it finishes and its trace verifies. (Its clock used to stop a few seconds after
+    /// start, when a tick interrupt served late left compare 0 behind the count, and the play's
+    /// end never came: exit 3, "timed out waiting for the end of the play".)
+    @Test func theMicrobitsTraceOfACorpusPlayVerifies() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = Corpus.shipped.appendingPathComponent("apple__unityplugins__Texture.ahap").path
+        let result = try session(["--mcu", "cortex-m"], pattern: file, directory: directory)
+        #expect(result.play == 0, "\(result.errors)")
+        let trace = try DeviceTrace.read(contentsOf: result.trace)
+        #expect(trace.header.source == "microbit" && trace.header.profile == "lra-170hz-10mm")
+        let verify = try HapticProcess.run(["verify", file, "--trace", result.trace], timeout: 30)
+        #expect(verify.status == 0, "\(verify.output)\(verify.errors)")
+        #expect(verify.output.contains("equal: "), "\(verify.output)")
     }
 
     /// --reboot-after and --unplug-after: the trace has the boot and the unplug.

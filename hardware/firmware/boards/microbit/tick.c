@@ -5,6 +5,8 @@
 #include "nrf51.h"
 
 static volatile uint32_t ticks;
+/* The count of the next tick: compare 0 holds it. */
+static volatile uint32_t due = HB_TIMER_COUNTS_PER_TICK;
 
 void hb_tick_init(void)
 {
@@ -12,7 +14,7 @@ void hb_tick_init(void)
     HB_REG(TIMER0_BASE, TIMER_BITMODE) = TIMER_BITMODE_32;
     HB_REG(TIMER0_BASE, TIMER_PRESCALER) = 0u;
     HB_REG(TIMER0_BASE, TIMER_TASKS_CLEAR) = 1u;
-    HB_REG(TIMER0_BASE, TIMER_CC(0)) = HB_TIMER_COUNTS_PER_TICK;
+    HB_REG(TIMER0_BASE, TIMER_CC(0)) = due;
     HB_REG(TIMER0_BASE, TIMER_EVENTS_COMPARE(0)) = 0u;
     HB_REG(TIMER0_BASE, TIMER_INTENSET) = TIMER_INTEN_COMPARE0;
     NVIC_ISER = 1u << TIMER0_IRQ;
@@ -25,20 +27,24 @@ uint32_t hb_tick_now(void)
     return HB_REG(TIMER0_BASE, TIMER_CC(1));
 }
 
-/* One tick per match; a match served more than a tick late counts every tick it passed, and the
- * next compare lands on the tick grid after now (a compare behind the count would wait 2^32). */
+/* Ticks come from the grid, not from matches: every grid point the count has reached is a tick,
+ * however late the interrupt runs (a host that stalls QEMU, a long critical section), and a match
+ * with no grid point passed counts nothing. The compare goes to the first grid point after the
+ * count, and the count is read again after the write: a compare that the count passed before it
+ * took effect would next match only when the 32-bit count wraps, 268 s on (RM 18: COMPARE comes
+ * when the counter becomes equal to CC), and the board's clock would stop until then. */
 void hb_tick_irq(void)
 {
     HB_REG(TIMER0_BASE, TIMER_EVENTS_COMPARE(0)) = 0u;
-    uint32_t next = HB_REG(TIMER0_BASE, TIMER_CC(0));
     uint32_t now = hb_tick_now();
-    uint32_t passed = 0;
     do {
-        next += HB_TIMER_COUNTS_PER_TICK;
-        passed++;
-    } while ((int32_t)(next - now) <= 0);
-    HB_REG(TIMER0_BASE, TIMER_CC(0)) = next;
-    ticks += passed;
+        while ((int32_t)(now - due) >= 0) {
+            due += HB_TIMER_COUNTS_PER_TICK;
+            ticks++;
+        }
+        HB_REG(TIMER0_BASE, TIMER_CC(0)) = due;
+        now = hb_tick_now();
+    } while ((int32_t)(now - due) >= 0);
 }
 
 uint32_t hb_tick_count(void)
@@ -48,7 +54,7 @@ uint32_t hb_tick_count(void)
 
 uint16_t hb_tick_subtick(void)
 {
-    uint32_t into = hb_tick_now() - (HB_REG(TIMER0_BASE, TIMER_CC(0)) - HB_TIMER_COUNTS_PER_TICK);
+    uint32_t into = hb_tick_now() - (due - HB_TIMER_COUNTS_PER_TICK);
     if (into >= HB_TIMER_COUNTS_PER_TICK) into = HB_TIMER_COUNTS_PER_TICK - 1u;
     return (uint16_t)((into << 16) / HB_TIMER_COUNTS_PER_TICK);
 }

@@ -1,5 +1,6 @@
-/* The 1 kHz tick: TIMER0 counting at 16 MHz (32-bit, free-running), compare 0 moved one tick on
- * at every match, so ticks never drift whatever the interrupt's latency. */
+/* The 1 kHz tick: TIMER0 counting at 16 MHz (32-bit, free-running) on a fixed grid of 16,000
+ * counts, compare 0 on its next point, so ticks never drift and none is lost whatever the
+ * interrupt's latency (tick.c). */
 #ifndef HB_MICROBIT_TICK_H
 #define HB_MICROBIT_TICK_H
 
