@@ -97,9 +97,13 @@ import Testing
             #expect(cold.wakeUp > 0.010 && cold.wakeUp <= 0.021, "wake-up \(cold.wakeUp)")
         }
         for warm in report.prepared { #expect(warm.wakeUp < 0.002, "wake-up \(warm.wakeUp)") }
-        // ...and are not counted as the host's time.
+        // ...and are not counted as the host's time too: the parts add up to no more than the
+        // whole, within a tick as nearest-rank medians of parts are (the host's share, an upload at
+        // 115200 baud, depends on the machine's load, so it has no bound of its own here).
         let breakdown = report.breakdown(report.unpreparedCold)
-        #expect(breakdown.wakeUp > 0.010 && breakdown.host < 0.015, "\(breakdown)")
+        #expect(breakdown.wakeUp > 0.010, "\(breakdown)")
+        let parts = breakdown.host + breakdown.line + breakdown.tickWait + breakdown.wakeUp
+        #expect(parts <= breakdown.firstOutput + 0.0015, "\(breakdown)")
         #expect(report.coldSpeedupAtCorpusMedian != nil)
     }
 }
