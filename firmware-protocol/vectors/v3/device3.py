@@ -36,7 +36,7 @@ E = dict(dv.E, LOOP_NOT_CLOSED=31, BAD_CHANNEL=77, NO_PLAYER=78, WORK_LIMIT=79, 
 EVENTS = {1: "STARTED", 2: "FIRST_OUTPUT", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
 OPS = {1: "PAUSE", 2: "RESUME", 3: "SEEK", 4: "RATE", 5: "LOOPS", 6: "LOOP_END", 7: "MUTE", 8: "PRIORITY"}
 PLAY_FLAGS = {"AT": 1, "SUM": 2, "CUT": 4, "MUTED": 8}
-CAP_STATUS, CAP_TRIM = 0x20, 0x40
+CAP_STATUS, CAP_TRIM = 0x20, 0x80
 
 
 def signed32(v):
@@ -45,7 +45,7 @@ def signed32(v):
 
 class Config3:
     def __init__(self, channels=2, players=4, slots=2, slot_capacity=256, stream=0, rx_buffer=128, wake=0, idle=2000,
-                 watchdog=1000, rate=1000, max_body=4096, work_budget=36, fade=8, caps=0x46, fw=(0, 3, 0),
+                 watchdog=1000, rate=1000, max_body=4096, work_budget=36, fade=8, caps=0x86, fw=(0, 3, 0),
                  device_id=0x12345678, reset_reason=1, boot_count=3, channel_cfg=None):
         self.channels, self.players, self.slots, self.slot_capacity = channels, players, slots, slot_capacity
         self.stream = stream
