@@ -75,7 +75,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The trace format (a device's frames and output, tick by tick), its reader and its checks.
-        .target(name: "HapticTrace", dependencies: ["HapticProtocol", "FirmwareModel"], swiftSettings: strict),
+        .target(name: "HapticTrace", dependencies: ["HapticProtocol", "FirmwareModel", "HapticTransport", "HapticSession"], swiftSettings: strict),
         // The device facade: HapticDevice compiles for the device it talks to and plays.
         .target(
             name: "HapticBridge",

@@ -62,6 +62,10 @@ struct Bench: ParsableCommand {
         if let maxBytes, maxBytes < 0 { throw ValidationError("--max-bytes must be 0 or more, not \(maxBytes)") }
     }
 
+    /// What `haptic bench` reports: `--json` encodes it (schema haptic-bench/2, docs/cli.md), the
+    /// table is printed from it; `gates` holds `--max-error`, `--max-bytes` (empty when none was given).
+    typealias Report = Gated<BenchReport>
+
     /// The gates given on the command line, judged on the report.
     func gates(_ report: Report) -> [Gate] {
         var gates: [Gate] = []
@@ -105,7 +109,7 @@ struct Bench: ParsableCommand {
         progress.finish()
         // The model's speed on its busy benchmark program (every tick ramps, pulses overlap).
         let busy = InterpreterBenchmark.measure(ticks: Self.modelBenchmarkTicks)
-        var report = Report(best, busy: busy, repeat: `repeat`, unreadable: unreadable)
+        var report = Report(report: BenchReport(best, busy: busy, repeat: `repeat`, unreadable: unreadable))
         report.gates = gates(report)
         if json {
             emit(try reportJSON(report))
@@ -115,23 +119,13 @@ struct Bench: ParsableCommand {
         try Gate.enforce(report.gates, failing: report.totals.outsideTolerance > 0 || !report.unreadable.isEmpty)
     }
 
-    /// The .ahap files named or inside the directories named (sorted, not recursive).
+    /// The .ahap files named or inside the directories named (`AHAPFiles`).
     static func ahapFiles(in paths: [String]) throws -> [String] {
-        var files: [String] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ValidationError("no such file or directory: \(path)")
-            }
-            if isDirectory.boolValue {
-                let names = try FileManager.default.contentsOfDirectory(atPath: path)
-                files += names.filter { $0.lowercased().hasSuffix(".ahap") }.sorted()
-                    .map { (path as NSString).appendingPathComponent($0) }
-            } else {
-                files.append(path)
-            }
+        do {
+            return try AHAPFiles.list(paths)
+        } catch let missing as AHAPFiles.Missing {
+            throw ValidationError("\(missing)")
         }
-        return files
     }
 
     // MARK: Text

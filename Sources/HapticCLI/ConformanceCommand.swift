@@ -62,6 +62,10 @@ struct ConformanceCommand: ParsableCommand {
         return names.filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }
     }
 
+    /// What `haptic conformance` reports: `--json` encodes it (schema haptic-conformance/1,
+    /// docs/cli.md), the table is printed from it.
+    typealias Report = ConformanceReport
+
     func run() throws {
         let transport: any Transport
         do {
@@ -69,14 +73,7 @@ struct ConformanceCommand: ParsableCommand {
         } catch {
             // --json prints its document on this exit too: the handshake failed, nothing else ran.
             if json {
-                let check = Report.Check(
-                    kind: "live", name: "handshake", status: "failed", detail: "cannot open \(port): \(error)", compared: nil,
-                    timingDependent: nil, configurationChanges: nil, seconds: 0)
-                emit(
-                    try reportJSON(
-                        Report(
-                            port: port, baud: line.baud, vectors: vectorDirectory, device: nil, passed: false,
-                            counts: .init(passed: 0, failed: 1, skipped: 0), checks: [check])))
+                emit(try reportJSON(Report(port: port, baud: line.baud, vectors: vectorDirectory, cannotOpen: "\(error)")))
             }
             throw CommandFailure("\(error)")
         }

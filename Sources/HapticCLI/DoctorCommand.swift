@@ -56,13 +56,6 @@ struct Doctor: ParsableCommand {
 }
 
 extension DoctorReport {
-    /// What a path that is not a listed USB port is.
-    static func kind(ofPort path: String) -> String {
-        guard FileManager.default.fileExists(atPath: path) else { return "no such device" }
-        if path.hasPrefix("/dev/pts/") || path.hasPrefix("/dev/ttys") { return "a pseudo-terminal" }
-        return "not a listed USB port: a native UART or another serial device"
-    }
-
     /// The report as text lines: (name, value).
     var lines: [(String, String)] {
         var out: [(String, String)] = []

@@ -113,31 +113,37 @@ struct Emulate: AsyncParsableCommand {
             guard mcu != nil, stage == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
             guard (0.5...20).contains(supply) else { throw ValidationError("--supply must be 0.5...20 volts, not \(supply)") }
         }
-        if let faults { _ = try FaultSpec(faults) }
+        _ = try knobs
         if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
     }
 
     /// The output stage of the built firmware (`--driver`, default pwm).
     var stage: String { driver ?? "pwm" }
 
+    /// `--faults`, `--trace`, `--unplug-after`.
     var knobs: EmulatorKnobs {
         get throws {
-            EmulatorKnobs(faults: try faults.map(FaultSpec.init), trace: trace, unplugAfter: unplugAfter)
+            do {
+                return EmulatorKnobs(faults: try faults.map { try FaultSpec($0) }, trace: trace, unplugAfter: unplugAfter)
+            } catch {
+                throw ValidationError("--faults: \(error)")
+            }
         }
     }
 
     func run() async throws {
         let profile = try actuator.map { try Compile.loadProfile($0) }
         let knobs = try knobs
+        // Scripts read the port's path from a pipe: every line is flushed at once.
+        let log = { (line: String) in
+            print(line)
+            fflush(nil)
+        }
         if let mcu {
             do {
                 try EmulatedMCU.serve(
                     mcu: mcu, firmware: firmware, driver: stage, erm: profile?.kind == .erm, seconds: seconds,
-                    knobs: knobs, fault: fault, supply: supply, bootloader: bootloader
-                ) { line in
-                    print(line)
-                    fflush(nil)
-                }
+                    knobs: knobs, fault: fault, supply: supply, bootloader: bootloader, log: log)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -145,128 +151,12 @@ struct Emulate: AsyncParsableCommand {
         }
         let interrupts = Interrupts()
         defer { interrupts.cancel() }
-        var options = VirtualDevice.Options(profile: profile, baudRate: line.baud)
-        options.faults = knobs.faults?.profile ?? .none
-        options.faultSeed = knobs.faults?.seed ?? 0
-        options.trace = trace != nil
-        let device = try VirtualDevice(options: options)
-        device.start()
-        print("virtual device (\(device.options.profile.name), \(line.baud) baud, firmware model) on \(device.path)")
-        if let faults = knobs.faults { print("faults on the pty: \(faults.text)") }
-        print("try: haptic play preset:impact.medium --port \(device.path)")
-        // Scripts read the path from a pipe: do not leave it in the buffer.
-        fflush(nil)
-        var timers = knobs.timers(rebootAfter: rebootAfter)
-        let started = Date()
-        while true {
-            let elapsed = Date().timeIntervalSince(started)
-            let next = ([seconds] + timers.map(\.at)).compactMap { $0 }.min()
-            if await interrupts.wait(seconds: next.map { max(0, $0 - elapsed) }) != nil { break }
-            let now = Date().timeIntervalSince(started)
-            if let seconds, now >= seconds { break }
-            while let due = timers.first, due.at <= now {
-                timers.removeFirst()
-                switch due.action {
-                case .reboot:
-                    device.reboot(reason: .software)
-                    print(String(format: "rebooted after %.1f s (ticks restart at 0, RESET sent)", due.at))
-                case .unplug:
-                    device.unplug()
-                    print(String(format: "unplugged after %.1f s: the pty is closed, the device runs on", due.at))
-                }
-                fflush(nil)
-            }
-        }
-        device.stop()
-        let counters = device.counters
-        print("stopped after \(counters.steps) ticks: \(counters.bytesIn) bytes in, \(counters.bytesOut) bytes out")
-        if let counts = device.faultCounts {
-            print("faults: to the device \(FaultSpec.summary(counts.toDevice)); from the device \(FaultSpec.summary(counts.fromDevice))")
-        }
-        if let trace {
-            let (header, records) = device.trace(faults: knobs.faults?.text)
-            try knobs.write(trace, header: header, records: records, log: { print($0) })
-        }
-    }
-}
-
-/// The knobs of `haptic emulate` shared by the virtual device and the simulated board.
-struct EmulatorKnobs {
-    var faults: FaultSpec?
-    var trace: String?
-    var unplugAfter: Double?
-
-    enum Action { case reboot, unplug }
-
-    /// The one-shot actions in time order.
-    func timers(rebootAfter: Double?) -> [(at: Double, action: Action)] {
-        var timers: [(at: Double, action: Action)] = []
-        if let rebootAfter { timers.append((rebootAfter, .reboot)) }
-        if let unplugAfter { timers.append((unplugAfter, .unplug)) }
-        return timers.sorted { $0.at < $1.at }
-    }
-
-    func write(_ path: String, header: DeviceTrace.Header, records: [DeviceTrace.Record], log: (String) -> Void) throws {
         do {
-            try DeviceTrace.write(header: header, records: records, to: path)
-        } catch {
-            throw CommandFailure("cannot write the trace \(path): \(error.localizedDescription)")
+            try await VirtualDevice.serve(
+                VirtualDevice.Options(profile: profile, baudRate: line.baud), seconds: seconds, rebootAfter: rebootAfter, knobs: knobs,
+                wait: { await interrupts.wait(seconds: $0) != nil }, log: log)
+        } catch let failure as DeviceTrace.WriteFailure {
+            throw CommandFailure("\(failure)")
         }
-        log("trace: \(records.count) records in \(path)")
-    }
-}
-
-/// `--faults drop=P,corrupt=P,duplicate=P,delay=MS,delay-rate=P,seed=N` (docs/cli.md).
-struct FaultSpec {
-    var profile = FaultProfile()
-    var seed: UInt64 = 0
-    var text: String
-
-    /// A delayed byte is held back with this probability unless `delay-rate` says otherwise.
-    static let defaultDelayRate = 0.01
-
-    init(_ text: String) throws {
-        self.text = text
-        var delayRate: Double?
-        var delayed = false
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else {
-                throw ValidationError("--faults: '\(item)' is not KEY=VALUE (keys: drop, corrupt, duplicate, delay, delay-rate, seed)")
-            }
-            let (key, value) = (parts[0], parts[1])
-            func probability() throws -> Double {
-                guard let p = Double(value), (0...1).contains(p) else {
-                    throw ValidationError("--faults: \(key)=\(value) must be a probability 0...1")
-                }
-                return p
-            }
-            switch key {
-            case "drop": profile.drop = try probability()
-            case "corrupt": profile.corrupt = try probability()
-            case "duplicate": profile.duplicate = try probability()
-            case "delay-rate": delayRate = try probability()
-            case "delay":
-                guard let ms = Double(value), ms > 0, ms <= 10_000 else {
-                    throw ValidationError("--faults: delay=\(value) must be milliseconds, more than 0, at most 10000")
-                }
-                profile.maxDelay = ms / 1000
-                delayed = true
-            case "seed":
-                guard let seed = UInt64(value) else { throw ValidationError("--faults: seed=\(value) must be a whole number 0...\(UInt64.max)") }
-                self.seed = seed
-            default:
-                throw ValidationError("--faults: unknown key '\(key)' (keys: drop, corrupt, duplicate, delay, delay-rate, seed)")
-            }
-        }
-        if delayed {
-            profile.delay = delayRate ?? Self.defaultDelayRate
-        } else if delayRate != nil {
-            throw ValidationError("--faults: delay-rate needs delay=MS")
-        }
-    }
-
-    static func summary(_ counts: FaultCounts) -> String {
-        "\(counts.bytes) bytes, \(counts.dropped) dropped, \(counts.corrupted) corrupted, \(counts.duplicated) duplicated, \(counts.delayed) delayed"
     }
 }

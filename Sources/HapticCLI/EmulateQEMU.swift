@@ -1,12 +1,11 @@
 #if Emulator
     import AVREmulator
     import Foundation
-    import HapticTransport
     import QEMUEmulator
 
-    /// `haptic emulate --mcu cortex-m` (or `microbit`): the real firmware built for the BBC
-    /// micro:bit (nRF51822, Cortex-M0) running in QEMU's `microbit` machine in real time, served on
-    /// a pseudo-terminal; QEMU executes instructions, it does not count cycles, so this board proves
+    /// `--mcu cortex-m` (or `microbit`): the real firmware built for the BBC micro:bit (nRF51822,
+    /// Cortex-M0) running in QEMU's `microbit` machine (`QEMUBoardServer.serve` serves it on a
+    /// pseudo-terminal); QEMU executes instructions, it does not count cycles, so this board proves
     /// the protocol and the equivalence with the model on a 32-bit CPU, not timing (the ATmega328P
     /// in simavr does that).
     enum EmulatedQEMU {
@@ -16,41 +15,6 @@
         /// The ELF to run (`QEMUFirmwareBuild.firmwareToRun`).
         static func firmwarePath(_ firmware: String?, log: (String) -> Void) throws -> String {
             try QEMUFirmwareBuild.firmwareToRun(firmware, log: log)
-        }
-
-        static func serve(firmware: String?, seconds: Double?, knobs: EmulatorKnobs, log: (String) -> Void) throws {
-            if knobs.faults != nil { throw EmulatedMCU.Failure.firmware("--faults is not available with --mcu cortex-m yet (use --mcu atmega328p)") }
-            let path = try firmwarePath(firmware, log: log)
-            let board = try QEMUBoard(firmware: path)
-            defer { board.stop() }
-            let pty = try PseudoTerminal()
-            defer { pty.close() }
-            log("emulating the BBC micro:bit (nRF51822, Cortex-M0) in QEMU's \(QEMUBoard.machine) machine, in real time, running \(path)")
-            log("serial port: \(pty.slavePath) (the UART's rate does not matter in QEMU; opening the port does not reset the board)")
-            let server = QEMUBoardServer(board: board, link: pty.master)
-            let started = Date()
-            let interrupts = Interrupts()
-            defer { interrupts.cancel() }
-            try server.serve {
-                let elapsed = Date().timeIntervalSince(started)
-                if let unplug = knobs.unplugAfter, !server.isUnplugged, elapsed >= unplug {
-                    server.unplug()
-                    log(String(format: "unplugged after %.1f s: the pty is closed, the board runs on", unplug))
-                }
-                return interrupts.signal == nil && (seconds.map { elapsed < $0 } ?? true)
-            }
-            log("stopped after \(board.steps.count) ticks: \(board.inputLog.count) bytes in, \(board.outputLog.count) bytes out")
-            guard let trace = knobs.trace else { return }
-            guard let result = QEMUTrace.make(source: QEMUBoard.machine, input: board.inputLog, output: board.outputLog, steps: board.steps)
-            else {
-                log("trace: not written: no host said HELLO, so the board's configuration (its INFO) is unknown")
-                return
-            }
-            try knobs.write(trace, header: result.header, records: result.records, log: log)
-            if let first = result.sampleMismatches.first {
-                log("trace: \(result.sampleMismatches.count) ticks where the board's output is not the model's (first: tick \(first))")
-            }
-            if let frame = result.frameMismatch { log("trace: the board's frames differ from the model's from frame \(frame + 1)") }
         }
 
         /// `haptic profile --mcu cortex-m`: instructions per device step (`QEMUProfile`), as text or JSON.

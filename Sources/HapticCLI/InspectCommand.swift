@@ -26,6 +26,10 @@ struct Inspect: ParsableCommand {
     @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Decode runs per file with --timing, 1 or more.")
     var `repeat` = 5
 
+    /// What `haptic inspect` reports: `--json` encodes it (schema haptic-inspect/2, docs/ahap.md),
+    /// the text output is printed from it.
+    typealias Report = InspectReport
+
     /// Text output lists at most this many warnings per file (`--json` lists all).
     static let warningsShown = 20
 
@@ -48,25 +52,13 @@ struct Inspect: ParsableCommand {
 
     // MARK: Loading
 
-    /// Wall-clock and CPU time of each decode: on a loaded machine the CPU time (this thread's)
-    /// is the stable figure, the wall-clock time includes waiting for a core.
-    struct Timing {
-        var bytes: Int
-        var readSeconds: Double
-        var decodeSeconds: [Double]
-        var decodeCPUSeconds: [Double]
-
-        var best: Double { decodeSeconds.min() ?? 0 }
-        var bestCPU: Double { decodeCPUSeconds.min() ?? 0 }
-        var median: Double { Percentile.median(decodeSeconds) }
-    }
-
     /// One file as loaded (`Report.File` is what is reported about it).
     struct Outcome {
         var file: String
         var document: AHAPDocument?
         var error: AHAPError?
-        var timing: Timing?
+        /// With --timing (`AHAPDecoder.decodeTimed`).
+        var timing: AHAPLoadTiming?
     }
 
     private func inspect(_ file: String, _ decoder: AHAPDecoder) -> Outcome {
@@ -85,40 +77,11 @@ struct Inspect: ParsableCommand {
                 return Outcome(file: file, error: error)
             }
         }
-        let clock = ContinuousClock()
-        let readStart = clock.now
-        let bytes: [UInt8]
-        do {
-            bytes = try AHAPDecoder.readFile(file)
-        } catch {
-            return Outcome(file: file, error: error)
-        }
-        let readSeconds = seconds(clock.now - readStart)
-        var runs: [Double] = []
-        var cpuRuns: [Double] = []
-        var result: Result<AHAPDocument, AHAPError> = .failure(AHAPError(file: file, message: "not decoded"))
-        for _ in 0..<`repeat` {
-            let start = clock.now
-            let cpuStart = threadCPUSeconds()
-            result = Result { () throws(AHAPError) -> AHAPDocument in try decoder.decode(bytes, file: file) }
-            cpuRuns.append(threadCPUSeconds() - cpuStart)
-            runs.append(seconds(clock.now - start))
-        }
-        let measured = Timing(bytes: bytes.count, readSeconds: readSeconds, decodeSeconds: runs, decodeCPUSeconds: cpuRuns)
+        let (result, measured) = decoder.decodeTimed(contentsOfFile: file, runs: `repeat`)
         switch result {
         case .success(let document): return Outcome(file: file, document: document, timing: measured)
         case .failure(let error): return Outcome(file: file, error: error, timing: measured)
         }
-    }
-
-    private func threadCPUSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     // MARK: Text

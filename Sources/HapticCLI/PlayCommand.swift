@@ -202,9 +202,8 @@ struct Play: AsyncParsableCommand {
             print("\(loaded.label) on \(where_): \(profile.name), \(info.rate) Hz, \(line.baud) baud")
             fflush(nil)  // a script reading through a pipe sees at once that the play is under way
         }
-        let prepared = try await device.prepare(loaded.pattern)
         // PREPARE wakes the output stage: let it finish before the clock starts.
-        try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
+        let prepared = try await device.prepareAndWarm(loaded.pattern)
         // The clock estimate gives the latency figures, the felt onset and `--felt-at`; a plain play
         // whose PINGs all went unanswered on a noisy line still plays, without those figures.
         let clock: ClockEstimate?
@@ -261,15 +260,8 @@ struct Play: AsyncParsableCommand {
             let tick = clock.map { " (tick \($0.step(atOrAfter: HapticDevice.hostTime())))" } ?? ""
             throw PlayEnded(status: 2, description: "the device rebooted during the play\(tick): \(end)")
         }
-        // The end telemetry comes with the first brake tick: return once the brake is over, so
-        // that whatever comes next (a script stopping the emulator, another play) finds the
-        // device idle.
-        if let endTick = end.playEvent?.tick {
-            let quiet =
-                clock.map { $0.hostTime(ofStep: endTick &+ UInt32(info.brakeTicks) &+ 1) - HapticDevice.hostTime() }
-                ?? Double(info.brakeTicks + 1) / rate
-            if quiet > 0 { try await Task.sleep(nanoseconds: UInt64(min(quiet, 1) * 1e9)) }
-        }
+        // Return once the brake is over, so that a script stopping the emulator finds the device idle.
+        if let endTick = end.playEvent?.tick { try await device.waitForBrake(endedAt: endTick, clock: clock) }
 
         let leadIn = LatencyProfiler.leadIn(of: prepared.program, rate: rate) ?? 0
         var figures: [(String, String)] = []
@@ -363,20 +355,12 @@ extension Play {
         _ path: String, recorder: RecordingTransport, clock: ClockEstimate, info: Message.Info, profile: String,
         virtual: VirtualDevice?
     ) throws {
-        let header = DeviceTrace.Header(
-            source: "host", profile: profile, tickRate: Int(info.rate), brakeTicks: Int(info.brakeTicks),
-            wakeTicks: Int(info.wakeTicks), idleTicks: Int(info.idleTicks), outputs: virtual != nil)
-        var segment = DeviceTrace.Segment(frames: recorder.frames(clock: clock))
-        if let virtual {
-            let now = virtual.now
-            segment.samples = virtual.samples(from: 0, count: Int(now))
-        } else {
-            segment.endTick = segment.frames.last.map { $0.tick &+ 1 } ?? 0
-        }
+        let (header, records) = recorder.trace(
+            clock: clock, info: info, profile: profile, samples: virtual.map { $0.samples(from: 0, count: Int($0.now)) })
         do {
-            try DeviceTrace.write(header: header, records: DeviceTrace.records(of: segment, header: header), to: path)
+            try DeviceTrace.write(header: header, records: records, toFile: path)
         } catch {
-            throw CommandFailure("cannot write the trace \(path): \(error.localizedDescription)")
+            throw CommandFailure("\(error)")
         }
     }
 }

@@ -86,7 +86,7 @@ struct Verify: ParsableCommand {
         let slot = result.play.slot.map { DeviceEvent.source($0) } ?? "a play"
         emit("verify: \(what): \(slot) started at tick \(result.play.startTick)")
         emit("program: \(Self.describe(program.report, hasInfo: file.deviceInfo != nil))")
-        if let mismatch = Self.placementMismatch(program.report.placement, playedFrom: result.play.slot) { throw CommandFailure(mismatch) }
+        if let mismatch = program.report.placement.mismatch(playedFrom: result.play.slot) { throw CommandFailure(mismatch) }
         guard let difference = result.firstDifference else {
             if result.ticks > 0 {
                 emit("equal: \(result.ticks) ticks (play ticks 0...\(result.ticks - 1), the brake and the first idle tick included)")
@@ -121,13 +121,6 @@ struct Verify: ParsableCommand {
 
     /// A trace whose play came from the stream while the pattern compiles to a slot program for
     /// that device (or the other way round) recorded another program than this pattern's.
-    static func placementMismatch(_ placement: ProgramPlacement, playedFrom slot: UInt8?) -> String? {
-        guard let slot, placement != .unplaced, (slot == Message.streamSlot) != (placement == .stream) else { return nil }
-        let played = slot == Message.streamSlot ? "from the stream" : "from slot \(slot)"
-        let compiled = placement == .stream ? "must be streamed" : "fits a slot"
-        return "the trace's play ran \(played), but for the device in its INFO this pattern \(compiled): it is not the program that was played"
-    }
-
     static func text(_ sample: OutputSample?) -> String { DeviceTrace.describe(sample) }
 }
 

@@ -145,3 +145,14 @@ enum StreamSchedule {
         return nil
     }
 }
+
+extension ProgramPlacement {
+    /// Whether a play from `slot` (`Message.streamSlot` for the stream) can have been of a program
+    /// placed so (`haptic verify`): nil when it can (or either is unknown), else why not.
+    public func mismatch(playedFrom slot: UInt8?) -> String? {
+        guard let slot, self != .unplaced, (slot == Message.streamSlot) != (self == .stream) else { return nil }
+        let played = slot == Message.streamSlot ? "from the stream" : "from slot \(slot)"
+        let compiled = self == .stream ? "must be streamed" : "fits a slot"
+        return "the trace's play ran \(played), but for the device in its INFO this pattern \(compiled): it is not the program that was played"
+    }
+}

@@ -82,3 +82,12 @@ public struct DoctorReport: Encodable, Sendable {
         return found?.usb.map { USB(vendorProduct: $0.vendorProduct, manufacturer: $0.manufacturer, product: $0.product) }
     }
 }
+
+extension DoctorReport {
+    /// What a path that is not a listed USB port is.
+    public static func kind(ofPort path: String) -> String {
+        guard FileManager.default.fileExists(atPath: path) else { return "no such device" }
+        if path.hasPrefix("/dev/pts/") || path.hasPrefix("/dev/ttys") { return "a pseudo-terminal" }
+        return "not a listed USB port: a native UART or another serial device"
+    }
+}

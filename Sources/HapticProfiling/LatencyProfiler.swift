@@ -108,8 +108,7 @@ public struct LatencyProfiler: Sendable {
         for iteration in 0..<max(1, options.iterations) {
             let (subject, program, leadIn) = programs[iteration % programs.count]
             // Prepared: the program is on the device and the stage awake before the clock starts.
-            let ready = try await device.prepare(program: program)
-            try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / rate * 1e9))
+            let ready = try await device.prepareAndWarm(program: program)
             let one = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics) {
                 try await device.play(ready)
             }

@@ -1,3 +1,4 @@
+import HapticCompiler
 import HapticPattern
 
 extension Compile {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HapticCompiler
 
 /// A limit a figure of the report must meet, set by an option (`profile --max-p99`,
 /// `--min-speedup`; `bench --max-error`, `--max-bytes`) so that CI can fail on it. In the JSON
@@ -39,5 +40,21 @@ struct Gate: Encodable {
         let missed = gates.filter { !$0.met }
         for gate in missed { FileHandle.standardError.write(Data((gate.missedLine + "\n").utf8)) }
         if failing || !missed.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// A library's report with the gates the command judged on it, encoded as one document: the
+/// report's keys and `gates` beside them. Reads like the report (`gated.totals`).
+@dynamicMemberLookup
+struct Gated<Report: Encodable>: Encodable {
+    var report: Report
+    var gates: [Gate] = []
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<Report, Value>) -> Value { report[keyPath: keyPath] }
+
+    func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        var container = encoder.container(keyedBy: ReportKey.self)
+        try container.encode(gates, forKey: ReportKey("gates"))
     }
 }

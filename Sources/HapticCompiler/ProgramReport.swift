@@ -1,41 +1,42 @@
-import HapticCompiler
 import HapticPattern
 
 /// One compiled program as `haptic compile` and `haptic bench` report it (the `report` of each
-/// file in haptic-compile/2 and haptic-bench/2; docs/cli.md): `HapticCompiler.CompileReport`'s
-/// figures, with the ratios worked out.
-struct ProgramReport: Encodable {
-    var ahapMinifiedBytes: Int
-    var ahapRatio: Double
-    var bodyBytes: Int
-    var compileSeconds: Double
-    var deviceNotes: [String]
-    var fidelity: Fidelity
-    var instructions: Instructions
-    var profile: String
-    var programBytes, pulses: Int
-    var rawRatio: Double
-    var rawSampleBytes: Int
-    var sharpnessChannel, sharpnessRendered: Bool
-    var tickRate, totalTicks, transients: Int
+/// file in haptic-compile/2 and haptic-bench/2; docs/cli.md): `CompileReport`'s figures as plain
+/// data for a JSON document (snake_case keys, null for an absent value).
+public struct ProgramReport: Encodable {
+    public var ahapMinifiedBytes: Int
+    public var ahapRatio: Double
+    public var bodyBytes: Int
+    public var compileSeconds: Double
+    public var deviceNotes: [String]
+    public var fidelity: Fidelity
+    public var instructions: Instructions
+    public var profile: String
+    public var programBytes, pulses: Int
+    public var rawRatio: Double
+    public var rawSampleBytes: Int
+    public var sharpnessChannel, sharpnessRendered: Bool
+    public var tickRate, totalTicks, transients: Int
 
-    struct Fidelity: Encodable {
-        var amplitudeMaxError: Int
-        var amplitudeMeanError, playbackSeconds: Double
-        @Nullable var problem: String?
+    public struct Fidelity: Encodable {
+        public var amplitudeMaxError: Int
+        public var amplitudeMeanError, playbackSeconds: Double
+        @Nullable public var problem: String?
         /// Null when the profile does nothing with sharpness.
-        @Nullable var sharpnessMaxError: Int?
-        @Nullable var sharpnessMeanError: Double?
-        var sharpnessTicks, sharpnessTolerance, ticks, tolerance: Int
-        var withinTolerance: Bool
+        @Nullable public var sharpnessMaxError: Int?
+        @Nullable public var sharpnessMeanError: Double?
+        public var sharpnessTicks, sharpnessTolerance, ticks, tolerance: Int
+        public var withinTolerance: Bool
     }
 
     /// Instruction counts; each key is the PROTOCOL.md name in lower case (`set_a`, `endloop`),
     /// plus `total`.
-    struct Instructions: Encodable {
-        var counts: InstructionCounts
+    public struct Instructions: Encodable {
+        public var counts: InstructionCounts
 
-        func encode(to encoder: any Encoder) throws {
+        public init(counts: InstructionCounts) { self.counts = counts }
+
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: ReportKey.self)
             for (name, count) in counts.byName {
                 try container.encode(count, forKey: ReportKey(name.lowercased()))
@@ -44,7 +45,7 @@ struct ProgramReport: Encodable {
         }
     }
 
-    init(_ r: CompileReport) {
+    public init(_ r: CompileReport) {
         ahapMinifiedBytes = r.ahapMinifiedBytes
         ahapRatio = r.ahapRatio
         bodyBytes = r.bodyBytes
@@ -72,11 +73,11 @@ struct ProgramReport: Encodable {
 }
 
 /// The compile options both commands report (`options` in haptic-compile/2 and haptic-bench/2).
-struct CompileOptionsReport: Encodable {
-    var loops: Bool
-    var sharpnessTolerance, tickRate, tolerance: Int
+public struct CompileOptionsReport: Encodable {
+    public var loops: Bool
+    public var sharpnessTolerance, tickRate, tolerance: Int
 
-    init(_ options: CompileOptions) {
+    public init(_ options: CompileOptions) {
         loops = options.loops
         sharpnessTolerance = options.effectiveSharpnessTolerance
         tickRate = Int(options.tickRate)
@@ -84,12 +85,12 @@ struct CompileOptionsReport: Encodable {
     }
 }
 
-/// A key named at run time (instruction names).
-struct ReportKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
+/// A key of a report named at run time (instruction names).
+public struct ReportKey: CodingKey {
+    public var stringValue: String
+    public var intValue: Int? { nil }
 
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+    public init(_ name: String) { stringValue = name }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
 }
