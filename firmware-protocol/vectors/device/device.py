@@ -168,29 +168,35 @@ class Interp:
             self.fetched = None
             yield ins
 
+    def execute(self, ins, n):
+        """Executes one SET/RAMP/PULSE at program tick n (LOOP, ENDLOOP, END change no channel):
+        each channel a segment (from, to, start tick, duration), the voices (start, length, amp,
+        sharp); ../v3/program3.py's State runs the same rule."""
+        op = ins["op"]
+        if op == "SET_A":
+            self.seg_a = (ins["value"], ins["value"], n, 0)
+        elif op == "RAMP_A":
+            self.seg_a = (ref.ramp_value(self.seg_a, n), ins["value"], n, ins["dur"])
+        elif op == "SET_S":
+            self.seg_s = (ins["value"], ins["value"], n, 0)
+        elif op == "RAMP_S":
+            self.seg_s = (ref.ramp_value(self.seg_s, n), ins["value"], n, ins["dur"])
+        elif op == "PULSE":
+            self.voices = [v for v in self.voices if v[0] + v[1] > n]
+            if len(self.voices) == 4:
+                self.voices.pop(0)
+            self.voices.append((n, ref.pulse_length(ins["sharp"]), ins["value"], ins["sharp"]))
+
     def step(self):
         if self.mode != "playing":
             return self._brake_sample()
         n = self.n
         try:
             for ins in self._due():
-                op = ins["op"]
-                if op == "SET_A":
-                    self.seg_a = (ins["value"], ins["value"], n, 0)
-                elif op == "RAMP_A":
-                    self.seg_a = (ref.ramp_value(self.seg_a, n), ins["value"], n, ins["dur"])
-                elif op == "SET_S":
-                    self.seg_s = (ins["value"], ins["value"], n, 0)
-                elif op == "RAMP_S":
-                    self.seg_s = (ref.ramp_value(self.seg_s, n), ins["value"], n, ins["dur"])
-                elif op == "PULSE":
-                    self.voices = [v for v in self.voices if v[0] + v[1] > n]
-                    if len(self.voices) == 4:
-                        self.voices.pop(0)
-                    self.voices.append((n, ref.pulse_length(ins["sharp"]), ins["value"], ins["sharp"]))
-                elif op == "END":
+                if ins["op"] == "END":
                     self._enter_brake()
                     return self._brake_sample()
+                self.execute(ins, n)
         except ref.Reject as r:
             return self._fault(r.code)
         amp, sharp = ref.ramp_value(self.seg_a, n), ref.ramp_value(self.seg_s, n)
@@ -248,6 +254,9 @@ class Stream:
 
 class Device:
     """Feed bytes with receive(), step() per tick; out collects (tick, frame bytes)."""
+
+    # The version's own values, read through self by the methods ../v3/device3.py reuses.
+    MAJOR, MINOR, COMMANDS, FIXED = MAJOR, MINOR, COMMANDS, FIXED
 
     def __init__(self, cfg):
         self.cfg = cfg
@@ -351,33 +360,42 @@ class Device:
         elif name == "QUERY":
             self.send(T["STATUS"], seq, self.status(p[0] if p else 0))
         elif name == "HELLO":
-            self.memory = None
-            if len(p) < 2:
-                self.respond(seq, type_, E["BAD_LENGTH"], 0)
-            elif p[0] != MAJOR:
-                self.respond(seq, type_, E["VERSION_INCOMPATIBLE"], MAJOR << 8 | MINOR)
-            elif len(p) >= 3:
-                info = self.info()
-                parts = -(-len(info) // 8)
-                self.send(T["INFO_PART"], seq, bytes([p[2], parts]) + info[8 * p[2]:8 * p[2] + 8])
-            else:
-                self.send(T["INFO"], seq, self.info())
+            self.on_hello(type_, seq, p)
         else:
-            if self.memory is not None and self.memory[0] == seq and self.memory[1] == crc:
-                self.respond(seq, *self.memory[2])
-                return
-            after = []
-            if name in COMMANDS and len(p) < FIXED[name]:
-                code, value = E["BAD_LENGTH"], 0
-            elif name in COMMANDS:
-                self.seq_in = seq
-                code, value = getattr(self, "cmd_" + name.lower())(p, after)
-            else:
-                code, value = E["UNKNOWN_MESSAGE"], 0
-            self.memory = (seq, crc, (type_, code, value))
-            self.respond(seq, type_, code, value)
-            for action in after:
-                action()
+            self.on_command(type_, seq, p, crc, name)
+
+    def on_hello(self, type_, seq, p):
+        """HELLO (2.6): the duplicate memory is cleared; INFO, one INFO_PART, or a NACK."""
+        self.memory = None
+        if len(p) < 2:
+            self.respond(seq, type_, E["BAD_LENGTH"], 0)
+        elif p[0] != self.MAJOR:
+            self.respond(seq, type_, E["VERSION_INCOMPATIBLE"], self.MAJOR << 8 | self.MINOR)
+        elif len(p) >= 3:
+            info = self.info()
+            parts = -(-len(info) // 8)
+            self.send(T["INFO_PART"], seq, bytes([p[2], parts]) + info[8 * p[2]:8 * p[2] + 8])
+        else:
+            self.send(T["INFO"], seq, self.info())
+
+    def on_command(self, type_, seq, p, crc, name):
+        """A command (2.4): the duplicate memory's reply, or the command run (cmd_<name>) and its reply
+        remembered, then what it leaves for after the reply."""
+        if self.memory is not None and self.memory[0] == seq and self.memory[1] == crc:
+            self.respond(seq, *self.memory[2])
+            return
+        after = []
+        if name in self.COMMANDS and len(p) < self.FIXED[name]:
+            code, value = E["BAD_LENGTH"], 0
+        elif name in self.COMMANDS:
+            self.seq_in = seq
+            code, value = getattr(self, "cmd_" + name.lower())(p, after)
+        else:
+            code, value = E["UNKNOWN_MESSAGE"], 0
+        self.memory = (seq, crc, (type_, code, value))
+        self.respond(seq, type_, code, value)
+        for action in after:
+            action()
 
     def info(self):
         c, k = self.cfg, self.cfg.core
@@ -441,12 +459,16 @@ class Device:
             self.slots[slot] = {"data": bytearray(), "ready": False}
             return E["CHECKSUM_MISMATCH"], computed
         try:
-            header, _ = ref.validate(bytes(s["data"]), self.cfg.core)
+            header, _ = self.validate(bytes(s["data"]))
         except ref.Reject as r:
             self.slots[slot] = {"data": bytearray(), "ready": False}
             return r.code, 0
         s["ready"] = True
         return 0, header["total"]
+
+    def validate(self, program):
+        """COMMIT's validation of a slot's program (1.6): its header and instructions."""
+        return ref.validate(program, self.cfg.core)
 
     def cmd_play(self, p, after):
         slot, flags, at = p[0], p[1], int.from_bytes(p[2:6], "little")

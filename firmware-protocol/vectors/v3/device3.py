@@ -64,11 +64,16 @@ class Config3:
 
 
 class Device3:
-    # Unchanged from 2.0 (PROTOCOL.md 2.2.1, 2.9, 2.10; 3.12), with the same attribute names:
-    # sending and numbering frames, cutting received bytes into frames, the output stage's wake
-    # request, and the stream's credit and data rules.
+    # Unchanged from 2.0 (PROTOCOL.md 2.2.1, 2.4, 2.6, 2.7, 2.9, 2.10; 3.12), with the same
+    # attribute names: sending and numbering frames, cutting received bytes into frames, the output
+    # stage's wake request, and the stream's credit and data rules.
     send, notice, respond, receive = dv.Device.send, dv.Device.notice, dv.Device.respond, dv.Device.receive
     wake_request = dv.Device.wake_request
+    # HELLO, the duplicate memory and the command dispatch (2.4, 2.6) with this version's numbers,
+    # and UPLOAD/COMMIT (2.7) on this device's slots: busy() asks the player pool, validate() is 3.3's.
+    MAJOR, MINOR, COMMANDS, FIXED = MAJOR, MINOR, COMMANDS, FIXED
+    on_hello, on_command = dv.Device.on_hello, dv.Device.on_command
+    cmd_upload, cmd_commit = dv.Device.cmd_upload, dv.Device.cmd_commit
     stream_open, limit, credit, stream_data = (dv.Device.stream_open, dv.Device.limit, dv.Device.credit,
                                                dv.Device.stream_data)
 
@@ -116,33 +121,9 @@ class Device3:
             if len(p) >= 1 and p[0] < self.cfg.channels:
                 self.send(T["CHANNEL_INFO"], seq, self.channel_info(p[0]))
         elif name == "HELLO":
-            self.memory = None
-            if len(p) < 2:
-                self.respond(seq, type_, E["BAD_LENGTH"], 0)
-            elif p[0] != MAJOR:
-                self.respond(seq, type_, E["VERSION_INCOMPATIBLE"], MAJOR << 8 | MINOR)
-            elif len(p) >= 3:
-                info = self.info()
-                parts = -(-len(info) // 8)
-                self.send(T["INFO_PART"], seq, bytes([p[2], parts]) + info[8 * p[2]:8 * p[2] + 8])
-            else:
-                self.send(T["INFO"], seq, self.info())
+            self.on_hello(type_, seq, p)
         else:
-            if self.memory is not None and self.memory[0] == seq and self.memory[1] == crc:
-                self.respond(seq, *self.memory[2])
-                return
-            after = []
-            if name in COMMANDS and len(p) < FIXED[name]:
-                code, value = E["BAD_LENGTH"], 0
-            elif name in COMMANDS:
-                self.seq_in = seq
-                code, value = getattr(self, "cmd_" + name.lower())(p, after)
-            else:
-                code, value = E["UNKNOWN_MESSAGE"], 0
-            self.memory = (seq, crc, (type_, code, value))
-            self.respond(seq, type_, code, value)
-            for action in after:
-                action()
+            self.on_command(type_, seq, p, crc, name)
 
     def info(self):
         c, c0 = self.cfg, self.chan[0]
@@ -188,43 +169,14 @@ class Device3:
                 and p.channel is not None and mask >> p.channel & 1]
 
     # -- commands, checks in the order of 3.11
-    def cmd_upload(self, p, after):
-        slot, offset, data = p[0], int.from_bytes(p[1:5], "little"), p[5:]
-        if slot >= self.cfg.slots:
-            return E["BAD_SLOT"], 0
-        if any(q.slot == slot and q.state in ("pending", "playing") for q in self.pool):
-            return E["SLOT_BUSY"], 0
-        s = self.slots[slot]
-        if offset not in (0, len(s["data"])):
-            return E["BAD_OFFSET"], len(s["data"])
-        if offset + len(data) > self.cfg.slot_capacity:
-            return E["NO_SPACE"], self.cfg.slot_capacity
-        s["data"], s["ready"] = s["data"][:offset] + data, False
-        return 0, len(s["data"])
-
     def core_cfg(self):
         return ref.Config(rate=self.cfg.rate, max_body=self.cfg.max_body)
 
-    def cmd_commit(self, p, after):
-        slot, length, crc = p[0], int.from_bytes(p[1:5], "little"), int.from_bytes(p[5:7], "little")
-        if slot >= self.cfg.slots:
-            return E["BAD_SLOT"], 0
-        if any(q.slot == slot and q.state in ("pending", "playing") for q in self.pool):
-            return E["SLOT_BUSY"], 0
-        s = self.slots[slot]
-        if length != len(s["data"]):
-            return E["COMMIT_LENGTH"], len(s["data"])
-        computed = dv.crc16(bytes(s["data"]))
-        if computed != crc:
-            self.slots[slot] = {"data": bytearray(), "ready": False}
-            return E["CHECKSUM_MISMATCH"], computed
-        try:
-            header, _ = p3.validate3(bytes(s["data"]), self.core_cfg())
-        except ref.Reject as r:
-            self.slots[slot] = {"data": bytearray(), "ready": False}
-            return r.code, 0
-        s["ready"] = True
-        return 0, header["total"]
+    def busy(self, slot):
+        return any(q.slot == slot and q.state in ("pending", "playing") for q in self.pool)
+
+    def validate(self, program):
+        return p3.validate3(program, self.core_cfg())
 
     def cmd_play(self, p, after):
         play, mask, slot, flags = p[0], p[1] | p[2] << 8, p[3], p[4]

@@ -18,6 +18,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "programs"))
 sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.append(os.path.join(HERE, "..", "device"))  # last: its generate.py is not the one wanted
+import device as dv  # noqa: E402  (v2 reference: the interpreter's instruction rule)
 import reference as ref  # noqa: E402
 
 FORMAT_VERSION = 3
@@ -187,22 +189,8 @@ class State:
         return (seg(self.seg_a), seg(self.seg_s),
                 tuple(v for v in self.voices if v[0] + v[1] > k), self.idx)
 
-    def execute(self, ins, n):
-        """Executes one SET/RAMP/PULSE at program tick n (LOOP, ENDLOOP, END change no channel)."""
-        op = ins["op"]
-        if op == "SET_A":
-            self.seg_a = (ins["value"], ins["value"], n, 0)
-        elif op == "RAMP_A":
-            self.seg_a = (ref.ramp_value(self.seg_a, n), ins["value"], n, ins["dur"])
-        elif op == "SET_S":
-            self.seg_s = (ins["value"], ins["value"], n, 0)
-        elif op == "RAMP_S":
-            self.seg_s = (ref.ramp_value(self.seg_s, n), ins["value"], n, ins["dur"])
-        elif op == "PULSE":
-            self.voices = [v for v in self.voices if v[0] + v[1] > n]
-            if len(self.voices) == 4:
-                self.voices.pop(0)
-            self.voices.append((n, ref.pulse_length(ins["sharp"]), ins["value"], ins["sharp"]))
+    # Executes one SET/RAMP/PULSE at program tick n: the v2 interpreter's rule, on the same fields.
+    execute = dv.Interp.execute
 
     def sample(self, n, sharp_flag):
         """The program's own sample at tick n (1.11's combine; no live controls): (amp, sharp)."""

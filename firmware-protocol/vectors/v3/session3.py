@@ -8,8 +8,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "programs"))
+import generate as pg  # noqa: E402  (the v2 program vectors' assembler; before device3 moves ../device first)
 import device3 as d3  # noqa: E402
-import generate as pg  # noqa: E402  (the v2 program vectors' assembler)
 import program3 as p3  # noqa: E402
 
 u16, u32 = d3.u16, d3.u32
