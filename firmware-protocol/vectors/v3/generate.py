@@ -117,11 +117,9 @@ def session(about, **cfg):
 def describe(type_, seq, p):
     name = d3.NAME.get(type_, f"type 0x{type_:02x}")
     le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
-    codes = {v: k for k, v in list(d3.E.items()) + list(ref.ERR.items())}
-    if name == "ACK" and len(p) >= 5:
-        return f"ACK seq {seq} {d3.NAME.get(p[0], p[0])} value {le(1, 5)}"
-    if name == "NACK" and len(p) >= 6:
-        return f"NACK seq {seq} {d3.NAME.get(p[0], p[0])} {codes.get(p[1], p[1])} value {le(2, 6)}"
+    common = d3.dv.describe_common(name, seq, p, d3.NAME, {v: k for k, v in list(d3.E.items()) + list(ref.ERR.items())})
+    if common is not None:
+        return common
     if name == "TELEMETRY" and len(p) >= 9:
         return f"TELEMETRY #{seq} {d3.EVENTS.get(p[0], p[0])} play {p[1]} channel {p[2]} slot {p[3]} code {p[4]} tick {le(5, 9)}"
     if name == "STATUS" and len(p) >= 29:
@@ -129,31 +127,14 @@ def describe(type_, seq, p):
         return (f"STATUS seq {seq} now {le(0, 4)} play {p[4]} channel {p[5]}: {states.get(p[6], p[6])} seq {p[7]} "
                 f"slot {p[8]} code {p[9]} start {le(10, 14)} first {le(14, 16)} end {le(16, 20)} position {le(20, 24)} "
                 f"iterations {le(24, 26)} flags {p[26]} rate {le(27, 29)}")
-    if name == "CREDIT" and len(p) >= 8:
-        return f"CREDIT #{seq} next {le(0, 4)} limit {le(4, 8)}"
-    if name == "RESET" and len(p) >= 7:
-        return f"RESET #{seq} {p[0]}.{p[1]} reason {p[2]} boot {le(3, 7)}"
-    if name == "PONG" and len(p) >= 10:
-        return f"PONG seq {seq} echo {le(0, 4)} tick {le(4, 8)}"
-    if name == "INFO_PART" and len(p) >= 2:
-        return f"INFO_PART seq {seq} part {p[0]} of {p[1]} ({len(p) - 2} bytes)"
     if name == "CHANNEL_INFO" and len(p) >= 20:
         return f"CHANNEL_INFO seq {seq} channel {p[0]} actuator {p[1]} stage {p[2]} ({len(p)} bytes)"
     return f"{name} seq {seq} ({len(p)} bytes)"
 
 
 def rle_channels(samples, channels):
-    lines = []
-    for c in range(channels):
-        seq = [s[c] for s in samples]
-        start = 0
-        for i in range(1, len(seq) + 1):
-            if i == len(seq) or seq[i] != seq[start]:
-                a, sh, f = seq[start]
-                span = f"{start}" if i - 1 == start else f"{start}-{i - 1}"
-                lines.append(f"c{c} {span}: {a} {sh} {f}")
-                start = i
-    return lines
+    """Each channel's samples run-length coded as the v2 program vectors write them, prefixed `c<n>`."""
+    return [f"c{c} {line}" for c in range(channels) for line in s3.pg.rle([s[c] for s in samples])]
 
 
 def write_session(s, name, about, folder):
