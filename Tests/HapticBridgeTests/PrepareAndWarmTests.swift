@@ -1,0 +1,35 @@
+import DeviceTestSupport
+import FirmwareModel
+import Foundation
+import HapticBridge
+import HapticPattern
+import HapticSession
+import Testing
+
+/// `prepareAndWarm` leaves the output stage awake, `waitForBrake` returns once the brake is over,
+/// and the play report names how a play ended.
+@Suite(.serialized) struct PrepareAndWarmTests {
+    @Test func theStageIsWarmAfterPrepareAndIdleAfterTheBrake() async throws {
+        let fixture = try await DeviceFixture.start()
+        defer { Task { await fixture.stop() } }
+        let device = fixture.device
+        let info = try #require(await device.info)
+        #expect(fixture.virtual.modelSnapshot.stage.state == .cold)
+        let started = HapticDevice.hostTime()
+        let prepared = try await device.prepareAndWarm(try #require(Preset.named("impact.light")).pattern)
+        // W ticks and the margin, on the device's clock.
+        #expect(HapticDevice.hostTime() - started >= Double(Int(info.wakeTicks) + HapticDevice.warmMarginTicks) / Double(info.rate))
+        #expect(fixture.virtual.modelSnapshot.stage.state == .warm)
+
+        let receipt = try await device.play(prepared)
+        let end = try await device.waitForEnd(of: receipt, timeout: 2)
+        let endTick = try #require(end.playEvent?.tick)
+        try await device.waitForBrake(endedAt: endTick, clock: await device.clock)
+        // The brake's ticks and the first idle tick have run.
+        #expect(fixture.virtual.now >= endTick &+ UInt32(info.brakeTicks) &+ 1)
+
+        let report = PlayReport.End(end)
+        #expect(report.event == "finished" && report.tick == endTick && report.code == nil)
+        #expect(report.description == end.description)
+    }
+}

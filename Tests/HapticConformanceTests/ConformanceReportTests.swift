@@ -1,0 +1,22 @@
+import Foundation
+import HapticConformance
+import Testing
+
+/// The conformance report of a port that did not open, and what the doctor calls a path that is
+/// not a listed USB port.
+@Suite struct ConformanceReportTests {
+    @Test func aPortThatDidNotOpenFailsTheHandshakeOnly() throws {
+        let report = ConformanceReport(port: "/dev/none", baud: 115_200, vectors: nil, cannotOpen: "no such device")
+        #expect(!report.passed && report.device == nil)
+        #expect(report.counts.passed == 0 && report.counts.failed == 1 && report.counts.skipped == 0)
+        #expect(report.checks.count == 1)
+        let check = try #require(report.checks.first)
+        #expect(check.kind == "live" && check.name == "handshake" && check.status == "failed")
+        #expect(check.detail == "cannot open /dev/none: no such device")
+    }
+
+    @Test func aPathIsNamedForWhatItIs() {
+        #expect(DoctorReport.kind(ofPort: "/dev/no-such-port") == "no such device")
+        #expect(DoctorReport.kind(ofPort: "/dev/null") == "not a listed USB port: a native UART or another serial device")
+    }
+}
