@@ -206,7 +206,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HapticPlotsTests", dependencies: ["HapticPlots", "HapticPattern", "HapticTransport"], swiftSettings: strict),
-        .testTarget(name: "HapticTraceTests", dependencies: ["HapticTrace", "HapticProtocol", "FirmwareModel"], swiftSettings: strict),
+        .testTarget(
+            name: "HapticTraceTests", dependencies: ["HapticTrace", "HapticProtocol", "FirmwareModel", "HapticSession", "HapticTransport"],
+            swiftSettings: strict),
         .testTarget(
             name: "HapticBridgeTests",
             dependencies: [
@@ -216,8 +218,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HapticVirtualDeviceTests", dependencies: ["HapticVirtualDevice", "HapticProtocol", "FirmwareModel", "HapticTransport"],
-            swiftSettings: strict),
+            name: "HapticVirtualDeviceTests",
+            dependencies: ["HapticVirtualDevice", "HapticProtocol", "FirmwareModel", "HapticTrace", "HapticTransport"], swiftSettings: strict),
         .testTarget(
             name: "HapticProfilingTests",
             dependencies: [
@@ -247,7 +249,7 @@ let package = Package(
             name: "QEMUEmulatorTests",
             dependencies: [
                 .target(name: "QEMUEmulator", condition: withEmulator), "FirmwareModel", "HapticCompiler", "HapticConformance", "HapticPattern",
-                "HapticProtocol", "HapticTransport", "TestSupport",
+                "HapticProtocol", "HapticTrace", "HapticTransport", "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -42,50 +42,6 @@ public struct PlayReport: Encodable {
     /// line it printed on standard error.
     @Nullable public var error: Failure?
 
-    public init(
-        input: String,
-        port: String?,
-        profile: String?,
-        tickRate: Int?,
-        baud: Int,
-        latencyMs: Double?,
-        latencyUncertaintyMs: Double?,
-        startTick: UInt32?,
-        ticksPlayed: UInt32?,
-        programTicks: UInt32?,
-        end: End?,
-        bytes: Bytes?,
-        slot: Int?,
-        streamed: Bool?,
-        peak: Int?,
-        trace: String?,
-        feltAtMs: Double?,
-        feltOnsetMs: Double?,
-        feltLandingErrorMs: Double?,
-        error: Failure? = nil
-    ) {
-        self.input = input
-        self.port = port
-        self.profile = profile
-        self.tickRate = tickRate
-        self.baud = baud
-        self.latencyMs = latencyMs
-        self.latencyUncertaintyMs = latencyUncertaintyMs
-        self.startTick = startTick
-        self.ticksPlayed = ticksPlayed
-        self.programTicks = programTicks
-        self.end = end
-        self.bytes = bytes
-        self.slot = slot
-        self.streamed = streamed
-        self.peak = peak
-        self.trace = trace
-        self.feltAtMs = feltAtMs
-        self.feltOnsetMs = feltOnsetMs
-        self.feltLandingErrorMs = feltLandingErrorMs
-        self.error = error
-    }
-
     public struct Failure: Encodable {
         public var status: Int32
         public var message: String
@@ -132,5 +88,20 @@ extension PlayReport.End {
         default: name = "none"
         }
         self.init(event: name, tick: event.playEvent?.tick, code: code, description: event.description)
+    }
+}
+
+extension PlayReport {
+    /// Every figure of a play (the input first, unlabelled); `error` only for one that did not finish.
+    public init(
+        _ input: String, port: String?, profile: String?, tickRate: Int?, baud: Int, latencyMs: Double?, latencyUncertaintyMs: Double?,
+        startTick: UInt32?, ticksPlayed: UInt32?, programTicks: UInt32?, end: End?, bytes: Bytes?, slot: Int?, streamed: Bool?, peak: Int?,
+        trace: String?, feltAtMs: Double?, feltOnsetMs: Double?, feltLandingErrorMs: Double?, error: Failure? = nil
+    ) {
+        self.init(
+            input: input, port: port, profile: profile, tickRate: tickRate, baud: baud, latencyMs: latencyMs,
+            latencyUncertaintyMs: latencyUncertaintyMs, startTick: startTick, ticksPlayed: ticksPlayed, programTicks: programTicks, end: end,
+            bytes: bytes, slot: slot, streamed: streamed, peak: peak, trace: trace, feltAtMs: feltAtMs, feltOnsetMs: feltOnsetMs,
+            feltLandingErrorMs: feltLandingErrorMs, error: error)
     }
 }

@@ -286,7 +286,7 @@ struct Play: AsyncParsableCommand {
         figures.append(("bytes", "\(prepared.program.bytes.count) program bytes; the play itself was \(playBytes) bytes on the line"))
         if let slot = prepared.slot { figures.append(("slot", "\(slot)")) } else { figures.append(("slot", "stream")) }
         var report = Report(
-            input: loaded.label, port: port, profile: profile.name, tickRate: Int(info.rate), baud: line.baud,
+            loaded.label, port: port, profile: profile.name, tickRate: Int(info.rate), baud: line.baud,
             latencyMs: latency.map { $0 * 1000 }, latencyUncertaintyMs: latency == nil ? nil : clock.map { $0.uncertainty * 1000 },
             startTick: receipt.startTick, ticksPlayed: endTick &- receipt.startTick, programTicks: receipt.totalTicks,
             end: Report.End(end), bytes: Report.Bytes(program: prepared.program.bytes.count, play: playBytes),

@@ -6,6 +6,7 @@ public enum AHAPFiles {
     /// A path that names nothing.
     public struct Missing: Error, CustomStringConvertible, Equatable {
         public var path: String
+        public init(path: String) { self.path = path }
         public var description: String { "no such file or directory: \(path)" }
     }
 

@@ -22,13 +22,14 @@ public struct InspectReport: Encodable {
         /// All of them (the text output shows the first `Inspect.warningsShown`).
         public var warnings: [Warning]
 
-        public init(error: LoadError?, file: String, ok: Bool, summary: Summary?, timing: Timing?, warnings: [Warning]) {
-            self.error = error
+        /// A file as loaded: its document (nil when it did not load) or its error, and its timing.
+        public init(file: String, document: AHAPDocument?, error: AHAPError?, timing: Timing?) {
             self.file = file
-            self.ok = ok
-            self.summary = summary
+            ok = document != nil
+            self.error = error.map(LoadError.init)
+            summary = document.map { Summary(AHAPSummary($0.pattern)) }
             self.timing = timing
-            self.warnings = warnings
+            warnings = (document?.warnings ?? []).map(Warning.init)
         }
     }
 
@@ -40,14 +41,6 @@ public struct InspectReport: Encodable {
         public var message: String
         @Nullable public var path: String?
 
-        /// The error as reported.
-        public init(_ error: AHAPError) {
-            column = error.column
-            description = error.description
-            line = error.line
-            message = error.message
-            path = error.path
-        }
     }
 
     public struct Summary: Encodable {
@@ -90,17 +83,6 @@ public struct InspectReport: Encodable {
         public var bytes: Int
         public var decodeCPUSecondsBest, decodeSecondsBest, decodeSecondsMedian, readSeconds: Double
         public var runs: Int
-
-        public init(
-            bytes: Int, decodeCPUSecondsBest: Double, decodeSecondsBest: Double, decodeSecondsMedian: Double, readSeconds: Double, runs: Int
-        ) {
-            self.bytes = bytes
-            self.decodeCPUSecondsBest = decodeCPUSecondsBest
-            self.decodeSecondsBest = decodeSecondsBest
-            self.decodeSecondsMedian = decodeSecondsMedian
-            self.readSeconds = readSeconds
-            self.runs = runs
-        }
     }
 
     public struct Warning: Encodable {
@@ -130,5 +112,21 @@ extension InspectReport.Summary {
         eventParameterIds = summary.eventParameterIDs.map(\.rawValue)
         events = InspectReport.Events(byType: byName(summary.eventCounts), total: summary.eventCount)
         parameterSteps = InspectReport.Counts(byID: byName(summary.stepCounts), total: summary.stepCount)
+    }
+}
+
+extension InspectReport.LoadError {
+    /// The error as reported.
+    public init(_ error: AHAPError) {
+        self.init(column: error.column, description: error.description, line: error.line, message: error.message, path: error.path)
+    }
+}
+
+extension InspectReport.Timing {
+    /// A load's timing: the fastest decode on each clock, the median wall-clock decode, the runs.
+    public init(_ timing: AHAPLoadTiming, median: Double) {
+        self.init(
+            bytes: timing.bytes, decodeCPUSecondsBest: timing.bestCPU, decodeSecondsBest: timing.best, decodeSecondsMedian: median,
+            readSeconds: timing.readSeconds, runs: timing.decodeSeconds.count)
     }
 }

@@ -13,6 +13,8 @@ public struct FaultSpec: Sendable, Equatable {
     /// What is wrong with a spec, in one line without the option's name.
     public struct Problem: Error, CustomStringConvertible, Equatable {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     public init(_ text: String) throws(Problem) {

@@ -18,7 +18,8 @@ import Testing
         #expect(summary.events.total == AHAPSummary(pattern).eventCount)
         #expect(summary.events.byType.count == HapticEventType.allCases.count)
         #expect(summary.duration == AHAPSummary(pattern).duration)
-        let file = InspectReport.File(error: nil, file: "preset:impact.heavy", ok: true, summary: summary, timing: nil, warnings: [])
+        let file = InspectReport.File(file: "preset:impact.heavy", document: AHAPDocument(pattern: pattern), error: nil, timing: nil)
+        #expect(file.ok && file.summary?.events.total == summary.events.total && file.warnings.isEmpty)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let root = try #require(

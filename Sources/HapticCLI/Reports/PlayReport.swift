@@ -13,7 +13,7 @@ extension PlayReport {
         receipt: (startTick: UInt32, programTicks: UInt32)? = nil
     ) -> PlayReport {
         PlayReport(
-            input: command.input, port: command.port, profile: profile, tickRate: tickRate, baud: command.line.baud,
+            command.input, port: command.port, profile: profile, tickRate: tickRate, baud: command.line.baud,
             latencyMs: nil, latencyUncertaintyMs: nil, startTick: receipt?.startTick, ticksPlayed: nil,
             programTicks: receipt?.programTicks, end: nil, bytes: nil, slot: nil, streamed: nil, peak: nil, trace: command.trace,
             feltAtMs: command.feltAt, feltOnsetMs: nil, feltLandingErrorMs: nil,
