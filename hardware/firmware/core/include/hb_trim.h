@@ -20,8 +20,9 @@ void hb_trim_init(hb_trim *trim);
 uint8_t hb_trim_valid(int32_t ppm);
 
 /* The next tick's delta, with the trim `ppm` in force (valid) and a nominal period of `period`
- * counts: acc += period * ppm; delta = floor(acc / 10^6); acc -= delta * 10^6. The tick lasts
+ * counts (a timer's, or the virtual device's nanoseconds): acc += period * ppm; delta =
+ * floor(acc / 10^6); acc -= delta * 10^6, exactly, with no 64-bit product. The tick lasts
  * period - delta counts; |delta| <= ceil(period * |ppm| / 10^6). */
-int16_t hb_trim_tick(hb_trim *trim, uint16_t period, int16_t ppm);
+int32_t hb_trim_tick(hb_trim *trim, uint32_t period, int16_t ppm);
 
 #endif
