@@ -19,7 +19,6 @@
 #define LINE_SIZE 8192
 #define MAX_MEMORY 65536
 
-
 /* The parsed vector. */
 static hb_device_config cfg;
 static char profile_name[64];
@@ -428,8 +427,8 @@ static void api_tests(void)
         hb_device_set_diag(&dev, fill_diag);
         hb_device_set_stage_fault(&dev, HB_ERR_OVER_CURRENT);
         send_frame(&dev, HB_MSG_DIAG, 9, NULL, 0);
-        check(session.got_used > 0 && decoded_payload(HB_MSG_DIAG_REPORT) == HB_LEN_DIAG_REPORT && decoded[0] == 2
-                  && decoded[1] == HB_ERR_OVER_CURRENT && decoded[17] == 0x5A,
+        check(session.got_used > 0 && decoded_payload(HB_MSG_DIAG_REPORT) == HB_LEN_DIAG_REPORT
+                  && decoded[0] == 2 && decoded[1] == HB_ERR_OVER_CURRENT && decoded[17] == 0x5A,
               "DIAG_REPORT from the board's hook, with the stage fault");
         session.got_used = 0;
         send_frame(&dev, HB_MSG_SET_CONFIG, 10, payload, sizeof payload);

@@ -83,18 +83,20 @@ static int parse_config(const char *line)
     if (fw == NULL || chans == NULL || sscanf(fw, " fw=%u.%u.%u", &major, &minor, &patch) != 3) return 0;
     memset(&cfg, 0, sizeof cfg);
     hb_device_config_default(&cfg.base);
-    found = VECTOR_FIELD(line, "channels", cfg.channel_count) + VECTOR_FIELD(line, "players", cfg.players)
-            + VECTOR_FIELD(line, "slots", cfg.base.slot_count)
-            + VECTOR_FIELD(line, "slot_capacity", cfg.base.slot_capacity)
-            + VECTOR_FIELD(line, "stream", cfg.base.stream_capacity)
-            + VECTOR_FIELD(line, "rx_buffer", cfg.base.rx_buffer) + VECTOR_FIELD(line, "wake", cfg.base.wake_ticks)
-            + VECTOR_FIELD(line, "idle", cfg.base.idle_ticks) + VECTOR_FIELD(line, "watchdog", cfg.base.watchdog)
-            + VECTOR_FIELD(line, "rate", cfg.base.core.rate) + VECTOR_FIELD(line, "max_body", cfg.base.core.max_body)
-            + VECTOR_FIELD(line, "work_budget", cfg.work_budget) + VECTOR_FIELD(line, "fade", cfg.fade_ticks)
-            + VECTOR_FIELD(line, "caps", cfg.base.capabilities)
-            + VECTOR_FIELD(line, "device_id", cfg.base.device_id)
-            + VECTOR_FIELD(line, "reset_reason", cfg.base.reset_reason)
-            + VECTOR_FIELD(line, "boot_count", cfg.base.boot_count);
+    found =
+        VECTOR_FIELD(line, "channels", cfg.channel_count) + VECTOR_FIELD(line, "players", cfg.players)
+        + VECTOR_FIELD(line, "slots", cfg.base.slot_count)
+        + VECTOR_FIELD(line, "slot_capacity", cfg.base.slot_capacity)
+        + VECTOR_FIELD(line, "stream", cfg.base.stream_capacity)
+        + VECTOR_FIELD(line, "rx_buffer", cfg.base.rx_buffer)
+        + VECTOR_FIELD(line, "wake", cfg.base.wake_ticks) + VECTOR_FIELD(line, "idle", cfg.base.idle_ticks)
+        + VECTOR_FIELD(line, "watchdog", cfg.base.watchdog) + VECTOR_FIELD(line, "rate", cfg.base.core.rate)
+        + VECTOR_FIELD(line, "max_body", cfg.base.core.max_body)
+        + VECTOR_FIELD(line, "work_budget", cfg.work_budget) + VECTOR_FIELD(line, "fade", cfg.fade_ticks)
+        + VECTOR_FIELD(line, "caps", cfg.base.capabilities)
+        + VECTOR_FIELD(line, "device_id", cfg.base.device_id)
+        + VECTOR_FIELD(line, "reset_reason", cfg.base.reset_reason)
+        + VECTOR_FIELD(line, "boot_count", cfg.base.boot_count);
     cfg.base.fw_major = (uint8_t)major;
     cfg.base.fw_minor = (uint8_t)minor;
     cfg.base.fw_patch = (uint8_t)patch;
@@ -159,8 +161,8 @@ static int run(const char *name)
     hb_sample out[HB_DEVICE3_MAX_CHANNELS];
     uint32_t t, next_input = 0;
     uint8_t c;
-    if ((uint32_t)cfg.base.slot_count * cfg.base.slot_capacity > MAX_MEMORY || cfg.base.stream_capacity > MAX_MEMORY
-        || !hb_device3_init(&dev, &cfg, memory, ring, tx, NULL)) {
+    if ((uint32_t)cfg.base.slot_count * cfg.base.slot_capacity > MAX_MEMORY
+        || cfg.base.stream_capacity > MAX_MEMORY || !hb_device3_init(&dev, &cfg, memory, ring, tx, NULL)) {
         printf("FAIL %s: configuration\n", name);
         return 0;
     }
@@ -276,6 +278,7 @@ int main(int argc, char **argv)
     }
     printf("v3: sessions %d passed, %d failed; trims %d passed, %d failed; sizeof(hb_device3) = %u, "
            "sizeof(hb_player) = %u on this host\n",
-           passed, failed, trims_passed, trims_failed, (unsigned)sizeof(hb_device3), (unsigned)sizeof(hb_player));
+           passed, failed, trims_passed, trims_failed, (unsigned)sizeof(hb_device3),
+           (unsigned)sizeof(hb_player));
     return failed == 0 && trims_failed == 0 ? 0 : 1;
 }

@@ -197,8 +197,9 @@ int vector_session_compare(const vector_session *s, const char *name, int check_
     uint32_t i;
     for (i = 0; i < s->got_used && i < s->out_used; i++) {
         if (s->got_bytes[i] != s->out_bytes[i] || (check_ticks && s->got_ticks[i] != s->out_ticks[i])) {
-            printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name, (unsigned)i,
-                   s->got_bytes[i], (unsigned)s->got_ticks[i], s->out_bytes[i], (unsigned)s->out_ticks[i]);
+            printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name,
+                   (unsigned)i, s->got_bytes[i], (unsigned)s->got_ticks[i], s->out_bytes[i],
+                   (unsigned)s->out_ticks[i]);
             return 0;
         }
     }

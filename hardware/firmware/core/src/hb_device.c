@@ -523,8 +523,8 @@ void hb_device_config_default(hb_device_config *cfg)
     cfg->profile_name = NULL;
 }
 
-uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory, uint8_t *stream_ring,
-                    hb_device_tx_fn tx, void *ctx, uint8_t major, uint8_t minor)
+uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+                    uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx, uint8_t major, uint8_t minor)
 {
     uint8_t p[HB_LEN_RESET];
     if (cfg->slot_count == 0u || cfg->slot_count > HB_DEVICE_MAX_SLOTS

@@ -45,7 +45,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
 {
     uint8_t i, c, channels = 0, free = 0;
     uint16_t per = header != NULL ? (uint16_t)(d->slot_peak[pp->slot] * ((pp->rate + 255u) / 256u))
-                                        : (uint16_t)HB_STREAM_WORK;
+                                  : (uint16_t)HB_STREAM_WORK;
     uint32_t total = 0;
     for (c = 0; c < d->cfg->channel_count; c++) {
         channels = (uint8_t)(channels + (((uint32_t)mask >> c) & 1u));
@@ -104,9 +104,10 @@ reply hb_dev3_cmd_play(hb_device3 *d, const uint8_t *p, uint8_t n, uint8_t seq)
     pp.play = p[0];
     pp.slot = p[3];
     pp.seq = seq;
-    pp.flags = (uint8_t)(((flags & HB_PLAY3_AT) ? HB_PLAYER_AT : 0u) | ((flags & HB_PLAY3_SUM) ? HB_PLAYER_SUM : 0u)
-                         | ((flags & HB_PLAY3_CUT) ? HB_PLAYER_CUT : 0u)
-                         | ((flags & HB_PLAY3_MUTED) ? HB_PLAYER_MUTED : 0u));
+    pp.flags =
+        (uint8_t)(((flags & HB_PLAY3_AT) ? HB_PLAYER_AT : 0u) | ((flags & HB_PLAY3_SUM) ? HB_PLAYER_SUM : 0u)
+                  | ((flags & HB_PLAY3_CUT) ? HB_PLAYER_CUT : 0u)
+                  | ((flags & HB_PLAY3_MUTED) ? HB_PLAYER_MUTED : 0u));
     pp.at = hb_dev_get_u32(p + 5);
     pp.scale = p[9];
     pp.offset = (int8_t)(p[10] <= 127u ? (int)p[10] : (int)p[10] - 256);
@@ -132,8 +133,8 @@ reply hb_dev3_cmd_play(hb_device3 *d, const uint8_t *p, uint8_t n, uint8_t seq)
         if (d->dev.stream_state != STREAM_OPEN) {
             return hb_dev_nack(HB_ERR_NO_STREAM, 0);
         }
-        if ((mask & (uint16_t)(mask - 1u)) != 0u || pp.rate != HB_RATE_ONE || pp.loops != 1u || pp.loop_end != 0u
-            || pp.from != 0u) {
+        if ((mask & (uint16_t)(mask - 1u)) != 0u || pp.rate != HB_RATE_ONE || pp.loops != 1u
+            || pp.loop_end != 0u || pp.from != 0u) {
             return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
         }
         return reserve(d, &pp, mask, NULL);
@@ -159,7 +160,8 @@ static reply schedule(hb_device3 *d, uint8_t play, uint16_t mask, uint8_t op, ui
 {
     uint8_t i;
     for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_matches(&d->players[i], play, mask) && d->players[i].scheduled_count >= HB_PLAYER_SCHEDULED) {
+        if (hb_dev3_matches(&d->players[i], play, mask)
+            && d->players[i].scheduled_count >= HB_PLAYER_SCHEDULED) {
             return hb_dev_nack(HB_ERR_SCHEDULE_FULL, HB_PLAYER_SCHEDULED);
         }
     }
@@ -186,7 +188,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
     mask = hb_dev_get_u16(p + 1);
     flags = p[3];
     at = hb_dev_get_u32(p + 4);
-    if ((flags & (uint8_t)~(HB_STOP3_BRAKE | HB_STOP3_AT)) != 0u) {
+    if ((flags & (uint8_t) ~(HB_STOP3_BRAKE | HB_STOP3_AT)) != 0u) {
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
     if ((flags & HB_STOP3_AT) && hb_dev_tick_diff(at, d->dev.now) > 0) {

@@ -12,7 +12,7 @@
 #include "hb_program.h"
 #include "hb_validate.h"
 
-#define NONE 0xFFFFFFFFu   /* no instruction on that channel yet */
+#define NONE 0xFFFFFFFFu    /* no instruction on that channel yet */
 #define FAR_END 0xFFFFFFFEu /* an end beyond any period (a sum that would overflow) */
 
 static uint32_t add_end(uint32_t a, uint32_t b)

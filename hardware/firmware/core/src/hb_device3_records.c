@@ -113,7 +113,8 @@ void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
     }
     r = hb_dev3_record(d, p[0], p[1]);
     if (r != NULL) {
-        const hb_player *owner = (const hb_player *)(const void *)((const uint8_t *)r - offsetof(hb_player, record));
+        const hb_player *owner =
+            (const hb_player *)(const void *)((const uint8_t *)r - offsetof(hb_player, record));
         uint16_t first = r->first < HB_PLAY_FIRST_NONE - 1u ? r->first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
         if (owner->state == HB_PLAYER_PLAYING && owner->play == p[0] && owner->channel == p[1]) {
             live = owner;

@@ -71,7 +71,8 @@ static void step_scheduled(hb_device3 *d, uint32_t n)
             uint8_t k, best = 0xFFu;
             for (k = 0; k < q->scheduled_count; k++) {
                 int32_t due = hb_dev_tick_diff(n, q->scheduled[k].at);
-                if (due >= 0 && (best == 0xFFu || hb_dev_tick_diff(q->scheduled[k].at, q->scheduled[best].at) < 0)) {
+                if (due >= 0
+                    && (best == 0xFFu || hb_dev_tick_diff(q->scheduled[k].at, q->scheduled[best].at) < 0)) {
                     best = k;
                 }
             }
@@ -224,7 +225,8 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
                 q->flags = (uint8_t)(q->flags | HB_PLAYER_SEEN);
                 if (r != NULL && r->first == HB_PLAY_FIRST_NONE) {
                     uint32_t first = n - r->start;
-                    r->first = first < HB_PLAY_FIRST_NONE ? (uint16_t)first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
+                    r->first =
+                        first < HB_PLAY_FIRST_NONE ? (uint16_t)first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
                 }
                 hb_dev3_notice(d, HB_EVENT_FIRST_OUTPUT, q->play, c, q->slot, 0, n);
             }

@@ -48,12 +48,13 @@ uint32_t hb_dev_start_tick(const hb_device *dev, uint8_t at_flag, uint32_t at);
  * name's bytes (at most 16; returns the count), PING, UPLOAD, COMMIT's checks before validation
  * (a NACK, or an ACK whose value is the length), SET_CONFIG's keys 1 and the board's, and
  * emptying a slot. */
-uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory, uint8_t *stream_ring,
-                    hb_device_tx_fn tx, void *ctx, uint8_t major, uint8_t minor);
+uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+                    uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx, uint8_t major, uint8_t minor);
 uint8_t hb_dev_hello_accepted(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n, uint8_t major,
                               uint8_t minor);
 void hb_dev_info_fields(const hb_device *dev, uint8_t *p);
-void hb_dev_send_info(hb_device *dev, uint8_t seq, uint8_t *p, uint8_t length, uint8_t part, uint8_t in_parts);
+void hb_dev_send_info(hb_device *dev, uint8_t seq, uint8_t *p, uint8_t length, uint8_t part,
+                      uint8_t in_parts);
 uint8_t hb_dev_put_name(uint8_t *p, const char *name);
 void hb_dev_on_ping(hb_device *dev, uint8_t seq, const uint8_t *p);
 reply hb_dev_cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n);
@@ -231,7 +232,8 @@ static HB_ALWAYS_INLINE void hb_dev_step_credit(hb_device *dev)
 
 /* One received byte (2.3), the frame it completes handled by `on_frame` (each protocol's
  * dispatch); a STREAM_DATA frame's data placed as it is decoded. */
-static HB_ALWAYS_INLINE void hb_dev_receive_byte_with(hb_device *dev, uint8_t byte, void (*on_frame)(hb_device *))
+static HB_ALWAYS_INLINE void hb_dev_receive_byte_with(hb_device *dev, uint8_t byte,
+                                                      void (*on_frame)(hb_device *))
 {
     uint8_t length;
     hb_dev_settle(dev);

@@ -153,7 +153,7 @@ uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, 
     if (move > (int16_t)slew) {
         move = (int16_t)slew;
     } else if (move < -(int16_t)slew) {
-        move = (int16_t)-(int16_t)slew;
+        move = (int16_t) - (int16_t)slew;
     }
     pl->gain = (uint16_t)((int16_t)pl->gain + move);
     if (!still) {
