@@ -80,24 +80,7 @@ static int parse_samples(const char *line)
 
 static int parse(const char *path)
 {
-    static char line[LINE_SIZE];
-    FILE *file = fopen(path, "r");
-    int have_config = 0, ok = 1;
-    vector_session_clear(&session);
-    if (file == NULL) return 0;
-    while (ok && fgets(line, sizeof line, file) != NULL) {
-        int kind;
-        if (line[0] == '#' || line[0] == '\n') continue;
-        if (strncmp(line, "config:", 7) == 0) {
-            ok = have_config = parse_config(line + 6);
-        } else if ((kind = vector_session_line(&session, line)) != 0) {
-            ok = kind == 1;
-        } else {
-            ok = parse_samples(line);
-        }
-    }
-    fclose(file);
-    return ok && have_config;
+    return vector_session_parse(&session, path, parse_config, parse_samples);
 }
 
 /* Most notices one step queued, over every vector run split (hb_device_step + hb_device_flush). */

@@ -183,6 +183,29 @@ int vector_session_line(vector_session *s, const char *line)
     return 0;
 }
 
+int vector_session_parse(vector_session *s, const char *path, int (*parse_config)(const char *line),
+                         int (*parse_samples)(const char *line))
+{
+    static char line[8192];
+    FILE *file = fopen(path, "r");
+    int have_config = 0, ok = 1;
+    vector_session_clear(s);
+    if (file == NULL) return 0;
+    while (ok && fgets(line, sizeof line, file) != NULL) {
+        int kind;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (strncmp(line, "config:", 7) == 0) {
+            ok = have_config = parse_config(line + 6);
+        } else if ((kind = vector_session_line(s, line)) != 0) {
+            ok = kind == 1;
+        } else {
+            ok = parse_samples(line);
+        }
+    }
+    fclose(file);
+    return ok && have_config;
+}
+
 void vector_session_sent(vector_session *s, const uint8_t *bytes, uint16_t length)
 {
     uint16_t i;

@@ -90,6 +90,12 @@ void vector_session_clear(vector_session *s);
  * it was one but malformed or beyond the bounds above. */
 int vector_session_line(vector_session *s, const char *line);
 
+/* Reads a session file into *s: `config:` lines go to parse_config (after "config:"), the lines
+ * vector_session_line reads to it, every other line but comments to parse_samples; each returns 1
+ * when it could read its line. Returns 1 if every line was read and there was a config line. */
+int vector_session_parse(vector_session *s, const char *path, int (*parse_config)(const char *line),
+                         int (*parse_samples)(const char *line));
+
 /* Records bytes the device sent, at the current tick (a runner's transmit callback). */
 void vector_session_sent(vector_session *s, const uint8_t *bytes, uint16_t length);
 

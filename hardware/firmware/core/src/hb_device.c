@@ -470,26 +470,13 @@ static HB_NOINLINE void on_frame(hb_device *dev)
     const uint8_t *p;
     uint8_t n;
     uint16_t crc;
-    hb_frame_decoder_frame(&dev->rx, &h, &p, &n);
-    crc = hb_dev_get_u16(dev->rx.buffer + dev->rx.length - HB_FRAME_CRC_SIZE);
-    if (h.type >= 0x80u) {
-        dev->silence = 0;
-        return; /* a device message: an echo or a loop-back */
+    if (hb_dev_frame_shared(dev, &h, &p, &n, &crc)) {
+        return;
     }
     switch (h.type) {
-    case HB_MSG_PING:
-        if (n >= HB_LEN_PING) {
-            hb_dev_on_ping(dev, h.sequence, p);
-        }
-        break;
     case HB_MSG_SET_PARAM:
         if (n >= HB_LEN_SET_PARAM) {
             on_set_param(dev, p);
-        }
-        break;
-    case HB_MSG_STREAM_DATA:
-        if (n >= HB_LEN_STREAM_DATA) {
-            hb_dev_on_stream_data(dev, p, n);
         }
         break;
     case HB_MSG_DIAG: on_diag(dev, h.sequence); break;

@@ -155,32 +155,20 @@ static void on_frame(hb_device *dev)
     const uint8_t *p;
     uint8_t n;
     uint16_t crc;
-    hb_frame_decoder_frame(&dev->rx, &h, &p, &n);
-    crc = hb_dev_get_u16(dev->rx.buffer + dev->rx.length - HB_FRAME_CRC_SIZE);
-    dev->silence = 0;
-    if (h.type >= 0x80u) {
-        return; /* a device message: an echo or a loop-back */
+    if (hb_dev_frame_shared(dev, &h, &p, &n, &crc)) {
+        return;
     }
     switch (h.type) {
-    case HB_MSG_PING:
-        if (n >= HB_LEN_PING) {
-            hb_dev_on_ping(dev, h.sequence, p);
-        }
-        break;
     case HB_MSG_SET_PARAM:
         if (n >= HB_LEN3_SET_PARAM) {
             on_set_param(d, p);
-        }
-        break;
-    case HB_MSG_STREAM_DATA:
-        if (n >= HB_LEN_STREAM_DATA) {
-            hb_dev_on_stream_data(dev, p, n);
         }
         break;
     case HB_MSG_DIAG: on_diag(d, h.sequence, p, n); break;
     case HB_MSG_QUERY: hb_dev3_on_query(d, h.sequence, p, n); break;
     case HB_MSG_DESCRIBE: on_describe(d, h.sequence, p, n); break;
     case HB_MSG_HELLO:
+        dev->silence = 0; /* as 2.0's: before the steps its INFO lets run */
         if (hb_dev_hello_accepted(dev, h.sequence, p, n, HB_PROTOCOL3_MAJOR, HB_PROTOCOL3_MINOR)) {
             send_info(d, h.sequence, n >= HB_LEN_HELLO_PART ? p[2] : 0u, (uint8_t)(n >= HB_LEN_HELLO_PART));
         }

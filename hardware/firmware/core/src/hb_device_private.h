@@ -230,6 +230,31 @@ static HB_ALWAYS_INLINE void hb_dev_step_credit(hb_device *dev)
     }
 }
 
+/* The frame the decoder just completed: its header, payload and CRC field; the messages both
+ * protocols handle alike are handled here: a device message (an echo or a loop-back) ends the
+ * silence and nothing more; PING (2.11) and STREAM_DATA (2.10) are answered. Returns 1 when the
+ * frame was one of those; else the caller dispatches it, and ends the silence after it (so that
+ * steps a yield runs meanwhile come before it, 2.3). */
+static HB_ALWAYS_INLINE uint8_t hb_dev_frame_shared(hb_device *dev, hb_frame_header *h, const uint8_t **p,
+                                                    uint8_t *n, uint16_t *crc)
+{
+    hb_frame_decoder_frame(&dev->rx, h, p, n);
+    *crc = hb_dev_get_u16(dev->rx.buffer + dev->rx.length - HB_FRAME_CRC_SIZE);
+    if (h->type == HB_MSG_PING) {
+        if (*n >= HB_LEN_PING) {
+            hb_dev_on_ping(dev, h->sequence, *p);
+        }
+    } else if (h->type == HB_MSG_STREAM_DATA) {
+        if (*n >= HB_LEN_STREAM_DATA) {
+            hb_dev_on_stream_data(dev, *p, *n);
+        }
+    } else if (h->type < 0x80u) {
+        return 0;
+    }
+    dev->silence = 0;
+    return 1;
+}
+
 /* One received byte (2.3), the frame it completes handled by `on_frame` (each protocol's
  * dispatch); a STREAM_DATA frame's data placed as it is decoded. */
 static HB_ALWAYS_INLINE void hb_dev_receive_byte_with(hb_device *dev, uint8_t byte,
