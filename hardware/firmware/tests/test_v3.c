@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hb_crc16.h"
 #include "hb_device3.h"
+#include "hb_frame.h"
 #include "hb_trim.h"
 
 #include "vector_files.h"
@@ -178,6 +180,221 @@ static int run(const char *name)
     return vector_session_compare(&session, name, 1);
 }
 
+/* ---- format 3 programs: COMMIT's verdict and peak, and seek exactness ---- */
+
+static hb_device3 prog_dev;
+static hb_device3_config prog_cfg;
+static uint8_t prog_memory[2 * 4096];
+
+/* Sends one frame to prog_dev; returns the code of the ACK (0) or NACK it answers, and its value. */
+static int command(uint8_t type, uint8_t seq, const uint8_t *payload, size_t length, uint32_t *value)
+{
+    hb_frame_header h = {1, 0, 0, 0};
+    hb_frame_decoder rx;
+    uint8_t wire[HB_FRAME_MAX_WIRE];
+    size_t n, i;
+    int code = -1;
+    h.type = type;
+    h.sequence = seq;
+    n = hb_frame_encode(&h, payload, length, wire, sizeof wire);
+    session.got_used = 0;
+    hb_device3_receive(&prog_dev, wire, (uint16_t)n);
+    hb_frame_decoder_init(&rx);
+    for (i = 0; i < session.got_used; i++) {
+        if (hb_frame_decoder_push(&rx, session.got_bytes[i]) == HB_FRAME_READY) {
+            hb_frame_header got;
+            const uint8_t *p;
+            uint8_t len;
+            hb_frame_decoder_frame(&rx, &got, &p, &len);
+            if (got.type == HB_MSG_ACK && len >= HB_LEN_ACK) {
+                code = 0;
+                *value = (uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 | (uint32_t)p[4] << 24;
+            } else if (got.type == HB_MSG_NACK && len >= HB_LEN_NACK) {
+                code = p[1];
+                *value = (uint32_t)p[2] | (uint32_t)p[3] << 8 | (uint32_t)p[4] << 16 | (uint32_t)p[5] << 24;
+            }
+        }
+    }
+    return code;
+}
+
+/* UPLOAD in pieces and COMMIT to slot 0: the COMMIT's code and value. */
+static int commit(const uint8_t *program, uint32_t length, uint32_t *value)
+{
+    static uint8_t seq;
+    uint8_t payload[128];
+    uint32_t offset = 0;
+    uint16_t crc = hb_crc16(HB_CRC16_INIT, program, length);
+    while (offset < length) {
+        uint32_t piece = length - offset < 120u ? length - offset : 120u;
+        payload[0] = 0;
+        payload[1] = (uint8_t)offset;
+        payload[2] = (uint8_t)(offset >> 8);
+        payload[3] = payload[4] = 0;
+        memcpy(payload + 5, program + offset, piece);
+        if (command(HB_MSG_UPLOAD, ++seq, payload, 5u + piece, value) != 0) return -2;
+        offset += piece;
+    }
+    payload[0] = 0;
+    payload[1] = (uint8_t)length;
+    payload[2] = (uint8_t)(length >> 8);
+    payload[3] = payload[4] = 0;
+    payload[5] = (uint8_t)crc;
+    payload[6] = (uint8_t)(crc >> 8);
+    return command(HB_MSG_COMMIT, ++seq, payload, 7, value);
+}
+
+/* A player of the committed slot 0 from program tick `from`, at 1x, once. */
+static void reserve_from(hb_player *pl, uint32_t from)
+{
+    hb_play_params pp;
+    hb_header header;
+    uint8_t copy[HB_HEADER_SIZE];
+    hb_err err;
+    memset(&pp, 0, sizeof pp);
+    pp.from = from;
+    pp.loops = 1;
+    pp.rate = HB_RATE_ONE;
+    pp.scale = 255;
+    memcpy(copy, prog_memory, HB_HEADER_SIZE); /* the header with 2.0's version byte for 2.0's parse */
+    copy[2] = HB_FORMAT_VERSION;
+    err = hb_header_parse(copy, HB_HEADER_SIZE, &prog_cfg.base.core, &header);
+    (void)err;
+    hb_player_reserve(pl, &prog_cfg.base.core, &pp, 0, prog_memory, &header, prog_dev.slot_peak[0]);
+    pl->state = HB_PLAYER_PLAYING;
+}
+
+/* 3.5: a play from k outputs what the play from 0 outputs from its tick k on, for k spread over
+ * 0..T-1; the seek's cost (executions and loop-body decodes) stays within 2 X. Returns 0 on a
+ * difference. */
+static int check_seeks(const char *name, uint32_t total, uint32_t bound, uint32_t *worst)
+{
+    static hb_player whole, part;
+    static hb_sample expected[SESSION_MAX_TICKS];
+    uint32_t k, j, stride = total / 23u + 1u, steps = total < SESSION_MAX_TICKS ? total : SESSION_MAX_TICKS;
+    hb_player_out out;
+    reserve_from(&whole, 0);
+    for (j = 0; j < steps; j++) {
+        (void)hb_player_step(&whole, j, 256, 256, 0, &out);
+        expected[j].amp = out.amp;
+        expected[j].sharp = out.sharp;
+    }
+    for (k = 0; k < steps; k += stride) {
+        uint32_t cost;
+        reserve_from(&part, 0);
+        cost = hb_player_seek(&part, prog_memory, k);
+        if (cost > *worst) *worst = cost;
+        if (bound != 0u && cost > 2u * bound) {
+            printf("FAIL %s: seek to %u cost %u, above 2 X = %u\n", name, (unsigned)k, (unsigned)cost,
+                   (unsigned)(2u * bound));
+            return 0;
+        }
+        for (j = k; j < steps && j < k + 64u; j++) {
+            (void)hb_player_step(&part, j, 256, 256, 0, &out);
+            if (out.amp != expected[j].amp || out.sharp != expected[j].sharp) {
+                printf("FAIL %s: from %u, tick %u: %u %u, expected %u %u\n", name, (unsigned)k, (unsigned)j,
+                       out.amp, out.sharp, expected[j].amp, expected[j].sharp);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* programs.txt (3.1, 3.5): each program COMMITted: its result, T and peak; the valid ones'
+ * seeks. Then every valid 2.0 program vector (vectors/programs) as format 3: valid, or error 31
+ * for the four that leave a ramp or pulse running across an iteration's end (docs/protocol-3-design.md);
+ * their seeks. */
+static void run_programs(const char *folder, int *passed, int *failed)
+{
+    static char line[LINE_SIZE], name[256];
+    static uint8_t program[4096];
+    static vector_folder v2;
+    static const hb_channel_config one = {NULL, 30000u, 7, 20, 2000, 3000, 20, 1, 1, 224, 3};
+    char path[1024], *args[2];
+    long length = -1;
+    uint32_t worst = 0;
+    int i, programs = 0, v2_programs = 0, closed = 0;
+    FILE *file = vector_open(folder, "programs.txt");
+    memset(&prog_cfg, 0, sizeof prog_cfg);
+    hb_device_config_default(&prog_cfg.base);
+    prog_cfg.base.slot_count = 2;
+    prog_cfg.base.slot_capacity = 4096;
+    prog_cfg.base.wake_ticks = 0;
+    prog_cfg.channels = &one;
+    prog_cfg.channel_count = 1;
+    prog_cfg.players = 1;
+    prog_cfg.work_budget = 36;
+    if (file == NULL || !hb_device3_init(&prog_dev, &prog_cfg, prog_memory, NULL, tx, NULL)) {
+        (*failed)++;
+        return;
+    }
+    while (fgets(line, sizeof line, file) != NULL) {
+        unsigned long total, peak, bound, code;
+        uint32_t value = 0;
+        int got, ok = 1;
+        if (sscanf(line, "program %255s", name) == 1) {
+            length = vector_hex(strchr(line + 8, ' ') + 1, program, sizeof program);
+            continue;
+        }
+        if (strncmp(line, "expect:", 7) != 0 || length < 0) continue;
+        programs++;
+        got = commit(program, (uint32_t)length, &value);
+        if (sscanf(line, "expect: ok total %lu peak %lu seek_bound %lu", &total, &peak, &bound) == 3) {
+            ok = got == 0 && value == total && prog_dev.slot_peak[0] == peak;
+            if (!ok) {
+                printf("FAIL programs.txt %s: COMMIT %d value %u peak %u, expected ok %lu peak %lu\n", name, got,
+                       (unsigned)value, prog_dev.slot_peak[0], total, peak);
+            } else if (total > 0u) {
+                ok = check_seeks(name, (uint32_t)total, (uint32_t)bound, &worst);
+            }
+        } else if (sscanf(line, "expect: error %lu", &code) == 1) {
+            ok = got == (int)code;
+            if (!ok) printf("FAIL programs.txt %s: COMMIT %d, expected error %lu\n", name, got, code);
+        }
+        ok ? (*passed)++ : (*failed)++;
+        length = -1;
+    }
+    fclose(file);
+    snprintf(path, sizeof path, "%s/../programs", folder);
+    args[0] = name;
+    args[1] = path;
+    if (vector_folder_open(&v2, 2, args, "programs")) {
+        for (i = 0; i < v2.count; i++) {
+            FILE *f = vector_open(path, v2.sorted[i]);
+            int expect_ok = 0, ok = 1, got;
+            uint32_t value = 0;
+            length = -1;
+            while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+                if (strncmp(line, "program: ", 9) == 0) length = vector_hex(line + 9, program, sizeof program);
+                if (strncmp(line, "expect: ok", 10) == 0) expect_ok = 1;
+                if (strncmp(line, "config:", 7) == 0 && !strstr(line, " rate=1000 max_body=4096")) length = -1;
+            }
+            if (f != NULL) fclose(f);
+            if (!expect_ok || length < HB_HEADER_SIZE || strncmp(v2.sorted[i], "stream_", 7) == 0) {
+                continue; /* streamed programs' vectors: their verdict is the stream's (1.14) */
+            }
+            program[2] = HB_FORMAT3_VERSION;
+            v2_programs++;
+            got = commit(program, (uint32_t)length, &value);
+            if (got == HB_ERR3_LOOP_NOT_CLOSED) {
+                ok = strstr("loop_ramp_crosses_iterations.txt pulse_in_loop.txt loop_head_nested.txt loop_nested_4.txt",
+                            v2.sorted[i])
+                     != NULL;
+            } else {
+                ok = got == 0;
+                closed += ok;
+                if (ok && value > 0u) ok = check_seeks(v2.sorted[i], value, 0, &worst);
+            }
+            if (!ok) printf("FAIL programs/%s as format 3: COMMIT %d\n", v2.sorted[i], got);
+            ok ? (*passed)++ : (*failed)++;
+        }
+    }
+    printf("v3 programs: %d of programs.txt, %d valid 2.0 vectors as format 3 (%d closed, the rest error 31); "
+           "seeks exact, the costliest %u executions and decodes\n",
+           programs, v2_programs, closed, (unsigned)worst);
+}
+
 /* trim.txt: every listed tick start under hb_trim's accumulator with the trim changes in force. */
 static int run_trims(const char *folder, int *passed, int *failed)
 {
@@ -244,7 +461,7 @@ int main(int argc, char **argv)
     static vector_folder folder;
     char sessions[1024];
     char *args[2];
-    int passed = 0, failed = 0, trims_passed = 0, trims_failed = 0;
+    int passed = 0, failed = 0, trims_passed = 0, trims_failed = 0, programs_passed = 0, programs_failed = 0;
     if (argc != 2) {
         printf("usage: %s <firmware-protocol/vectors/v3>\n", argv[0]);
         return 2;
@@ -259,9 +476,11 @@ int main(int argc, char **argv)
     if (!run_trims(argv[1], &trims_passed, &trims_failed)) {
         trims_failed++;
     }
+    run_programs(argv[1], &programs_passed, &programs_failed);
+    printf("v3: programs %d passed, %d failed\n", programs_passed, programs_failed);
     printf("v3: sessions %d passed, %d failed; trims %d passed, %d failed; sizeof(hb_device3) = %u, "
            "sizeof(hb_player) = %u on this host\n",
            passed, failed, trims_passed, trims_failed, (unsigned)sizeof(hb_device3),
            (unsigned)sizeof(hb_player));
-    return failed == 0 && trims_failed == 0 ? 0 : 1;
+    return failed == 0 && trims_failed == 0 && programs_failed == 0 ? 0 : 1;
 }
