@@ -417,7 +417,7 @@ static void run_programs(const char *folder, int *passed, int *failed)
         }
     }
     printf(
-        "v3 programs: %d of programs.txt, %d valid 2.0 vectors as format 3 (%d closed, the rest error 31); "
+        "v3 programs: %d (programs.txt and the extra table), %d valid 2.0 vectors as format 3 (%d closed, the rest error 31); "
         "seeks exact, the costliest %u executions and decodes\n",
         programs, v2_programs, closed, (unsigned)worst);
 }
