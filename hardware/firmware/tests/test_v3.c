@@ -416,10 +416,10 @@ static void run_programs(const char *folder, int *passed, int *failed)
             ok ? (*passed)++ : (*failed)++;
         }
     }
-    printf(
-        "v3 programs: %d (programs.txt and the extra table), %d valid 2.0 vectors as format 3 (%d closed, the rest error 31); "
-        "seeks exact, the costliest %u executions and decodes\n",
-        programs, v2_programs, closed, (unsigned)worst);
+    printf("v3 programs: %d (programs.txt, extra), %d valid 2.0 vectors as format 3 (%d closed, the rest "
+           "error 31); "
+           "seeks exact, the costliest %u executions and decodes\n",
+           programs, v2_programs, closed, (unsigned)worst);
 }
 
 /* trim.txt: every listed tick start under hb_trim's accumulator with the trim changes in force. */
