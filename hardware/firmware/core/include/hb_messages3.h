@@ -5,7 +5,6 @@
 
 #define HB_PROTOCOL3_MAJOR 3u
 #define HB_PROTOCOL3_MINOR 0u
-#define HB_FORMAT3_VERSION 3u /* program format 3 (3.1) */
 
 #define HB_MSG_CONTROL 0x0Eu      /* command: play, channels, op, flags, at, value */
 #define HB_MSG_DESCRIBE 0x0Fu     /* channel u8 -> CHANNEL_INFO (unacknowledged) */
@@ -63,8 +62,7 @@
 
 #define HB_STOPPED_BY_CUT 2u
 
-/* Error codes (3.13) */
-#define HB_ERR3_LOOP_NOT_CLOSED 31u /* hb_error.h gets it with format 3 (h2-format3) */
+/* Error codes (3.13); 31 LOOP_NOT_CLOSED is hb_error.h's */
 #define HB_ERR_BAD_CHANNEL 77u
 #define HB_ERR_NO_PLAYER 78u
 #define HB_ERR_WORK_LIMIT 79u
