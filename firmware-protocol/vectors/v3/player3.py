@@ -98,7 +98,7 @@ class Player:
             self.fresh = False
             end = self.advance(brake_ticks)
             if end is not None:
-                return 0, 0, False, self.state == "braking", end
+                return 0, 0, False, self.brake_from_here(brake_ticks), end
             src = self.held = self.st.sample(self.pos, self.sharp_flag)
         amp = (src[0] * m_prime(self.scale) * self.gain + 32768) >> 16
         sharp = 0 if not self.sharp_flag else min(max(src[1] + self.offset, 0), 255)
@@ -123,7 +123,6 @@ class Player:
             # the iteration ends at program tick e
             self.iterations += 1
             if last or self.total == 0:
-                self.brake(brake_ticks)
                 return ("FINISHED", 0)
             if self.loops > 1:
                 self.loops -= 1
@@ -134,6 +133,17 @@ class Player:
         self.state, self.brake_left = ("braking", brake_ticks) if brake_ticks else ("free", 0)
         if self.state == "free":
             self.play = self.channel = None
+
+    def brake_from_here(self, brake_ticks):
+        """The play ends in this step, which is its first brake step (3.4, 3.8 step 5): B brake steps
+        in all, this one included, as 1.13 and 2.0; returns whether it requests the brake now."""
+        self.brake(brake_ticks)
+        if self.state != "braking":
+            return False
+        self.brake_left -= 1
+        if self.brake_left == 0:
+            self.state, self.play, self.channel = "free", None, None
+        return True
 
     def stop(self, brake, brake_ticks):
         if brake:

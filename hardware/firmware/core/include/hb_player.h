@@ -136,6 +136,10 @@ uint8_t hb_player_sounding(const hb_player *pl);
 /* The play ends (3.3): BRAKING for `brake_ticks` steps, or FREE at once if 0. */
 void hb_player_brake(hb_player *pl, uint16_t brake_ticks);
 
+/* The play ends in the current step, which is its first brake step (3.4, 3.8 step 5, 1.13): B
+ * brake steps in all, this one included, as 2.0. Returns 1 if it requests the brake now. */
+uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks);
+
 /* One step at device tick n (3.8 step 5) for a PLAYING or BRAKING player: its gain toward
  * `duck` (or 0), moved by at most `slew` (3.7); the advance and execution (3.4); its amp_i,
  * sharp_i and brake request in *out. Returns HB_PLAYER_GOES_ON, or the end's code (0: FINISHED)

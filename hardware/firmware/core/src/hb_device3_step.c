@@ -169,12 +169,8 @@ static void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
         hb_player *q = &d->players[i];
         if (q->state == HB_PLAYER_PLAYING && q->channel == c) {
             hb_dev3_telemetry(d, q, HB_EVENT_FAULT, HB_ERR_SAFETY_LIMIT, n);
-            hb_player_brake(q, brake);
             q->scheduled_count = 0;
-            if (q->state == HB_PLAYER_BRAKING) { /* this step is its first brake step */
-                if (--q->brake_left == 0u) {
-                    q->state = HB_PLAYER_FREE;
-                }
+            if (hb_player_brake_from_here(q, brake)) {
                 m->brake = 1;
             }
         }

@@ -74,6 +74,18 @@ void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
     pl->brake_left = brake_ticks;
 }
 
+uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
+{
+    hb_player_brake(pl, brake_ticks);
+    if (pl->state != HB_PLAYER_BRAKING) {
+        return 0;
+    }
+    if (--pl->brake_left == 0u) {
+        pl->state = HB_PLAYER_FREE;
+    }
+    return 1;
+}
+
 /* 3.4: executes program ticks done + 1 .. p, keeping the last one's sample; an iteration ends at
  * its end tick E (L, or T on the last iteration): with iterations left the program starts again
  * and p becomes p - E (possibly again within this step). Returns 1 when the play's last iteration
@@ -167,8 +179,7 @@ uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, 
         }
         ended = pl->slot == HB_STREAM_SLOT ? advance_stream(pl, &code) : advance(pl);
         if (ended) {
-            hb_player_brake(pl, brake_ticks);
-            out->brake = (uint8_t)(pl->state == HB_PLAYER_BRAKING);
+            out->brake = hb_player_brake_from_here(pl, brake_ticks);
             return code;
         }
     }
