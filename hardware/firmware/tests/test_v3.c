@@ -265,6 +265,40 @@ static void reserve_from(hb_player *pl, uint32_t from)
 /* 3.5: a play from k outputs what the play from 0 outputs from its tick k on, for k spread over
  * 0..T-1; the seek's cost (executions and loop-body decodes) stays within 2 X. Returns 0 on a
  * difference. */
+/* 3.6 "one player is 2.0": a player alone at 1x, from 0 to its last brake step (B = 20), outputs
+ * what 2.0's interpreter outputs for the same program with 2.0's version byte. Returns 0 on a
+ * difference. */
+static int check_as_2_0(const char *name, uint32_t length)
+{
+    static uint8_t v2[4096];
+    static hb_player pl;
+    hb_interp it;
+    hb_config core = prog_cfg.base.core;
+    hb_player_out out;
+    uint32_t n;
+    hb_err err;
+    memcpy(v2, prog_memory, length);
+    v2[2] = HB_FORMAT_VERSION;
+    core.brake_ticks = 20;
+    hb_interp_init(&it, &core);
+    err = hb_interp_load_validated(&it, v2);
+    reserve_from(&pl, 0);
+    for (n = 0;
+         err == HB_OK && n < SESSION_MAX_TICKS && (it.mode != HB_MODE_IDLE || pl.state != HB_PLAYER_FREE);
+         n++) {
+        hb_sample s = hb_interp_step(&it);
+        uint8_t ended = hb_player_step(&pl, n, 256, 256, core.brake_ticks, &out);
+        uint8_t flags = out.amp == 0u && out.brake ? HB_SAMPLE_BRAKE : 0u;
+        (void)ended;
+        if (s.amp != out.amp || s.sharp != (out.amp != 0u ? out.sharp : 0u) || s.flags != flags) {
+            printf("FAIL %s: alone at 1x, tick %u: %u %u %u, 2.0 outputs %u %u %u\n", name, (unsigned)n,
+                   out.amp, out.sharp, flags, s.amp, s.sharp, s.flags);
+            return 0;
+        }
+    }
+    return err == HB_OK;
+}
+
 static int check_seeks(const char *name, uint32_t total, uint32_t bound, uint32_t *worst)
 {
     static hb_player whole, part;
@@ -366,8 +400,9 @@ static void run_programs(const char *folder, int *passed, int *failed)
             if (!ok) {
                 printf("FAIL programs.txt %s: COMMIT %d value %u peak %u, expected ok %lu peak %lu\n", name,
                        got, (unsigned)value, prog_dev.slot_peak[0], total, peak);
-            } else if (total > 0u) {
-                ok = check_seeks(name, (uint32_t)total, (uint32_t)bound, &worst);
+            } else {
+                ok = check_as_2_0(name, (uint32_t)length)
+                     && (total == 0u || check_seeks(name, (uint32_t)total, (uint32_t)bound, &worst));
             }
         } else if (sscanf(line, "expect: error %lu", &code) == 1) {
             ok = got == (int)code;
@@ -408,6 +443,7 @@ static void run_programs(const char *folder, int *passed, int *failed)
             } else {
                 ok = got == 0;
                 closed += ok;
+                if (ok) ok = check_as_2_0(v2.sorted[i], (uint32_t)length);
                 if (ok && value > 0u) ok = check_seeks(v2.sorted[i], value, 0, &worst);
             }
             if (!ok) printf("FAIL programs/%s as format 3: COMMIT %d\n", v2.sorted[i], got);
