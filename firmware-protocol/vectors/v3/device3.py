@@ -502,7 +502,7 @@ class Device3:
         slew = pl.fade_step(self.fade)
         ducks = {}
         for c in range(self.cfg.channels):
-            ducks.update(pl.duck_gains(self.pool, c))
+            ducks.update(pl.duck_gains(self.pool, c, n))
         per_channel = {c: [] for c in range(self.cfg.channels)}
         brake_req = {c: False for c in range(self.cfg.channels)}
         ends = []

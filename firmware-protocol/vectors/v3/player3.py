@@ -66,9 +66,11 @@ class Player:
             return 0
         return self.peak * -(-self.rate // RATE_ONE)
 
-    def sounding(self):
-        """Counts for ducking (3.6): playing, not paused, not muted, not in a seek's fade."""
-        return self.state == "playing" and not self.paused and not self.muted and self.frozen_until is None
+    def sounding(self, n):
+        """Counts for ducking at step n (3.6): playing, not paused, not muted, not in a seek's fade (which
+        ends at frozen_until: from that step on it sounds, 3.5)."""
+        fading = self.frozen_until is not None and n < self.frozen_until
+        return self.state == "playing" and not self.paused and not self.muted and not fading
 
     def frozen(self, n):
         if self.frozen_until is not None and n >= self.frozen_until:
@@ -176,13 +178,13 @@ def mix(contributions):
     return max(total, loudest), sharp
 
 
-def duck_gains(players, channel):
+def duck_gains(players, channel, n):
     """3.6: for each player on the channel, the gain ducking gives it: the least m'(duck) of the
     sounding players of higher priority on the same channel, 256 when there is none."""
     out = {}
     mine = [p for p in players if p.channel == channel and p.state == "playing"]
     for p in mine:
-        above = [m_prime(q.duck) for q in mine if q is not p and q.sounding() and q.priority > p.priority]
+        above = [m_prime(q.duck) for q in mine if q is not p and q.sounding(n) and q.priority > p.priority]
         out[p.index] = min(above, default=256)
     return out
 

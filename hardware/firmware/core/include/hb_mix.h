@@ -27,9 +27,9 @@ void hb_mix_add(hb_mix *m, uint8_t amp, uint8_t sharp, uint8_t sum_mode);
  * above 0; else the brake sample (0, 0, 1) if a player brakes on it, else (0, 0, 0). */
 hb_sample hb_mix_sample(const hb_mix *m);
 
-/* D_i (3.6): the least m'(duck_j) over the sounding players j of `pool` on pl's channel with a
- * higher priority; 256 when there is none. */
-uint16_t hb_mix_duck_gain(const hb_player *pool, uint8_t count, const hb_player *pl);
+/* D_i at step n (3.6): the least m'(duck_j) over the sounding players j of `pool` on pl's channel
+ * with a higher priority; 256 when there is none. */
+uint16_t hb_mix_duck_gain(const hb_player *pool, uint8_t count, const hb_player *pl, uint32_t n);
 
 /* The limiter on the channel's output (3.6, 1.12): counts amp >= threshold in *full; returns 1
  * (and restarts the count) when it passes safety_ticks. */

@@ -130,8 +130,9 @@ uint32_t hb_player_seek(hb_player *pl, const uint8_t *program, uint32_t k);
 uint16_t hb_player_work(const hb_player *pl);
 uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate);
 
-/* Counts for ducking (3.6): PLAYING, not paused, muted, or in a seek's fade. */
-uint8_t hb_player_sounding(const hb_player *pl);
+/* Counts for ducking at step n (3.6): PLAYING, not paused, muted, or in a seek's fade (which ends
+ * at fade_end: from that step on it sounds, 3.5). */
+uint8_t hb_player_sounding(const hb_player *pl, uint32_t n);
 
 /* The play ends (3.3): BRAKING for `brake_ticks` steps, or FREE at once if 0. */
 void hb_player_brake(hb_player *pl, uint16_t brake_ticks);

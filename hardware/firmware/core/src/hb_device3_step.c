@@ -198,7 +198,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     for (i = 0; i < d->cfg->players; i++) {
         duck[i] = 256u;
         if (d->players[i].state == HB_PLAYER_PLAYING) {
-            duck[i] = hb_mix_duck_gain(d->players, d->cfg->players, &d->players[i]);
+            duck[i] = hb_mix_duck_gain(d->players, d->cfg->players, &d->players[i], n);
         }
     }
     for (c = 0; c < d->cfg->channel_count; c++) {

@@ -40,13 +40,13 @@ hb_sample hb_mix_sample(const hb_mix *m)
     return s;
 }
 
-uint16_t hb_mix_duck_gain(const hb_player *pool, uint8_t count, const hb_player *pl)
+uint16_t hb_mix_duck_gain(const hb_player *pool, uint8_t count, const hb_player *pl, uint32_t n)
 {
     uint16_t gain = 256;
     uint8_t j;
     for (j = 0; j < count; j++) {
         const hb_player *q = &pool[j];
-        if (q != pl && q->channel == pl->channel && q->priority > pl->priority && hb_player_sounding(q)) {
+        if (q != pl && q->channel == pl->channel && q->priority > pl->priority && hb_player_sounding(q, n)) {
             uint16_t d = (uint16_t)(q->duck + (q->duck >> 7));
             if (d < gain) {
                 gain = d;

@@ -62,10 +62,11 @@ uint16_t hb_player_work(const hb_player *pl)
     return hb_player_work_at(pl, pl->rate);
 }
 
-uint8_t hb_player_sounding(const hb_player *pl)
+uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
 {
+    uint8_t fading = (uint8_t)((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->fade_end) < 0);
     return (uint8_t)(pl->state == HB_PLAYER_PLAYING
-                     && (pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_MUTED | HB_PLAYER_SEEK_FADE)) == 0u);
+                     && (pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_MUTED)) == 0u && !fading);
 }
 
 void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
