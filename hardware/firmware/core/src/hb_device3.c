@@ -7,6 +7,10 @@
 #include "hb_device3_private.h"
 #include "hb_trim.h"
 
+/* The port's tables fit the wire: channel masks are u16 (3.11), and `stopped` is a u32 of players. */
+typedef char hb_device3_channels_fit_a_mask[HB_DEVICE3_MAX_CHANNELS <= 16u ? 1 : -1];
+typedef char hb_device3_players_fit_stopped[HB_DEVICE3_MAX_PLAYERS <= 32u ? 1 : -1];
+
 static void send_info(hb_device3 *d, uint8_t seq, uint8_t part, uint8_t in_parts)
 {
     const hb_channel_config *c0 = &d->cfg->channels[0];
