@@ -75,7 +75,9 @@
             let board = program.board
             #expect(try program.select(0b0001) == .ok)
             #expect(try program.writeDriver(Self.modeRegister, 0x00) == .ok)
-            #expect(try program.select(0b0011) == .ok, "the write completes: the port connects at its STOP")
+            // Written and read back in one transaction (a repeated START): the port connects only at its STOP.
+            #expect(try program.read(MuxTestProgram.mux, 0b0011) == (.ok, 0b0011))
+            #expect(board.tca9548aConnected == 0b0011)
             #expect(try program.writeDriver(Self.modeRegister, 0x00) == .timeout)
             #expect(try program.read(MuxTestProgram.mux, 0b0001).0 == .timeout)
             try program.pin(7, false)
