@@ -2,8 +2,9 @@
  * this file is empty, so a build without the trait needs nothing from simavr. */
 #ifdef HB_EMULATOR
 
-/* A TCA9548A 8-channel I2C switch (TI SCPS207F, "Low-Voltage 8-Channel I2C Switch with Reset"),
- * with DRV2605L models behind ports 0..N-1 (i2c_bus.c routes the transactions):
+/* A TCA9548A 8-channel I2C switch (TI SCPS207F, "Low-Voltage 8-Channel I2C Switch with Reset";
+ * revision H numbers the same sections 7.4.1, 7.4.2, 7.5.2 to 7.5.4), with DRV2605L models behind
+ * ports 0..N-1 (i2c_bus.c routes the transactions):
  *  - address 0x70 + A2A1A0 (8.5.2, Table 1);
  *  - one control register, bit n = channel n, written by the byte(s) after the address (several
  *    bytes: the last one is kept) and read back by a read (8.5.3, 8.5.4); several channels may be
