@@ -1,16 +1,11 @@
-/* Private to the device: filling a slot (PROTOCOL.md 2.7). UPLOAD writes a program into a slot
- * in order, in pieces; COMMIT checks its CRC and validates it, after which PLAY may start it.
- * Included by hb_device.c only, where these functions were (they use its get_u16): as static
- * functions of one file they are inlined into the frame handler exactly as before (defined in a
- * .c file of their own, the ATmega328P image grew by 18 bytes). */
-#ifndef HB_DEVICE_SLOTS_H
-#define HB_DEVICE_SLOTS_H
-
-#include <stdint.h>
+/* Filling a slot (PROTOCOL.md 2.7): UPLOAD writes a program into a slot in order, in pieces;
+ * COMMIT checks its length and CRC (hb_dev_commit_checks, which the 3.0 device shares) and
+ * validates it, after which PLAY may start it (hb_device.c). */
 #include <string.h>
 
 #include "hb_crc16.h"
 #include "hb_device_private.h"
+#include "hb_port.h"
 #include "hb_program.h"
 #include "hb_validate.h"
 
@@ -20,7 +15,7 @@ static uint8_t slot_busy(const hb_device *dev, uint8_t slot)
                      || (dev->pending && dev->pending_slot == slot));
 }
 
-static void slot_empty(hb_device *dev, uint8_t slot)
+void hb_dev_slot_empty(hb_device *dev, uint8_t slot)
 {
     dev->slots[slot].fill = 0;
     dev->slots[slot].ready = 0;
@@ -34,7 +29,7 @@ static void slot_empty(hb_device *dev, uint8_t slot)
  * (hb_port_avr.h, inlined into hb_crc16's loop) makes a piece shorter still. */
 #define PIECE 8u
 
-static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
 {
     uint8_t slot;
     uint32_t offset, count;
@@ -92,13 +87,11 @@ static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
     return hb_dev_ack(s->fill);
 }
 
-static reply cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_commit_checks(hb_device *dev, const uint8_t *p, uint8_t n)
 {
     uint8_t slot;
     uint32_t length;
     uint16_t crc;
-    hb_header header;
-    hb_err err;
     if (n < HB_LEN_COMMIT) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
@@ -114,19 +107,32 @@ static reply cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
         return hb_dev_nack(HB_ERR_COMMIT_LENGTH, dev->slots[slot].fill);
     }
     crc = length == 0u ? HB_CRC16_INIT : dev->slots[slot].crc; /* running CRC of the uploads */
-    if (crc != get_u16(p + 5)) {
-        slot_empty(dev, slot);
+    if (crc != hb_dev_get_u16(p + 5)) {
+        hb_dev_slot_empty(dev, slot);
         return hb_dev_nack(HB_ERR_CHECKSUM_MISMATCH, crc);
     }
+    return hb_dev_ack(length);
+}
+
+reply hb_dev_cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
+{
+    uint8_t slot;
+    uint32_t length;
+    hb_header header;
+    hb_err err;
+    reply r = hb_dev_commit_checks(dev, p, n);
+    if (r.code != 0u) {
+        return r;
+    }
+    slot = p[0];
+    length = r.value;
     err = hb_program_validate_with_crc(hb_dev_slot_bytes(dev, slot), length, &dev->cfg->core, &header,
                                        length > HB_HEADER_SIZE ? dev->slots[slot].body_crc : HB_CRC16_INIT,
                                        dev->yield, dev->ctx);
     if (err != HB_OK) {
-        slot_empty(dev, slot);
+        hb_dev_slot_empty(dev, slot);
         return hb_dev_nack(err, 0);
     }
     dev->slots[slot].ready = 1;
     return hb_dev_ack(header.total_ticks);
 }
-
-#endif
