@@ -46,10 +46,7 @@ public struct PlayReport: Encodable {
         public var status: Int32
         public var message: String
 
-        public init(status: Int32, message: String) {
-            self.status = status
-            self.message = message
-        }
+        public init(status: Int32, message: String) { (self.status, self.message) = (status, message) }
     }
 
     public struct End: Encodable {
@@ -67,10 +64,7 @@ public struct PlayReport: Encodable {
         /// What the PLAY itself put on the line.
         public var play: Int
 
-        public init(program: Int, play: Int) {
-            self.program = program
-            self.play = play
-        }
+        public init(program: Int, play: Int) { (self.program, self.play) = (program, play) }
     }
 }
 
