@@ -31,6 +31,10 @@ public final class AVRBoardServer {
     /// time a client opens the link the board is reset and held that many cycles (bytes sent
     /// meanwhile are lost, as the bootloader listens at its own rate). nil: opening does nothing.
     public let resetOnOpen: UInt64?
+    /// The board's clock error in ppm (`ClockDrift`), real time only: each cycle takes
+    /// 1 / (frequency x (1 + ppm / 10^6)) s of wall time, so the whole board (ticks and UART alike,
+    /// as with a resonator off its nominal frequency) runs that far off the host's clock.
+    public var driftPPM: Double = 0
     /// Clients that opened the link so far.
     public private(set) var opens = 0
     private var clientPresent = false
@@ -58,19 +62,20 @@ public final class AVRBoardServer {
     /// Runs until `keepRunning` returns false (checked once per slice), or the core stops.
     public func serve(while keepRunning: () -> Bool) throws {
         let slice = board.cyclesPerTick
-        let start = Date()
+        // Paced on the monotonic clock the host's clock estimates use (wall time may be slewed).
+        let start = monotonicSeconds()
         let startCycle = board.cycle
-        let frequency = Double(board.frequency)
+        let frequency = 1 / ClockDrift.tickPeriod(rate: Double(board.frequency), ppm: driftPPM)
         while keepRunning() {
             let target = board.cycle + slice
-            let due = start.addingTimeInterval(Double(target - startCycle) / frequency)
-            let wait = realTime ? max(0, due.timeIntervalSinceNow) : 0
+            let due = start + Double(target - startCycle) / frequency
+            let wait = realTime ? max(0, due - monotonicSeconds()) : 0
             let read = try readHost(timeout: wait)
             bytesToBoard += read.count
             let incoming = pass(read, through: \.toBoard, held: &heldToBoard)
             if !incoming.isEmpty { board.send(incoming) }
             if realTime {
-                let rest = due.timeIntervalSinceNow
+                let rest = due - monotonicSeconds()
                 if rest > 0 { Thread.sleep(forTimeInterval: rest) }
             }
             try board.run(until: target)
