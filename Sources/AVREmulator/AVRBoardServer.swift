@@ -6,8 +6,9 @@ import HapticTransport
 ///
 /// Simulated time advances in slices of one tick (16,000 cycles at 16 MHz). In real-time mode
 /// each slice is held back until the wall clock reaches it, so the board runs at its true speed
-/// and host timeouts mean what they say; bytes from the host enter the UART at the start of the
-/// next slice (at most 1 ms later) and then take their true line time. Without real time the
+/// and host timeouts mean what they say; bytes from the host enter the UART at the cycle of their
+/// arrival and then take their true line time; bytes the board sends reach the host at the end of
+/// their slice (at most 1 ms late). Without real time the
 /// simulation runs as fast as it can (for tests).
 public final class AVRBoardServer {
     public let board: AVRBoard
@@ -73,7 +74,16 @@ public final class AVRBoardServer {
             let read = try readHost(timeout: wait)
             bytesToBoard += read.count
             let incoming = pass(read, through: \.toBoard, held: &heldToBoard)
-            if !incoming.isEmpty { board.send(incoming) }
+            if !incoming.isEmpty {
+                // In real time the bytes enter the UART at the cycle of their arrival, not at the
+                // slice's start (up to a tick before they were sent: a PONG would then read a
+                // device time before its PING left the host, and break the clock's brackets).
+                if realTime {
+                    let arrival = startCycle + UInt64(max(0, (monotonicSeconds() - start) * frequency))
+                    try board.run(until: min(target, max(board.cycle, arrival)))
+                }
+                board.send(incoming)
+            }
             if realTime {
                 let rest = due - monotonicSeconds()
                 if rest > 0 { Thread.sleep(forTimeInterval: rest) }
