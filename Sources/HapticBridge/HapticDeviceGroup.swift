@@ -142,8 +142,11 @@ public actor HapticDeviceGroup {
 
     /// Plays every entry so that what `alignment` names lands at host time `at` on every board
     /// (nil: `lead` seconds after the call, enough for the PLAY frames and the felt onsets). The
-    /// entries' programs are prepared first if they are not; one entry per board.
-    public func play(_ entries: [Entry], at: Double? = nil, alignment: Alignment = .felt, lead: Double = 0.1) async throws -> GroupPlay {
+    /// entries' programs are prepared first if they are not; one entry per board, each played
+    /// `loops` times (0: until stopped).
+    public func play(
+        _ entries: [Entry], at: Double? = nil, alignment: Alignment = .felt, lead: Double = 0.1, loops: UInt16 = 1
+    ) async throws -> GroupPlay {
         let prepared = try await prepare(entries)
         var plans: [GroupPlay.Member] = []
         for (index, entry) in entries.enumerated() {
@@ -163,7 +166,7 @@ public actor HapticDeviceGroup {
         let receipts = try await withThrowingTaskGroup(of: (Int, PlayReceipt).self) { tasks in
             for (index, entry) in entries.enumerated() {
                 let device = devices[entry.board], tick = plans[index].requestedTick, item = prepared[index]
-                tasks.addTask { (index, try await device.play(item, at: .deviceTick(tick), intensity: entry.intensity)) }
+                tasks.addTask { (index, try await device.play(item, at: .deviceTick(tick), intensity: entry.intensity, loops: loops)) }
             }
             var receipts = [PlayReceipt?](repeating: nil, count: entries.count)
             for try await (index, receipt) in tasks { receipts[index] = receipt }

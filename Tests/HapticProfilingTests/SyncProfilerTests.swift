@@ -1,0 +1,31 @@
+import DeviceTestSupport
+import HapticBridge
+import HapticProfiling
+import Testing
+
+/// The sync profiler on virtual devices at -5,000, 0 and +5,000 ppm: starts within a tick plus
+/// the measurement's bound, and a long play's end as far apart as the rates make it.
+@Suite(.serialized) struct SyncProfilerTests {
+    @Test func skewsAreWhatTheClocksMakeThem() async throws {
+        var fixtures: [DeviceFixture] = []
+        defer { for fixture in fixtures { Task { await fixture.stop() } } }
+        for drift in [-5_000.0, 0, 5_000] { fixtures.append(try await DeviceFixture.start(driftPPM: drift)) }
+        let group = HapticDeviceGroup(devices: fixtures.map(\.device))
+        let report = try await SyncProfiler(group: group, options: .init(plays: 4, longPlay: 3, warmUp: 2)).run()
+        #expect(report.plays == 5)
+        #expect(report.lateStarts == 0)
+        // Each board starts on the tick nearest the target: within half a tick each, so at most a
+        // tick apart, as measured within the estimates' bound.
+        #expect(report.startSkew.maxUs <= 1_000 + report.breakdown.estimateBound.maxUs)
+        #expect(report.breakdown.tickQuantisation.maxUs <= 1_006)
+        // Alike actuators: felt onsets as far apart as the starts.
+        #expect(report.startSkew.felt.maxUs == report.startSkew.maxUs)
+        let long = try #require(report.longPlay)
+        // 10,000 ppm between the outer boards: 10 ms a second, give or take the start skew and the bound.
+        let expected = long.seconds * (1 / 0.995 - 1 / 1.005) * 1_000_000
+        #expect(abs(long.endSkewUs - expected) <= 1_000 + long.startSkewUs + report.breakdown.estimateBound.maxUs)
+        for (board, drift) in zip(report.boards, [-5_000.0, 0, 5_000]) {
+            #expect(abs(board.ratePpm - drift) <= board.ratePpmBound)
+        }
+    }
+}
