@@ -36,6 +36,14 @@ public final class AVRBoardServer {
     /// 1 / (frequency x (1 + ppm / 10^6)) s of wall time, so the whole board (ticks and UART alike,
     /// as with a resonator off its nominal frequency) runs that far off the host's clock.
     public var driftPPM: Double = 0
+    /// Real time: the most the simulation fell behind the wall clock (seconds past a slice's due
+    /// time before it ran). Beyond a tick, the board's clock was not the one `driftPPM` describes.
+    public private(set) var longestLag = 0.0
+
+    /// Starts `longestLag` over (from the next slice).
+    public func resetLongestLag() {
+        longestLag = 0
+    }
     /// Clients that opened the link so far.
     public private(set) var opens = 0
     private var clientPresent = false
@@ -88,6 +96,7 @@ public final class AVRBoardServer {
                 let rest = due - monotonicSeconds()
                 if rest > 0 { Thread.sleep(forTimeInterval: rest) }
             }
+            if realTime { longestLag = max(longestLag, monotonicSeconds() - due) }
             try board.run(until: target)
             let output = board.takeOutput()
             if keepsOutput { outputLog += output }

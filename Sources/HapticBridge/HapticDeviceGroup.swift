@@ -86,11 +86,24 @@ public actor HapticDeviceGroup {
     public func synchronizeClocks(samples: Int = 4) async throws -> [ClockEstimate] {
         try await withThrowingTaskGroup(of: (Int, ClockEstimate).self) { tasks in
             for (index, device) in devices.enumerated() {
-                tasks.addTask { (index, try await device.synchronizeClock(samples: samples)) }
+                tasks.addTask { (index, try await Self.synchronize(device, samples: samples)) }
             }
             var estimates = [ClockEstimate?](repeating: nil, count: devices.count)
             for try await (index, estimate) in tasks { estimates[index] = estimate }
             return estimates.compactMap { $0 }
+        }
+    }
+
+    /// One board's estimate; a round of PINGs that all timed out (a loaded host, a noisy line) is
+    /// tried twice more before it counts.
+    private static func synchronize(_ device: HapticDevice, samples: Int) async throws -> ClockEstimate {
+        var attempt = 0
+        while true {
+            do {
+                return try await device.synchronizeClock(samples: samples)
+            } catch let error as SessionError where !error.isFatal && attempt < 2 {
+                attempt += 1
+            }
         }
     }
 
@@ -151,9 +164,9 @@ public actor HapticDeviceGroup {
         var plans: [GroupPlay.Member] = []
         for (index, entry) in entries.enumerated() {
             let device = devices[entry.board]
-            let estimate = try await device.synchronizeClock(samples: 2)
-            let onset = try await onset(of: prepared[index], entry: entry, on: device)
-            plans.append(GroupPlay.Member(board: entry.board, onset50: onset, scheduledWith: estimate))
+            let estimate = try await Self.synchronize(device, samples: 2)
+            let prediction = try await felt(prepared[index], entry: entry, on: device)
+            plans.append(GroupPlay.Member(board: entry.board, onset50: prediction?.onset50(deviceRate: estimate.rate), scheduledWith: estimate))
         }
         let maxOnset = plans.compactMap(\.onset50).max() ?? 0
         let target = at ?? HapticDevice.hostTime() + lead + (alignment == .felt ? maxOnset : 0)
@@ -176,10 +189,10 @@ public actor HapticDeviceGroup {
         return GroupPlay(target: target, alignment: alignment, members: plans)
     }
 
-    /// The predicted felt onset (seconds from the start) of `prepared` on the entry's actuator.
-    private func onset(of prepared: PreparedPattern, entry: Entry, on device: HapticDevice) async throws -> Double? {
-        guard let profile = entry.profile else { return try await device.feltPrediction(of: prepared)?.onset50 }
-        return FeltPrediction.of(program: prepared.program, model: profile.physicsModel(tickRate: Double(prepared.rate)))?.onset50
+    /// When `prepared` is felt once it starts, on the entry's actuator.
+    private func felt(_ prepared: PreparedPattern, entry: Entry, on device: HapticDevice) async throws -> FeltPrediction? {
+        guard let profile = entry.profile else { return try await device.feltPrediction(of: prepared) }
+        return FeltPrediction.of(program: prepared.program, model: profile.physicsModel(tickRate: Double(prepared.rate)))
     }
 
     /// Entries a group cannot play.
