@@ -87,10 +87,13 @@ struct Emulate: AsyncParsableCommand {
     func validate() throws {
         guard ClockDrift.range.contains(driftPPM) else {
             throw ValidationError(
-                "--drift-ppm \(driftPPM) is out of range: \(Int(ClockDrift.range.lowerBound))...\(Int(ClockDrift.range.upperBound)) (a ceramic resonator is within +-5000)")
+                "--drift-ppm \(driftPPM) is out of range: \(Int(ClockDrift.range.lowerBound))...\(Int(ClockDrift.range.upperBound)) (a ceramic resonator is within +-5000)"
+            )
         }
         if driftPPM != 0, let mcu, mcu != "atmega328p" {
-            throw ValidationError("--drift-ppm with --mcu \(mcu): QEMU runs the board on the host's clock; drift is simulated for the virtual device and --mcu atmega328p")
+            throw ValidationError(
+                "--drift-ppm with --mcu \(mcu): QEMU runs the board on the host's clock; drift is simulated for the virtual device and --mcu atmega328p"
+            )
         }
         if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
         if let rebootAfter, rebootAfter <= 0 { throw ValidationError("--reboot-after must be positive") }

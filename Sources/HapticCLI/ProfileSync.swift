@@ -52,7 +52,9 @@ extension Profile {
         }
         if let long = report.longPlay {
             lines.append(
-                String(format: "long play (%.0f s): start skew %.0f us, end skew %.0f us (felt %.0f us)", long.seconds, long.startSkewUs, long.endSkewUs, long.feltEndSkewUs))
+                String(
+                    format: "long play (%.0f s): start skew %.0f us, end skew %.0f us (felt %.0f us)", long.seconds, long.startSkewUs, long.endSkewUs,
+                    long.feltEndSkewUs))
         }
         if report.lateStarts > 0 { lines.append("late starts: \(report.lateStarts)") }
         lines += report.notes.map { "note: \($0)" }

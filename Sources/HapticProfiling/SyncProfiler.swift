@@ -128,7 +128,9 @@ public struct SyncProfiler: Sendable {
             "start and end ticks are placed on the host clock through estimates taken after them; the measurement is within breakdown.estimate_bound of the truth",
             "protocol 2.0 has no tick trim: boards run at their own rates, so a play's end skew grows by the rate difference times its length (10,000 ppm between two boards is 10 ms a second); the trim of protocol 3 (PROTOCOL-3.md 3.10) removes it",
         ]
-        if measured.contains(where: \.late) { notes.append("some plays started late on a board (the PLAY arrived after its start tick): raise the lead") }
+        if measured.contains(where: \.late) {
+            notes.append("some plays started late on a board (the PLAY arrived after its start tick): raise the lead")
+        }
         return SyncReport(
             boards: boards, plays: measured.count, alignment: "felt",
             startSkew: .init(electrical: measured.map(\.start), felt: measured.map(\.feltStart)),
