@@ -34,8 +34,7 @@ public actor HapticDevice {
     public var rateLimiter: RateLimiter
     /// The latest clock estimate (`synchronizeClock`).
     public internal(set) var clock: ClockEstimate?
-    /// The PING samples of the last seconds (`clockWindow`) the estimate is fitted to, and the
-    /// device resets seen when they were taken (a reset restarts the ticks: they are dropped).
+    /// The PING samples the estimate is fitted to, and the resets seen then (a reset drops them).
     var clockFit = ClockFit()
     var clockFitResets = 0
     private var compiled: [HapticPattern: CompiledProgram] = [:]
