@@ -56,9 +56,38 @@ public struct ClockFit: Sendable {
         var latest: Double
     }
 
-    /// The estimate from the samples kept; nil for none.
+    /// The estimate from the samples kept; nil for none. When the samples contradict each other
+    /// (no constant rate fits them all: the device's clock stalled or jumped, as a simulated board
+    /// does when its host cannot keep it in real time), the older half is left out, again until
+    /// they agree: a glitch costs the samples before it, not the estimate.
     public func estimate(nominalRate: Double, measuredSubtick: Bool) -> ClockEstimate? {
-        guard let newest = samples.max(by: { $0.received < $1.received }) else { return nil }
+        var used = samples
+        while true {
+            switch Self.estimate(used, nominalRate: nominalRate, measuredSubtick: measuredSubtick) {
+            case .estimate(let estimate): return estimate
+            case .none: return nil
+            case .contradiction:
+                guard let first = used.map(\.sent).min(), let last = used.map(\.sent).max(), used.count > 2 else {
+                    return Self.estimate(used, nominalRate: nominalRate, measuredSubtick: measuredSubtick, trustRates: false).value
+                }
+                used.removeAll { $0.sent < (first + last) / 2 }
+            }
+        }
+    }
+
+    enum Outcome {
+        case estimate(ClockEstimate)
+        case contradiction
+        case none
+
+        var value: ClockEstimate? {
+            if case .estimate(let estimate) = self { return estimate }
+            return nil
+        }
+    }
+
+    static func estimate(_ samples: [PingSample], nominalRate: Double, measuredSubtick: Bool, trustRates: Bool = true) -> Outcome {
+        guard let newest = samples.max(by: { $0.received < $1.received }) else { return .none }
         let chosen = Self.thinned(samples)
         // Without SUBTICK the reading is somewhere in its tick: the bracket widens by half a tick each way.
         let slack = measuredSubtick ? 0 : 0.5 / (nominalRate * (1 - Self.priorPPM / 1_000_000))
@@ -69,12 +98,17 @@ public struct ClockFit: Sendable {
             return Bracket(reading: reading, earliest: sample.sent - slack, latest: sample.received + slack)
         }
         let prior = Self.priorBounds(nominalRate: nominalRate)
-        let (rate, bounds) = Self.rate(brackets, prior: prior) ?? (nominalRate, prior)
+        var (rate, bounds) = (nominalRate, prior)
+        switch trustRates ? Self.rate(brackets, prior: prior) : .none {
+        case .estimate(let fitted): (rate, bounds) = fitted
+        case .contradiction: return .contradiction
+        case .none: break
+        }
         let fraction = measuredSubtick ? Double(newest.pong.subtick) / 65536 : 0.5
         // The host time of the newest reading under each rate the bounds allow: the estimate is
         // the middle at the estimated rate, its bound covers them all.
         guard let middle = Self.offset(brackets, at: fraction, rate: rate) else {
-            return ClockEstimate(sample: newest, rate: nominalRate, measuredSubtick: measuredSubtick)
+            return .estimate(ClockEstimate(sample: newest, rate: nominalRate, measuredSubtick: measuredSubtick))
         }
         let hostTime = (middle.lowerBound + middle.upperBound) / 2
         var reach = middle
@@ -83,10 +117,11 @@ public struct ClockFit: Sendable {
             guard let range = Self.offset(brackets, at: fraction, rate: candidate) else { continue }
             reach = min(reach.lowerBound, range.lowerBound)...max(reach.upperBound, range.upperBound)
         }
-        return ClockEstimate(
-            hostTime: hostTime, tick: reference, fraction: fraction, rate: rate, nominalRate: nominalRate, rateBounds: bounds,
-            uncertainty: max(hostTime - reach.lowerBound, reach.upperBound - hostTime),
-            roundTrip: chosen.map(\.roundTrip).min() ?? newest.roundTrip)
+        return .estimate(
+            ClockEstimate(
+                hostTime: hostTime, tick: reference, fraction: fraction, rate: rate, nominalRate: nominalRate, rateBounds: bounds,
+                uncertainty: max(hostTime - reach.lowerBound, reach.upperBound - hostTime),
+                roundTrip: chosen.map(\.roundTrip).min() ?? newest.roundTrip))
     }
 
     /// The sample with the smallest round trip of each stretch of the window, and the newest one.
@@ -102,10 +137,17 @@ public struct ClockFit: Sendable {
         return chosen
     }
 
-    /// The rate every pair of brackets allows, within `prior`, and its middle; nil when the samples
-    /// span too little time to narrow the prior, or contradict each other (then the nominal rate
-    /// and the prior stand).
-    static func rate(_ brackets: [Bracket], prior: ClosedRange<Double>) -> (Double, ClosedRange<Double>)? {
+    /// What the pairs of brackets say about the rate.
+    enum RateFit {
+        /// The middle of what every pair allows within the prior, and those bounds.
+        case estimate(Double, ClosedRange<Double>)
+        /// No rate fits every pair.
+        case contradiction
+        /// The samples span too little time to narrow the prior.
+        case none
+    }
+
+    static func rate(_ brackets: [Bracket], prior: ClosedRange<Double>) -> RateFit {
         var lowest = 0.0, highest = Double.infinity
         let sorted = brackets.sorted { $0.reading < $1.reading }
         for (i, a) in sorted.enumerated() {
@@ -115,10 +157,11 @@ public struct ClockFit: Sendable {
                 if b.earliest > a.latest { highest = min(highest, ticks / (b.earliest - a.latest)) }
             }
         }
-        guard lowest <= highest, highest - lowest < prior.upperBound - prior.lowerBound else { return nil }
+        guard lowest <= highest else { return .contradiction }
+        guard highest - lowest < prior.upperBound - prior.lowerBound else { return .none }
         let bounds = max(lowest, prior.lowerBound)...min(highest, prior.upperBound)
-        guard bounds.lowerBound <= bounds.upperBound else { return nil }
-        return ((bounds.lowerBound + bounds.upperBound) / 2, bounds)
+        guard bounds.lowerBound <= bounds.upperBound else { return .contradiction }
+        return .estimate((bounds.lowerBound + bounds.upperBound) / 2, bounds)
     }
 
     /// The host times of reading `fraction` (of the reference tick) that every bracket allows at

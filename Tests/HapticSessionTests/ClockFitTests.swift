@@ -92,3 +92,19 @@ import Testing
         #expect((fit.samples.map(\.sent).min() ?? 0) >= 1.9)
     }
 }
+
+extension ClockFitTests {
+    /// A clock that stalled for 100 ms (a simulated board its host could not keep in real time):
+    /// the samples before the stall contradict those after it, and are left out.
+    @Test func aStallCostsTheSamplesBeforeIt() throws {
+        var fit = ClockFit()
+        let before = Self.samples(ppm: 5_000, count: 100)  // 0...2 s
+        let after = Self.samples(ppm: 5_000, startReading: 1_000 - 100, from: 2, count: 150)  // 100 ticks behind from 2 s
+        fit.add(before + after)
+        let estimate = try #require(fit.estimate(nominalRate: 1_000, measuredSubtick: true))
+        #expect(abs(estimate.ratePPM - 5_000) <= estimate.ratePPMBound)
+        #expect(estimate.ratePPMBound < 1_000)
+        let truth = Self.trueHostTime(ofStep: 5_000, ppm: 5_000, startReading: 900)
+        #expect(abs(estimate.hostTime(ofStep: 5_000) - truth) <= estimate.uncertainty(ofStep: 5_000))
+    }
+}
