@@ -159,9 +159,10 @@ public struct ClockFit: Sendable {
         }
         guard lowest <= highest else { return .contradiction }
         guard highest - lowest < prior.upperBound - prior.lowerBound else { return .none }
-        let bounds = max(lowest, prior.lowerBound)...min(highest, prior.upperBound)
-        guard bounds.lowerBound <= bounds.upperBound else { return .contradiction }
-        return .estimate((bounds.lowerBound + bounds.upperBound) / 2, bounds)
+        // Outside the prior altogether: a clock that ran more than 2 % off over the window.
+        let low = max(lowest, prior.lowerBound), high = min(highest, prior.upperBound)
+        guard low <= high else { return .contradiction }
+        return .estimate((low + high) / 2, low...high)
     }
 
     /// The host times of reading `fraction` (of the reference tick) that every bracket allows at

@@ -108,3 +108,14 @@ extension ClockFitTests {
         #expect(abs(estimate.hostTime(ofStep: 5_000) - truth) <= estimate.uncertainty(ofStep: 5_000))
     }
 }
+
+extension ClockFitTests {
+    /// Samples whose rate lies outside the prior (a clock stalled for a while within them) do not
+    /// trap: the older ones are left out.
+    @Test func aRateOutsideThePriorIsAContradiction() throws {
+        var fit = ClockFit()
+        fit.add(Self.samples(ppm: 50_000, count: 100))
+        let estimate = try #require(fit.estimate(nominalRate: 1_000, measuredSubtick: true))
+        #expect(estimate.ratePPMBound <= ClockFit.priorPPM)
+    }
+}
