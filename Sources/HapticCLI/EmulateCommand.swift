@@ -80,7 +80,7 @@ struct Emulate: AsyncParsableCommand {
     @Option(
         name: .customLong("drift-ppm"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Run the device's clock this many ppm off the host's, \(Int(ClockDrift.range.lowerBound))...\(Int(ClockDrift.range.upperBound)) (default 0; positive runs fast, as a resonator above its frequency): the virtual device or --mcu atmega328p.",
+            "Run the device's clock this many ppm off the host's, \(Int(ClockDrift.range.lowerBound))...\(Int(ClockDrift.range.upperBound)) (positive runs fast, as a resonator above its frequency): the virtual device or --mcu atmega328p.",
             valueName: "ppm"))
     var driftPPM: Double = 0
 
