@@ -157,14 +157,31 @@ public actor HapticDeviceGroup {
     /// (nil: `lead` seconds after the call, enough for the PLAY frames and the felt onsets). The
     /// entries' programs are prepared first if they are not; one entry per board, each played
     /// `loops` times (0: until stopped).
+    ///
+    /// With `compensatingRates`, a pattern entry is played stretched by its board's measured rate
+    /// (`HapticPattern.stretched(by:)`): a board whose ticks run 5,000 ppm fast plays it 0.5 %
+    /// longer in ticks, so that it ends with the others (within the rate's bound over the pattern);
+    /// protocol 2.0 has no other way to keep boards together through a long play. Programs play
+    /// as they are, and so do boards whose rate is not measured yet (`synchronize(for:)` first).
     public func play(
-        _ entries: [Entry], at: Double? = nil, alignment: Alignment = .felt, lead: Double = 0.1, loops: UInt16 = 1
+        _ entries: [Entry], at: Double? = nil, alignment: Alignment = .felt, lead: Double = 0.1, loops: UInt16 = 1,
+        compensatingRates: Bool = true
     ) async throws -> GroupPlay {
-        let prepared = try await prepare(entries)
+        try check(entries)
+        var estimates: [ClockEstimate] = []
+        for entry in entries { estimates.append(try await Self.synchronize(devices[entry.board], samples: 2)) }
+        let played = zip(entries, estimates).map { entry, estimate in
+            var played = entry
+            if compensatingRates, case .pattern(let pattern) = entry.content, estimate.ratePPMBound < ClockFit.priorPPM {
+                played.content = .pattern(pattern.stretched(by: estimate.rate / estimate.nominalRate))
+            }
+            return played
+        }
+        let prepared = try await prepare(played)
         var plans: [GroupPlay.Member] = []
         for (index, entry) in entries.enumerated() {
             let device = devices[entry.board]
-            let estimate = try await Self.synchronize(device, samples: 2)
+            let estimate = estimates[index]
             let prediction = try await felt(prepared[index], entry: entry, on: device)
             plans.append(GroupPlay.Member(board: entry.board, onset50: prediction?.onset50(deviceRate: estimate.rate), scheduledWith: estimate))
         }

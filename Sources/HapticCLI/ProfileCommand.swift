@@ -39,6 +39,11 @@ struct Profile: AsyncParsableCommand {
         help: ArgumentHelp("With --sync: seconds of the long play, 0...600 (default 30; 0: none).", valueName: "seconds"))
     var longPlay: Double = 30
 
+    @Flag(
+        name: .customLong("no-stretch"),
+        help: "With --sync: play every board the same ticks instead of stretching each board's pattern by its measured rate (shows the raw drift).")
+    var noStretch = false
+
     @Option(name: [.customShort("n"), .customLong("repeat")], parsing: .unconditional, help: "Plays of each kind, 1 or more.")
     var n: Int = 100
 

@@ -13,7 +13,7 @@ extension Profile {
         }
         let report: SyncReport
         do {
-            let profiler = SyncProfiler(group: group, options: .init(plays: n, longPlay: longPlay))
+            let profiler = SyncProfiler(group: group, options: .init(plays: n, longPlay: longPlay, compensatingRates: !noStretch))
             let progress = ProgressDisplay("sync profiling", total: Double(n + (longPlay > 0 ? 1 : 0)), quiet: json)
             report = try await profiler.run { progress.advance() }
             progress.finish()
@@ -29,7 +29,8 @@ extension Profile {
         func row(_ name: String, _ p50: Double, _ p99: Double, _ max: Double) -> String {
             name.padding(toLength: 30, withPad: " ", startingAt: 0) + [p50, p99, max].map { String(format: "%10.0f", $0) }.joined()
         }
-        var lines = ["skew across \(report.boards.count) boards over \(report.plays) plays (\(report.alignment)-aligned)", ""]
+        let stretch = report.rateCompensation ? "patterns stretched by each board's rate" : "no rate compensation"
+        var lines = ["skew across \(report.boards.count) boards over \(report.plays) plays (\(report.alignment)-aligned, \(stretch))", ""]
         for board in report.boards {
             lines.append(
                 String(

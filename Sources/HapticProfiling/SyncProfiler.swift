@@ -20,12 +20,15 @@ public struct SyncProfiler: Sendable {
         public var warmUp: Double
         /// Seconds from the call to the target of each play.
         public var lead: Double
+        /// Stretch each board's pattern by its rate (`HapticDeviceGroup.play(compensatingRates:)`).
+        public var compensatingRates: Bool
 
-        public init(plays: Int = 20, longPlay: Double = 30, warmUp: Double = 3, lead: Double = 0.15) {
+        public init(plays: Int = 20, longPlay: Double = 30, warmUp: Double = 3, lead: Double = 0.15, compensatingRates: Bool = true) {
             self.plays = plays
             self.longPlay = longPlay
             self.warmUp = warmUp
             self.lead = lead
+            self.compensatingRates = compensatingRates
         }
     }
 
@@ -39,8 +42,10 @@ public struct SyncProfiler: Sendable {
 
     /// The short pattern: a click and a 100 ms buzz.
     static let shortPattern = HapticPattern(events: [.transient(at: 0, intensity: 1), .continuous(at: 0.03, duration: 0.1, intensity: 0.6)])
-    /// Four clicks a second, looped for the long play (the gaps keep it under the safety limiter).
-    static let clicks = HapticPattern(events: (0..<4).map { .transient(at: Double($0) * 0.25, intensity: 0.8) })
+    /// Four clicks a second for `seconds`, the long play (the gaps keep it under the safety limiter).
+    static func clicks(seconds: Double) -> HapticPattern {
+        HapticPattern(events: (0..<Int(seconds * 4)).map { .transient(at: Double($0) * 0.25, intensity: 0.8) })
+    }
 
     /// One play's figures, seconds.
     struct Measured {
@@ -61,29 +66,29 @@ public struct SyncProfiler: Sendable {
         var measured: [Measured] = []
         let short = devices.indices.map { HapticDeviceGroup.Entry(board: $0, pattern: Self.shortPattern) }
         for _ in 0..<options.plays {
-            measured.append(try await playAndMeasure(short, loops: 1))
+            measured.append(try await playAndMeasure(short))
             progress()
         }
         var long: SyncReport.LongPlay?
         if options.longPlay > 0 {
-            let entries = devices.indices.map { HapticDeviceGroup.Entry(board: $0, pattern: Self.clicks) }
-            let duration = try await group.prepare(entries).map(\.duration).max() ?? 1
-            let loops = UInt16(clamping: max(1, Int((options.longPlay / max(duration, 0.001)).rounded())))
+            // One long pattern rather than loops of a short one: a stretched loop would round to
+            // whole ticks once per iteration.
+            let pattern = Self.clicks(seconds: options.longPlay)
+            let entries = devices.indices.map { HapticDeviceGroup.Entry(board: $0, pattern: pattern) }
             await group.startTracking()
-            let result = try await playAndMeasure(entries, loops: loops)
+            let result = try await playAndMeasure(entries)
             await group.stopTracking()
             measured.append(result)
             long = SyncReport.LongPlay(
-                seconds: Double(loops) * duration, startSkewUs: result.start * 1e6, endSkewUs: result.end * 1e6,
-                feltEndSkewUs: result.feltEnd * 1e6)
+                seconds: pattern.duration, startSkewUs: result.start * 1e6, endSkewUs: result.end * 1e6, feltEndSkewUs: result.feltEnd * 1e6)
             progress()
         }
         return try await report(measured, long: long)
     }
 
     /// One group play, felt-aligned: waits for every board's end, then measures.
-    private func playAndMeasure(_ entries: [HapticDeviceGroup.Entry], loops: UInt16) async throws -> Measured {
-        let play = try await group.play(entries, alignment: .felt, lead: options.lead, loops: loops)
+    private func playAndMeasure(_ entries: [HapticDeviceGroup.Entry]) async throws -> Measured {
+        let play = try await group.play(entries, alignment: .felt, lead: options.lead, compensatingRates: options.compensatingRates)
         // The starts through estimates taken just after them (their rate's bound adds little).
         let wait = play.target + 0.05 - HapticDevice.hostTime()
         if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
@@ -92,7 +97,7 @@ public struct SyncProfiler: Sendable {
         for (member, device) in zip(play.members, group.devices) {
             guard let receipt = member.receipt else { throw SessionError.timedOut("the group play's receipt") }
             let event = try await device.waitForEnd(of: receipt)
-            ends.append(event.playEvent?.tick ?? receipt.startTick &+ receipt.totalTicks &* UInt32(max(1, loops)))
+            ends.append(event.playEvent?.tick ?? receipt.startTick &+ receipt.totalTicks)
         }
         let estimates = try await group.synchronizeClocks()
         let onsets = play.members.map { $0.onset50 ?? 0 }
@@ -126,13 +131,15 @@ public struct SyncProfiler: Sendable {
         }
         var notes = [
             "start and end ticks are placed on the host clock through estimates taken after them; the measurement is within breakdown.estimate_bound of the truth",
-            "protocol 2.0 has no tick trim: boards run at their own rates, so a play's end skew grows by the rate difference times its length (10,000 ppm between two boards is 10 ms a second); the trim of protocol 3 (PROTOCOL-3.md 3.10) removes it",
+            options.compensatingRates
+                ? "each board's pattern was stretched by its estimated rate (protocol 2.0 has no tick trim): the end skew grows by the rates' bounds times the play's length, plus a tick"
+                : "no rate compensation: boards run at their own rates, so a play's end skew grows by the rate difference times its length (10,000 ppm between two boards is 10 ms a second)",
         ]
         if measured.contains(where: \.late) {
             notes.append("some plays started late on a board (the PLAY arrived after its start tick): raise the lead")
         }
         return SyncReport(
-            boards: boards, plays: measured.count, alignment: "felt",
+            boards: boards, plays: measured.count, alignment: "felt", rateCompensation: options.compensatingRates,
             startSkew: .init(electrical: measured.map(\.start), felt: measured.map(\.feltStart)),
             endSkew: .init(electrical: measured.map(\.end), felt: measured.map(\.feltEnd)),
             breakdown: .init(

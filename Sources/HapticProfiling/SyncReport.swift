@@ -79,6 +79,8 @@ public struct SyncReport: Sendable, Encodable {
     public var boards: [Board]
     public var plays: Int
     public var alignment: String
+    /// Each board's pattern was stretched by its estimated rate (`HapticDeviceGroup.play(compensatingRates:)`).
+    public var rateCompensation: Bool
     public var startSkew: Skews
     public var endSkew: Skews
     public var breakdown: Breakdown
