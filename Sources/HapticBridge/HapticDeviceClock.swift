@@ -38,6 +38,8 @@ extension HapticDevice {
             }
         }
         defer {
+            // No PING after the return: the sender may be between its sleep and its next send.
+            train.finish()
             sender.cancel()
             sink.finish()
         }
@@ -119,6 +121,11 @@ private final class PingTrain: @unchecked Sendable {
         self.runner = runner
         self.limit = limit
         self.answer = answer
+    }
+
+    /// Sends no more PINGs.
+    func finish() {
+        lock.withLock { sent = limit }
     }
 
     /// Sends a PING now, unless the limit is reached.
