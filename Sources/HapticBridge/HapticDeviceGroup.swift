@@ -158,41 +158,46 @@ public actor HapticDeviceGroup {
     /// entries' programs are prepared first if they are not; one entry per board, each played
     /// `loops` times (0: until stopped).
     ///
-    /// With `compensatingRates`, a pattern entry is played stretched by its board's measured rate
-    /// (`HapticPattern.stretched(by:)`): a board whose ticks run 5,000 ppm fast plays it 0.5 %
-    /// longer in ticks, so that it ends with the others (within the rate's bound over the pattern);
-    /// protocol 2.0 has no other way to keep boards together through a long play. Programs play
-    /// as they are, and so do boards whose rate is not measured yet (`synchronize(for:)` first).
+    /// With `compensatingRates`, a pattern entry is played stretched (`HapticPattern.stretched(by:)`)
+    /// so that it ends where it would on an exact clock: by its board's measured rate (a board whose
+    /// ticks run 5,000 ppm fast plays it 0.5 % longer in ticks), and by the rounding of its start to
+    /// a whole tick. Protocol 2.0 has no trim: this is how boards stay together through a long
+    /// play (docs/clocks.md, "Staying together"). Programs play as they are, and so do boards whose
+    /// rate is not measured yet (`synchronize(for:)` first).
     public func play(
         _ entries: [Entry], at: Double? = nil, alignment: Alignment = .felt, lead: Double = 0.1, loops: UInt16 = 1,
         compensatingRates: Bool = true
     ) async throws -> GroupPlay {
         try check(entries)
-        var estimates: [ClockEstimate] = []
-        for entry in entries { estimates.append(try await Self.synchronize(devices[entry.board], samples: 2)) }
-        let played = zip(entries, estimates).map { entry, estimate in
-            var played = entry
-            if compensatingRates, case .pattern(let pattern) = entry.content, estimate.ratePPMBound < ClockFit.priorPPM {
-                played.content = .pattern(pattern.stretched(by: estimate.rate / estimate.nominalRate))
-            }
-            return played
-        }
-        let prepared = try await prepare(played)
         var plans: [GroupPlay.Member] = []
-        for (index, entry) in entries.enumerated() {
+        var programs: [Program] = []
+        for entry in entries {
             let device = devices[entry.board]
-            let estimate = estimates[index]
-            let prediction = try await felt(prepared[index], entry: entry, on: device)
+            let estimate = try await Self.synchronize(device, samples: 2)
+            let program = try await program(of: entry, on: device)
+            programs.append(program)
+            let prediction = try await felt(program, entry: entry, on: device)
             plans.append(GroupPlay.Member(board: entry.board, onset50: prediction?.onset50(deviceRate: estimate.rate), scheduledWith: estimate))
         }
         let maxOnset = plans.compactMap(\.onset50).max() ?? 0
         let target = at ?? HapticDevice.hostTime() + lead + (alignment == .felt ? maxOnset : 0)
+        var played = entries
         for index in plans.indices {
             // The tick whose start (or felt onset) is nearest the target: within half a tick.
-            let shift = alignment == .felt ? plans[index].onset50 ?? 0 : 0
-            let rate = plans[index].scheduledWith.rate
-            plans[index].requestedTick = plans[index].scheduledWith.step(atOrAfter: target - shift - 0.5 / rate)
+            let estimate = plans[index].scheduledWith
+            let ideal = target - (alignment == .felt ? plans[index].onset50 ?? 0 : 0)
+            plans[index].requestedTick = estimate.step(atOrAfter: ideal - 0.5 / estimate.rate)
+            guard compensatingRates, case .pattern(let pattern) = entries[index].content, estimate.ratePPMBound < ClockFit.priorPPM else {
+                continue
+            }
+            // The ticks from the start tick to where the program ends on an exact clock.
+            let ticks = Double(programs[index].header.totalTicks)
+            let wanted = (ideal + ticks / estimate.nominalRate - estimate.hostTime(ofStep: plans[index].requestedTick)) * estimate.rate
+            let rate = estimate.rate / estimate.nominalRate, limit = ClockFit.priorPPM / 1_000_000
+            let factor = ticks > 0 ? min(rate + limit, max(rate - limit, wanted / ticks)) : rate
+            played[index].content = .pattern(pattern.stretched(by: factor))
         }
+        let prepared = try await prepare(played)
         let receipts = try await withThrowingTaskGroup(of: (Int, PlayReceipt).self) { tasks in
             for (index, entry) in entries.enumerated() {
                 let device = devices[entry.board], tick = plans[index].requestedTick, item = prepared[index]
@@ -206,10 +211,19 @@ public actor HapticDeviceGroup {
         return GroupPlay(target: target, alignment: alignment, members: plans)
     }
 
-    /// When `prepared` is felt once it starts, on the entry's actuator.
-    private func felt(_ prepared: PreparedPattern, entry: Entry, on device: HapticDevice) async throws -> FeltPrediction? {
-        guard let profile = entry.profile else { return try await device.feltPrediction(of: prepared) }
-        return FeltPrediction.of(program: prepared.program, model: profile.physicsModel(tickRate: Double(prepared.rate)))
+    /// The entry's program as given (compiled for its board, not uploaded).
+    private func program(of entry: Entry, on device: HapticDevice) async throws -> Program {
+        switch entry.content {
+        case .pattern(let pattern): return try await device.compile(pattern).program
+        case .program(let program): return program
+        }
+    }
+
+    /// When `program` is felt once it starts, on the entry's actuator (nil: the board's own).
+    private func felt(_ program: Program, entry: Entry, on device: HapticDevice) async throws -> FeltPrediction? {
+        let own = await device.profile
+        guard let profile = entry.profile ?? own else { throw SessionError.notConnected }
+        return FeltPrediction.of(program: program, model: profile.physicsModel(tickRate: Double(program.header.rate)))
     }
 
     /// Entries a group cannot play.
