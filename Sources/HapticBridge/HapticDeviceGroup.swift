@@ -95,14 +95,15 @@ public actor HapticDeviceGroup {
     }
 
     /// One board's estimate; a round of PINGs that all timed out (a loaded host, a noisy line) is
-    /// tried twice more before it counts.
+    /// tried again 0.1 s later, four times, before it counts.
     private static func synchronize(_ device: HapticDevice, samples: Int) async throws -> ClockEstimate {
         var attempt = 0
         while true {
             do {
                 return try await device.synchronizeClock(samples: samples)
-            } catch let error as SessionError where !error.isFatal && attempt < 2 {
+            } catch let error as SessionError where !error.isFatal && attempt < 4 {
                 attempt += 1
+                try await Task.sleep(nanoseconds: 100_000_000)
             }
         }
     }
@@ -116,9 +117,10 @@ public actor HapticDeviceGroup {
         var estimates = try await synchronizeClocks()
         while HapticDevice.hostTime() < end {
             try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
-            estimates = try await synchronizeClocks(samples: 2)
+            // A round that fails midway costs its samples only; the last round must succeed.
+            if let fresh = try? await synchronizeClocks(samples: 2) { estimates = fresh }
         }
-        return estimates
+        return try await synchronizeClocks(samples: 2)
     }
 
     /// Keeps pinging every board every `interval` seconds in the background (during long plays)
