@@ -25,6 +25,8 @@ extension AVRBoardServer {
         public var supplyMillivolts: Int?
         /// A real bootloader image in front of the firmware (nil: the bootloader's wait is modelled).
         public var bootloader: AVRBootloader?
+        /// The board's clock error in ppm (`--drift-ppm`, `AVRBoardServer.driftPPM`).
+        public var driftPPM: Double = 0
 
         public init(mcu: String, firmware: String? = nil) {
             self.mcu = mcu
@@ -70,6 +72,8 @@ extension AVRBoardServer {
             log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud; with --trace, opening it does not reset the board)")
             server = AVRBoardServer(board: board, link: pty.master, realTime: !options.fast)
         }
+        server.driftPPM = options.driftPPM
+        if options.driftPPM != 0 { log("clock: \(options.driftPPM) ppm off the host's") }
         let knobs = options.knobs
         if let faults = knobs.faults {
             server.faults = (

@@ -18,7 +18,7 @@
         /// so the summary is printed as for the virtual device.
         static func serve(
             mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
-            fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, log: (String) -> Void
+            fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, driftPPM: Double = 0, log: (String) -> Void
         ) throws {
             // The signals are caught from the first slice on (a build before it stops at Ctrl-C).
             var interrupts: Interrupts?
@@ -40,6 +40,7 @@
             options.fault = fault.flatMap(DRV2605LFault.init(rawValue:)) ?? .none
             options.supplyMillivolts = supply.map { Int(($0 * 1_000).rounded()) }
             options.bootloader = bootloader.flatMap(AVRBootloader.init(rawValue:))
+            options.driftPPM = driftPPM
             try AVRBoardServer.serve(options, stopRequested: stopRequested, log: log)
         }
 

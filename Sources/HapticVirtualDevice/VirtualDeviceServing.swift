@@ -20,6 +20,7 @@ extension VirtualDevice {
         let device = try VirtualDevice(options: options)
         device.start()
         log("virtual device (\(device.options.profile.name), \(options.baudRate) baud, firmware model) on \(device.path)")
+        if options.driftPPM != 0 { log("clock: \(options.driftPPM) ppm off the host's") }
         if let faults = knobs.faults { log("faults on the pty: \(faults.text)") }
         log("try: haptic play preset:impact.medium --port \(device.path)")
         var timers = knobs.timers(rebootAfter: rebootAfter)
