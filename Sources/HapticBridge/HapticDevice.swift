@@ -152,9 +152,8 @@ public actor HapticDevice {
         if let program = compiled[pattern] { return program }
         guard let info, let profile else { throw SessionError.notConnected }
         var compileOptions = options.compile
-        compileOptions.tickRate = info.rate
         // For this device: a program that fits a slot, else one it streams in time, without loops.
-        compileOptions.device = DeviceCapabilities(info: info, baudRate: options.baudRate)
+        compileOptions.target(info, baudRate: options.baudRate)
         do {
             let program = try PatternCompiler.compile(pattern, profile: profile, options: compileOptions)
             compiled[pattern] = program

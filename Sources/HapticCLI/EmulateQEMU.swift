@@ -12,15 +12,10 @@
         /// `--mcu` names for this board: the QEMU machine, and the architecture as an alias.
         static let names = [QEMUBoard.machine, "cortex-m"]
 
-        /// The ELF to run (`QEMUFirmwareBuild.firmwareToRun`).
-        static func firmwarePath(_ firmware: String?, log: (String) -> Void) throws -> String {
-            try QEMUFirmwareBuild.firmwareToRun(firmware, log: log)
-        }
-
         /// `haptic profile --mcu cortex-m`: instructions per device step (`QEMUProfile`), as text or JSON.
         static func profileReport(firmware: String?, json: Bool) throws -> String {
             // Progress goes to standard error, so that --json output stays one document.
-            let path = try firmwarePath(firmware) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            let path = try QEMUFirmwareBuild.firmwareToRun(firmware) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             let report = try QEMUProfile.measure(firmware: path)
             if json { return try reportJSON(report) }
             func row(_ cost: QEMUProfileReport.Cost) -> String {

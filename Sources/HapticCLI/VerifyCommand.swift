@@ -65,12 +65,8 @@ struct Verify: ParsableCommand {
         }
         var options = CompileOptions()
         options.tickRate = UInt16(clamping: file.header.tickRate)
-        // As `haptic play` compiles for the device (HapticDevice.compile): from the INFO the trace
-        // recorded, a program that fits a slot, else one it streams, without loops.
-        if let info = file.deviceInfo {
-            options.tickRate = info.rate
-            options.device = DeviceCapabilities(info: info, baudRate: line.baud)
-        }
+        // As `haptic play` compiles for the device (HapticDevice.compile), from the INFO the trace recorded.
+        if let info = file.deviceInfo { options.target(info, baudRate: line.baud) }
         let program: CompiledProgram
         do {
             program = try PatternCompiler.compile(loaded.pattern, profile: profile, options: options)

@@ -156,3 +156,13 @@ extension ProgramPlacement {
         return "the trace's play ran \(played), but for the device in its INFO this pattern \(compiled): it is not the program that was played"
     }
 }
+
+extension CompileOptions {
+    /// Compiles for the device whose INFO this is, as `HapticDevice` does and `haptic verify`
+    /// checks: at its tick rate, a program that fits a slot, else one it streams in time, without
+    /// loops.
+    public mutating func target(_ info: Message.Info, baudRate: Int) {
+        tickRate = info.rate
+        device = DeviceCapabilities(info: info, baudRate: baudRate)
+    }
+}

@@ -56,4 +56,15 @@ import Testing
         )
         #expect(ProgramPlacement.slot.mismatch(playedFrom: Message.streamSlot)?.hasPrefix("the trace's play ran from the stream") == true)
     }
+
+    @Test func optionsTargetTheDeviceInItsInfo() {
+        let info = Message.Info(
+            firmwareMajor: 0, firmwareMinor: 3, firmwarePatch: 1, actuatorCode: 1, profileID: 42, deviceID: 1, capabilities: [.stream],
+            rate: 500, brakeTicks: 20, safetyThreshold: 224, slotCount: 4, safetyTicks: 30000, maxBody: 4096, slotCapacity: 1024,
+            streamCapacity: 256, rxBuffer: 256, wakeTicks: 20, idleTicks: 2000, watchdog: 1000, profileName: Array("lra-170".utf8))
+        var options = CompileOptions()
+        options.target(info, baudRate: 115_200)
+        #expect(options.tickRate == 500)
+        #expect(options.device == DeviceCapabilities(info: info, baudRate: 115_200))
+    }
 }

@@ -13,6 +13,10 @@ import Testing
         let check = try #require(report.checks.first)
         #expect(check.kind == "live" && check.name == "handshake" && check.status == "failed")
         #expect(check.detail == "cannot open /dev/none: no such device")
+        let text = report.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(text.first == "conformance of /dev/none: no session")
+        #expect(text.contains { $0.hasPrefix("live handshake") && $0.contains("FAIL") && $0.hasSuffix("cannot open /dev/none: no such device") })
+        #expect(text.last == "does not conform")
     }
 
     @Test func aPathIsNamedForWhatItIs() {

@@ -1,9 +1,8 @@
 import Foundation
-import HapticConformance
 
 extension ConformanceReport {
-    /// The pass/fail table.
-    var text: String {
+    /// The pass/fail table, as `haptic conformance` prints it.
+    public var text: String {
         var lines: [String] = []
         if let d = device {
             lines.append(
