@@ -1,4 +1,5 @@
 import FirmwareModel
+import Foundation
 import HapticPattern
 import HapticProtocol
 import TestSupport
@@ -21,16 +22,30 @@ struct RuleFFoldingTests {
         } catch { return error }
     }
 
+    /// The corpus files whose loops the compiler folded before rule (f) (docs/compiler.md,
+    /// "Loops"): with closed loops they still fold (2 of them had open loops for the LRA, 5 for
+    /// the ERM: the boundary moved).
+    static let looping: [String: Set<String>] = {
+        let apple: Set<String> = ["apple__unityplugins__Heartbeats", "apple__unityplugins__Recharge", "apple__unityplugins__Texture"]
+        let lofelt = Set(["ahap_from_valid_v1", "valid_v1", "valid_v1_multiple_transients"].map { "Lofelt__NiceVibrations__" + $0 })
+        return [ActuatorProfile.defaultName: apple, "erm-coin-10mm": apple.union(lofelt)]
+    }()
+
     @Test(arguments: ActuatorProfile.builtIns.map(\.name))
     func corpusLoopsAreClosed(profileName: String) throws {
         let profile = ActuatorProfile.builtIns.first { $0.name == profileName }!
-        var looped = 0
+        var looped: Set<String> = []
         for file in CompilerFixtures.corpusFiles {
             let compiled = try PatternCompiler.compile(try CompilerFixtures.corpusPattern(file), profile: profile)
             #expect(Self.passesRuleF(compiled.program) == nil, "\(file)")
-            if compiled.report.instructions.loop > 0 { looped += 1 }
+            if compiled.report.instructions.loop > 0 { looped.insert((file as NSString).deletingPathExtension) }
         }
-        #expect(looped >= 1, "no corpus program folds a loop for \(profileName)")
+        #expect(!looped.isEmpty, "no corpus program folds a loop for \(profileName)")
+        // (about the shipped files: skipped when HAPTIC_CORPUS names another corpus)
+        let names = Set(CompilerFixtures.corpusFiles.map { ($0 as NSString).deletingPathExtension })
+        if let expected = Self.looping[profileName], expected.isSubset(of: names) {
+            #expect(looped.isSuperset(of: expected), "\(expected.subtracting(looped)) no longer fold")
+        }
     }
 
     @Test func randomPatternsLoopsAreClosed() throws {
