@@ -173,17 +173,17 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
 
 /* ---- format 3: rule (f), the peak and the seek bound (PROTOCOL-3.md 3.1, 3.5) ---- */
 
-#define SHAPE_A 0u     /* index of the amplitude channel's end */
-#define SHAPE_S 1u     /* the sharpness channel's */
-#define SHAPE_PULSE 2u /* the largest pulse end */
+#define SHAPE_PULSE 2u /* index of the largest pulse end; 0 and 1: the A and S channels' */
 
-/* An open loop: the relative ends (time minus the loop's start) of its last A and S instructions
- * and its largest pulse end, which channels it touched (bit SHAPE_A, bit SHAPE_S), and the seek
- * bound of its body so far. */
+/* An open loop: the ends of its last A and S instructions (a SET's time, a RAMP's time + dur) and
+ * its largest pulse end (time + length), which of the three it has (bit i: end[i]), and the seek
+ * bound of its body so far. Ends are times of the validator's pass (1.6 (c): the first iteration of
+ * every open loop), so rule (f) compares them with the loop's ENDLOOP time: the relative ends and
+ * P of PROTOCOL-3.md 3.1, both shifted by the loop's start. */
 typedef struct shape_loop {
     uint32_t end[3];
     uint32_t cost;
-    uint8_t touched;
+    uint8_t has;
 } shape_loop;
 
 /* What one pass keeps beyond hb_check (on the stack, as hb_check: 4 x 17 + 6 bytes). */
@@ -191,7 +191,7 @@ typedef struct shape {
     shape_loop loop[HB_MAX_LOOP_DEPTH];
     uint32_t cost; /* the seek bound of the program's top-level items so far */
     uint8_t peak;
-    uint8_t open; /* 1: some loop broke rule (f); the ends are no longer kept */
+    uint8_t open; /* 1: some loop broke rule (f) */
 } shape;
 
 static HB_NOINLINE uint32_t add_saturated(uint32_t a, uint32_t b)
@@ -212,13 +212,22 @@ static uint32_t *cost_at(shape *sh, uint8_t depth)
     return depth == 0 ? &sh->cost : &sh->loop[depth - 1u].cost;
 }
 
+/* A new end i for loop `lp`: a later A or S end replaces its own, a pulse end counts if it is the
+ * largest. */
+static void shape_move(shape_loop *lp, uint8_t i, uint32_t end)
+{
+    if (i != SHAPE_PULSE || !(lp->has & (1u << i)) || end > lp->end[i]) {
+        lp->end[i] = end;
+    }
+    lp->has = (uint8_t)(lp->has | (1u << i));
+}
+
 /* ENDLOOP of the loop at chk->depth (after the pop), whose ENDLOOP is at `endloop_time` */
-static void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
+static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
 {
     uint8_t top = chk->depth, count = chk->loop_count[top], runs = 2u, i;
-    uint32_t start = chk->loop_start[top], period = endloop_time - start, cost = 1;
+    uint32_t period = endloop_time - chk->loop_start[top], cost = 1, *outer_cost = cost_at(sh, top);
     const shape_loop *in = &sh->loop[top];
-    uint32_t *outer_cost = cost_at(sh, top);
     /* X: 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period)) */
     if (period < 20u) {
         runs = (uint8_t)((uint8_t)(20u + period - 1u) / (uint8_t)period + 1u);
@@ -228,33 +237,25 @@ static void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
     }
     *outer_cost = add_saturated(*outer_cost, cost);
     note_run(sh, (uint8_t)(chk->run + chk->loop_head[top]));
-    for (i = 0; i < 3u; i++) {
-        if (in->end[i] > period) {
-            sh->open = 1;
-        }
-    }
-    if (top > 0 && !sh->open) {
-        /* to the enclosing loop, at the last iteration's place */
-        shape_loop *out = &sh->loop[top - 1u];
-        uint32_t shift = start - chk->loop_start[top - 1u] + (uint32_t)(count - 1u) * period;
-        for (i = SHAPE_A; i <= SHAPE_S; i++) {
-            if (in->touched & (1u << i)) {
-                out->end[i] = in->end[i] + shift;
+    /* (f), and the ends to the enclosing loop, at the last iteration's place */
+    for (i = 0; i <= SHAPE_PULSE; i++) {
+        if (in->has & (1u << i)) {
+            if (in->end[i] > endloop_time) {
+                sh->open = 1;
             }
-        }
-        out->touched = (uint8_t)(out->touched | in->touched);
-        if (in->end[SHAPE_PULSE] != 0 && in->end[SHAPE_PULSE] + shift > out->end[SHAPE_PULSE]) {
-            out->end[SHAPE_PULSE] = in->end[SHAPE_PULSE] + shift;
+            if (top > 0) {
+                shape_move(&sh->loop[top - 1u], i, in->end[i] + (uint32_t)(count - 1u) * period);
+            }
         }
     }
 }
 
 /* After hb_check_instr accepted `in`, which began at `before` (chk->time before it). */
-static void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint32_t before)
+static HB_NOINLINE void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint32_t before)
 {
-    uint8_t depth = chk->depth, op = in->op, channel;
+    uint8_t depth = chk->depth, op = in->op, i;
     shape_loop *lp;
-    uint32_t end;
+    uint32_t end = chk->time;
     note_run(sh, chk->run);
     if (op == HB_OP_ENDLOOP) {
         shape_close(sh, chk, before + in->delay);
@@ -262,36 +263,28 @@ static void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint
     }
     if (op == HB_OP_LOOP) {
         lp = &sh->loop[depth - 1u];
-        lp->end[SHAPE_A] = lp->end[SHAPE_S] = lp->end[SHAPE_PULSE] = lp->cost = 0;
-        lp->touched = 0;
+        lp->cost = 0;
+        lp->has = 0;
         return;
     }
     *cost_at(sh, depth) = add_saturated(*cost_at(sh, depth), 1);
     if (op == HB_OP_END) {
-        if (chk->time != 0) {
+        if (end != 0) {
             note_run(sh, (uint8_t)(chk->run + chk->first));
         }
         return;
     }
-    if (depth == 0 || sh->open) {
+    if (depth == 0) {
         return;
     }
     /* SET, RAMP or PULSE inside the loop depth - 1 */
-    lp = &sh->loop[depth - 1u];
-    end = chk->time - chk->loop_start[depth - 1u];
+    i = (uint8_t)(op >> 1); /* SET_A, RAMP_A: 0; SET_S, RAMP_S: 1; PULSE: 2 */
     if (op == HB_OP_PULSE) {
-        end += hb_pulse_length(in->sharp);
-        if (end > lp->end[SHAPE_PULSE]) {
-            lp->end[SHAPE_PULSE] = end;
-        }
-        return;
-    }
-    if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
+        end = add_saturated(end, hb_pulse_length(in->sharp));
+    } else if (op & 1u) {
         end = add_saturated(end, in->dur);
     }
-    channel = op <= HB_OP_RAMP_A ? (uint8_t)SHAPE_A : (uint8_t)SHAPE_S;
-    lp->end[channel] = end;
-    lp->touched = (uint8_t)(lp->touched | (1u << channel));
+    shape_move(&sh->loop[depth - 1u], i, end);
 }
 
 /* `body_crc` is the body's CRC when the caller already has it, else NULL; `yield` (may be NULL)
