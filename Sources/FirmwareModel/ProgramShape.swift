@@ -78,7 +78,7 @@ struct ProgramShape: Sendable {
     private mutating func close(endLoopTime: UInt32, headRun: Int) {
         let loop = loops.last
         loops.removeLast()
-        peak = max(peak, headRun)
+        if loop.count > 1 { peak = max(peak, headRun) }  // a jump's tick (count 1 never jumps)
         let period = endLoopTime - loop.start
         // X = 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period))
         let settle = period >= 20 ? 1 : (20 + period - 1) / period

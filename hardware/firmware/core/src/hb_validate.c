@@ -236,7 +236,9 @@ static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t end
         cost = add_saturated(cost, add_saturated(in->cost, 1));
     }
     *outer_cost = add_saturated(*outer_cost, cost);
-    note_run(sh, (uint8_t)(chk->run + chk->loop_head[top]));
+    if (count > 1u) { /* a jump's tick: this run, then the head (a loop of count 1 never jumps) */
+        note_run(sh, (uint8_t)(chk->run + chk->loop_head[top]));
+    }
     /* (f), and the ends to the enclosing loop, at the last iteration's place */
     for (i = 0; i <= SHAPE_PULSE; i++) {
         if (in->has & (1u << i)) {
