@@ -47,7 +47,8 @@ public struct HapticSet: Sendable, Hashable {
         public var source: Source
         /// The loaded pattern (from the file, the preset or the inline object).
         public var pattern: HapticPattern
-        /// Actuator profile name; nil: the device's profile for that channel, or the tool's default.
+        /// Actuator profile name; nil: the one another entry on the channel names, else the device's
+        /// profile for that channel, or the tool's default. Entries on one channel never name two.
         public var actuator: String?
         /// 0...1, multiplies the entry's intensity (quantized as the device's scale: `scaleCode`).
         public var gain: Double
@@ -80,6 +81,9 @@ public struct HapticSet: Sendable, Hashable {
             self.location = location
         }
 
+        /// Its (board, channel).
+        public var address: ChannelAddress { ChannelAddress(board: board, channel: channel) }
+
         /// What to call the pattern in messages: the file, `preset:NAME`, or `inline`.
         public var patternLabel: String {
             switch source {
@@ -100,7 +104,12 @@ public struct HapticSet: Sendable, Hashable {
 
     /// (board, channel) pairs in use, sorted by board, then channel.
     public var channels: [ChannelAddress] {
-        Array(Set(entries.map { ChannelAddress(board: $0.board, channel: $0.channel) })).sorted()
+        Array(Set(entries.map(\.address))).sorted()
+    }
+
+    /// The actuator profile the entries on `address` name (the reader makes them agree), or nil.
+    public func actuator(for address: ChannelAddress) -> String? {
+        entries.first { $0.address == address && $0.actuator != nil }?.actuator
     }
 
     public static let presetPrefix = "preset:"

@@ -31,14 +31,31 @@ public struct HapticSetDecoder: Sendable {
         try decode(AHAPFile.read(path), file: path)
     }
 
+    /// The set in the file at `path`, or nil when the file is not a set (or cannot be read: the AHAP
+    /// decoder then says why). Lets a command take a set wherever it takes an AHAP file.
+    public func decodeIfSet(contentsOfFile path: String) throws(AHAPError) -> HapticSetDocument? {
+        guard let bytes = try? AHAPFile.read(path), Self.isSet(bytes) else { return nil }
+        return try decode(bytes, file: path)
+    }
+
     /// True when `bytes` hold a JSON object with a `format` or `channels` key: a haptic set, not an
     /// AHAP file (AHAP has neither key). Cheap enough for a command to tell its inputs apart.
     public static func isSet(_ bytes: [UInt8]) -> Bool {
-        guard let tree = try? JSONParser.parse(bytes, options: .init(allowTrailingCommas: true)),
+        // Parse only what mentions a set key: an AHAP file (perhaps 50 MB) is not parsed twice.
+        guard contains(bytes, "\"format\"") || contains(bytes, "\"channels\""),
+            let tree = try? JSONParser.parse(bytes, options: .init(allowTrailingCommas: true)),
             tree.kind(tree.root) == .object
         else { return false }
         return tree.members(tree.root).contains { member in
             tree.stringEquals(member.key, Array("format".utf8)) || tree.stringEquals(member.key, Array("channels".utf8))
+        }
+    }
+
+    private static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { start in
+            bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle)
         }
     }
 

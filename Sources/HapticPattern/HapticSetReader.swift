@@ -43,8 +43,20 @@ struct HapticSetReader {
             throw error(list, "channels", "a set needs at least one entry (for example {\"channel\": 0, \"pattern\": \"preset:impact.heavy\"})")
         }
         var entries: [HapticSet.Entry] = []
+        var actuators: [ChannelAddress: (name: String, index: Int)] = [:]
         for (index, node) in tree.elements(list).enumerated() {
-            entries.append(try readEntry(node, path: "channels[\(index)]"))
+            let entry = try readEntry(node, path: "channels[\(index)]")
+            // One actuator per channel: entries on it name the same profile, or none.
+            if let name = entry.actuator {
+                if let first = actuators[entry.address], first.name != name {
+                    throw error(
+                        node, "channels[\(index)].actuator",
+                        "\(AHAPText.quoted(name)) differs from \(AHAPText.quoted(first.name)) of channels[\(first.index)] on \(entry.address) (one actuator per channel)"
+                    )
+                }
+                actuators[entry.address] = actuators[entry.address] ?? (name, index)
+            }
+            entries.append(entry)
         }
         if lenient { warnings += AHAPReader(tree: tree, mode: mode, file: file).trailingCommaWarnings() }
         return HapticSetDocument(set: HapticSet(name: name, entries: entries), warnings: warnings)

@@ -120,6 +120,12 @@ import Testing
             set(#"{"channel": 0, "pattern": "preset:selection"}, {"channel": 1, "pattern": "preset:selection", "location": 5}"#),
             "s.json: channels[1].location: expected a string"
         ),
+        (
+            set(
+                #"{"channel": 1, "pattern": "preset:selection", "actuator": "a"}, {"channel": 0, "pattern": "preset:selection", "actuator": "c"}, "#
+                    + #"{"channel": 1, "pattern": "preset:selection", "actuator": "b"}"#),
+            #"s.json: channels[2].actuator: "b" differs from "a" of channels[0] on board 0 channel 1 (one actuator per channel)"#
+        ),
     ])
     func errorsInBothModes(input: String, expected: String) {
         for mode in AHAPMode.allCases {
