@@ -51,10 +51,10 @@ public enum HapticSetCompiler {
 
 /// Where and how one entry of a set plays, with the numbers a device gets (docs/channels.md):
 /// what `haptic compile SET.json --json` writes for each entry.
-public struct HapticSetPlacement: Sendable, Hashable, Encodable {
+public struct HapticSetPlacement: Sendable, Encodable {
     /// `channels[2]`.
     public var path: String
-    public var name: String?
+    @Nullable public var name: String?
     public var board: Int
     public var channel: Int
     /// The file, `preset:NAME` or `inline`.
@@ -71,7 +71,7 @@ public struct HapticSetPlacement: Sendable, Hashable, Encodable {
     public var priority: Int
     /// PLAY's duck code: round(255 * duck).
     public var duck: Int
-    public var location: String?
+    @Nullable public var location: String?
 
     public init(_ entry: HapticSet.Entry, index: Int, profile: String, rate: Double) {
         path = "channels[\(index)]"
@@ -98,28 +98,5 @@ public struct HapticSetPlacement: Sendable, Hashable, Encodable {
         if mix != HapticSet.Mix.sum.rawValue || priority != 0 { text += ", mix \(mix), priority \(priority)" }
         if let location { text += ", at \(location)" }
         return text
-    }
-
-    // Optional keys are written as null, as every `--json` document of the CLI does.
-    private enum CodingKeys: String, CodingKey {
-        case path, name, board, channel, pattern, actuator, gain, scale, offset, startTick, mix, priority, duck, location
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(path, forKey: .path)
-        try container.encode(name, forKey: .name)
-        try container.encode(board, forKey: .board)
-        try container.encode(channel, forKey: .channel)
-        try container.encode(pattern, forKey: .pattern)
-        try container.encode(actuator, forKey: .actuator)
-        try container.encode(gain, forKey: .gain)
-        try container.encode(scale, forKey: .scale)
-        try container.encode(offset, forKey: .offset)
-        try container.encode(startTick, forKey: .startTick)
-        try container.encode(mix, forKey: .mix)
-        try container.encode(priority, forKey: .priority)
-        try container.encode(duck, forKey: .duck)
-        try container.encode(location, forKey: .location)
     }
 }
