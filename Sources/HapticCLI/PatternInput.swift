@@ -32,7 +32,8 @@ struct PatternInput {
         }
         if try loadSet(argument) != nil {
             throw CommandFailure(
-                "\(argument) is a haptic set (docs/channels.md): `haptic render` and `haptic compile` take sets; playing one needs protocol 3 (not yet)")
+                "\(argument) is a haptic set (docs/channels.md): `haptic render` and `haptic compile` take sets; playing one needs protocol 3 (not yet)"
+            )
         }
         do {
             let decoder = AHAPDecoder(mode: strict ? .strict : .lenient)
