@@ -64,6 +64,17 @@ import Testing
             ))
     }
 
+    /// Commands that take one pattern say a set is not for them, and why (playing needs protocol 3).
+    @Test func playAndInspectRefuseASet() throws {
+        let play = try HapticProcess.run(["play", "Examples/sets/two-handles.json", "--json"], timeout: 60)
+        #expect(play.status == 1)
+        let error = try #require(try Self.document(play.output)["error"] as? [String: Any])
+        #expect((error["message"] as? String)?.hasSuffix("playing one needs protocol 3 (not yet)") == true, "\(error)")
+        let inspect = try HapticProcess.run(["inspect", "Examples/sets/two-handles.json"], timeout: 60)
+        #expect(inspect.status == 1)
+        #expect(inspect.errors.contains("a haptic set of 3 entries, 0 warnings: `haptic render` and `haptic compile` read sets"), "\(inspect.errors)")
+    }
+
     /// A set that does not load: one line with the file and the JSON path, and one document with --json.
     @Test func aBrokenSetFailsWithItsPath() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).json").path
