@@ -63,8 +63,10 @@ extension HapticSetReader {
         try expect(node, .number, path)
         let value = tree.number(node)
         let bounds = "\(range.lowerBound)...\(range.upperBound)"
-        guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
-            throw error(node, path, "\(AHAPText.number(value)) is not a whole number in \(bounds) (\(why))")
+        guard value == value.rounded() else { throw error(node, path, "\(AHAPText.number(value)) is not a whole number (\(why), \(bounds))") }
+        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            let written = abs(value) < 1e15 ? String(Int(value)) : AHAPText.number(value)
+            throw error(node, path, "\(written) is outside \(bounds) (\(why))")
         }
         return Int(value)
     }
