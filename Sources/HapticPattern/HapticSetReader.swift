@@ -92,7 +92,7 @@ struct HapticSetReader {
             switch key {
             case "name": entry.name = try string(value, valuePath)
             case "board": entry.board = try integer(value, valuePath, HapticSet.boardRange, why: "a board index")
-            case "actuator": entry.actuator = try string(value, valuePath, hint: "an actuator profile name, see `haptic profile --list`")
+            case "actuator": entry.actuator = try string(value, valuePath, hint: "an actuator profile name from hardware/actuators")
             case "gain": entry.gain = try unit(value, valuePath)
             case "duck": entry.duck = try unit(value, valuePath)
             case "offset": entry.offset = try offset(value, valuePath)
