@@ -44,8 +44,12 @@ struct Inspect: ParsableCommand {
         if json {
             emit(try reportJSON(report))
         } else {
-            for file in report.files { printText(file) }
-            if timing && report.files.count > 1 { printTotals(report.files) }
+            for file in report.files {
+                let (error, lines) = file.text(warningsShown: Self.warningsShown)
+                if let error { printError(error) }
+                for line in lines { emit(line) }
+            }
+            if timing && report.files.count > 1 { emit(InspectReport.totalsLine(report.files)) }
         }
         if report.files.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }
@@ -70,6 +74,16 @@ struct Inspect: ParsableCommand {
             }
             return Outcome(file: file, document: AHAPDocument(pattern: preset.pattern))
         }
+        // A haptic set (docs/channels.md): its decoder's error, or which commands read it.
+        do {
+            if let set = try HapticSetDecoder(mode: decoder.mode).decodeIfSet(contentsOfFile: file) {
+                let what =
+                    "a haptic set of \(set.set.entries.count) entries, \(set.warnings.count) warnings: `haptic render` and `haptic compile` read sets"
+                return Outcome(file: file, error: AHAPError(file: file, message: what))
+            }
+        } catch {
+            return Outcome(file: file, error: error)
+        }
         guard timing else {
             do {
                 return Outcome(file: file, document: try decoder.decode(contentsOfFile: file))
@@ -85,85 +99,6 @@ struct Inspect: ParsableCommand {
     }
 
     // MARK: Text
-
-    private func printText(_ file: Report.File) {
-        guard let summary = file.summary else {
-            printError(file.error?.description ?? "\(file.file): not loaded")
-            if let timing = file.timing { emit("  timing: \(timingText(timing))") }
-            return
-        }
-        let types = HapticEventType.allCases.compactMap { type -> String? in
-            let count = summary.events.byType[type.rawValue] ?? 0
-            return count > 0 ? "\(count) \(type.rawValue)" : nil
-        }
-        let total = summary.events.total
-        let events = "\(total) event\(total == 1 ? "" : "s")" + (types.isEmpty ? "" : " (\(types.joined(separator: ", ")))")
-        emit("\(file.file): \(events), \(format(summary.duration)) s")
-        emit("  parameter steps: \(countsText(summary.parameterSteps.byID, total: summary.parameterSteps.total))")
-        emit("  curves: \(curvesText(summary.curves))")
-        let ids = summary.eventParameterIds + summary.dynamicParameterIds
-        emit("  parameter IDs: \(ids.isEmpty ? "none" : ids.joined(separator: ", "))")
-        if file.warnings.isEmpty {
-            emit("  warnings: none")
-        } else {
-            emit("  warnings: \(file.warnings.count)")
-            for warning in file.warnings.prefix(Self.warningsShown) {
-                emit("    \(warning.path): \(warning.message) [\(warning.kind)]")
-            }
-            if file.warnings.count > Self.warningsShown {
-                emit("    ... \(file.warnings.count - Self.warningsShown) more (--json lists all)")
-            }
-        }
-        if let timing = file.timing { emit("  timing: \(timingText(timing))") }
-    }
-
-    /// Counts per dynamic parameter ID, in the enum's order.
-    private func countsText(_ counts: [String: Int], total: Int) -> String {
-        guard total > 0 else { return "none" }
-        let parts = DynamicParameterID.allCases.compactMap { id in counts[id.rawValue].map { "\(id.rawValue) \($0)" } }
-        return "\(total) (\(parts.joined(separator: ", ")))"
-    }
-
-    /// Few curves are listed one by one; many are summarised per ID with point-count bounds.
-    private func curvesText(_ curves: Report.Curves) -> String {
-        guard !curves.list.isEmpty else { return "none" }
-        if curves.list.count <= 6 {
-            let list = curves.list.map { "\($0.parameterID) at \(format($0.time)) s, \($0.points) points" }
-            return "\(curves.total) (\(list.joined(separator: "; ")))"
-        }
-        let perID = countsText(curves.byID, total: curves.total)
-        let points = curves.list.map(\.points)
-        return "\(perID), \(curves.controlPoints) control points (\(points.min()!)...\(points.max()!) per curve)"
-    }
-
-    private func timingText(_ timing: Report.Timing) -> String {
-        let megabytes = Double(timing.bytes) / 1_000_000
-        let rate = timing.decodeCPUSecondsBest > 0 ? megabytes / timing.decodeCPUSecondsBest : 0
-        return "\(timing.bytes) bytes, read \(milliseconds(timing.readSeconds)) ms, decode best \(milliseconds(timing.decodeSecondsBest)) ms "
-            + "(CPU \(milliseconds(timing.decodeCPUSecondsBest)) ms, \(format(rate)) MB/s), "
-            + "median \(milliseconds(timing.decodeSecondsMedian)) ms of \(timing.runs)"
-    }
-
-    private func printTotals(_ files: [Report.File]) {
-        let timings = files.compactMap(\.timing)
-        func sum(_ value: (Report.Timing) -> Double) -> String { milliseconds(timings.reduce(0) { $0 + value($1) }) }
-        let bytes = timings.reduce(0) { $0 + $1.bytes }
-        let warned = files.filter { !$0.warnings.isEmpty }.count
-        let failed = files.filter { !$0.ok }.count
-        emit(
-            "total: \(files.count) files, \(bytes) bytes, read \(sum(\.readSeconds)) ms, "
-                + "decode best \(sum(\.decodeSecondsBest)) ms (CPU \(sum(\.decodeCPUSecondsBest)) ms), median \(sum(\.decodeSecondsMedian)) ms; "
-                + "\(warned) with warnings, \(failed) failed")
-    }
-
-    private func milliseconds(_ seconds: Double) -> String { format(seconds * 1000) }
-
-    /// Up to 3 decimals, trailing zeros dropped ("0.275", "2", "16.5").
-    private func format(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int(rounded)) }
-        return "\(rounded)"
-    }
 
     private func printError(_ line: String) {
         var standardError = StandardError()

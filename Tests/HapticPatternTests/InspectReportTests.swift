@@ -27,6 +27,13 @@ import Testing
         #expect(root["schema"] as? String == "haptic-inspect/2")
         let first = try #require((root["files"] as? [[String: Any]])?.first)
         #expect(first["error"] is NSNull && first["timing"] is NSNull)
+        let (error, lines) = file.text(warningsShown: 20)
+        #expect(error == nil && lines.count == 5)
+        #expect(lines.first?.hasPrefix("preset:impact.heavy: \(summary.events.total) event") == true)
+        #expect(lines.last == "  warnings: none")
+        let failed = InspectReport.File(file: "x.ahap", document: nil, error: AHAPError(file: "x.ahap", message: "bad"), timing: nil)
+        #expect(failed.text(warningsShown: 20).error == AHAPError(file: "x.ahap", message: "bad").description)
+        #expect(failed.text(warningsShown: 20).lines.isEmpty)
     }
 
     @Test func anErrorKeepsItsPlaceAndATimedLoadItsRuns() throws {
