@@ -114,8 +114,10 @@ public enum Message: Hashable, Sendable {
     }
 
     public init(type rawType: UInt8, payload: [UInt8]) throws(MessageDecodeError) {
-        guard let type = MessageType(rawValue: rawType) else { throw .unknownType(rawType) }
-        guard payload.count >= type.fixedPayloadCount else { throw .tooShort(type, count: payload.count) }
+        guard let type = MessageType(rawValue: rawType), type.isInProtocol2 else { throw .unknownType(rawType) }
+        guard payload.count >= type.fixedPayloadCount else {
+            throw .tooShort(type, count: payload.count, fixedCount: type.fixedPayloadCount)
+        }
         var r = PayloadFields(reading: payload)
         switch type {
         case .hello: self = .hello(Hello(reading: &r))
@@ -141,6 +143,7 @@ public enum Message: Hashable, Sendable {
         case .diagReport: self = .diagReport(DiagReport(reading: &r))
         case .status: self = .status(Status(reading: &r))
         case .infoPart: self = .infoPart(InfoPart(reading: &r))
+        case .control, .describe, .channelInfo: throw .unknownType(rawType)
         }
         if let error = r.error { throw error }
     }

@@ -61,6 +61,12 @@ struct PayloadFields {
         value = UInt16(low) | UInt16(high) << 8
     }
 
+    mutating func i16(_ value: inout Int16) {
+        var raw = UInt16(bitPattern: value)
+        u16(&raw)
+        value = Int16(bitPattern: raw)
+    }
+
     mutating func u32(_ value: inout UInt32) {
         var low = UInt16(truncatingIfNeeded: value), high = UInt16(truncatingIfNeeded: value >> 16)
         u16(&low)
