@@ -12,6 +12,9 @@ struct Message3VectorTests {
         var file: String
         var line: Int
         var bytes: [UInt8]
+        /// The file's `config:` line, and each channel's settings with README.md's defaults.
+        var config: [String: String]
+        var channels: [[String: String]]
         var description: String { "\(file):\(line)" }
     }
 
@@ -23,14 +26,60 @@ struct Message3VectorTests {
         var lines: [WireLine] = []
         for name in names {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let configLine = text.split(separator: "\n").first { $0.hasPrefix("config: ") } ?? ""
+            let config = settings(configLine.dropFirst(8).split(separator: " "))
+            let channels = (config["channel_config"] ?? "-").split(separator: ";").map { list in
+                channelDefaults.merging(list == "-" ? [:] : settings(list.split(separator: ","))) { $1 }
+            }
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let words = line.split(separator: " ")
                 guard words.count == 3, words[0] == "in" || words[0] == "out" else { continue }
                 let bytes = try #require(Hex.decode(words[2]), "\(name):\(index + 1): not hex")
-                lines.append(WireLine(file: name, line: index + 1, bytes: bytes))
+                lines.append(WireLine(file: name, line: index + 1, bytes: bytes, config: config, channels: channels))
             }
         }
         return lines
+    }
+
+    static let channelDefaults = [
+        "brake": "20", "threshold": "224", "safety": "30000", "actuator": "1", "stage": "1", "profile_id": "7",
+        "profile_name": "lra-test", "caps": "3", "rated_mv": "2000", "limit_mv": "3000", "wake": "20",
+    ]
+
+    static func settings(_ pairs: [Substring]) -> [String: String] {
+        Dictionary(pairs.map { pair in (String(pair.prefix { $0 != "=" }), String(pair.drop { $0 != "=" }.dropFirst())) }) { $1 }
+    }
+
+    /// The decoded fields against what the session configured: a layout that reads a field from
+    /// the wrong offset round-trips, but shows here.
+    static func checkAgainstConfig(_ message: Message3, _ wire: WireLine) {
+        let channelCount = Int(wire.config["channels"] ?? "") ?? 0
+        func number(_ text: String?) -> Int { Int(text ?? "") ?? -1 }
+        switch message {
+        case .info(let info):
+            let c0 = wire.channels[0]
+            #expect(Int(info.channelCount) == channelCount && info.reserved == 0, "\(wire)")
+            #expect(Int(info.players) == number(wire.config["players"]), "\(wire)")
+            #expect(Int(info.workBudget) == number(wire.config["work_budget"]), "\(wire)")
+            #expect(Int(info.base.deviceID) == number(wire.config["device_id"]), "\(wire)")
+            #expect(Int(info.base.brakeTicks) == number(c0["brake"]), "\(wire)")
+            #expect(info.base.profileNameString == c0["profile_name"], "\(wire)")
+        case .channelInfo(let ci):
+            try? #require(Int(ci.channel) < channelCount, "\(wire)")
+            let c = wire.channels[Int(ci.channel)]
+            let got = [
+                ci.actuatorCode, ci.stageCode, ci.capabilities.rawValue, ci.safetyThreshold,
+            ].map(Int.init)
+            #expect(got == ["actuator", "stage", "caps", "threshold"].map { number(c[$0]) }, "\(wire)")
+            let wide = [ci.profileID, ci.brakeTicks, ci.ratedMillivolts, ci.limitMillivolts, ci.wakeTicks].map(Int.init)
+            #expect(wide == ["profile_id", "brake", "rated_mv", "limit_mv", "wake"].map { number(c[$0]) }, "\(wire)")
+            #expect(Int(ci.safetyTicks) == number(c["safety"]) && ci.reserved == 0, "\(wire)")
+            #expect(ci.profileNameString == c["profile_name"], "\(wire)")
+        case .telemetry(let t):
+            #expect(Int(t.channel) < channelCount, "\(wire)")
+        default:
+            break
+        }
     }
 
     /// The frames the sessions send short on purpose: a v2 host's PLAY, STOP and SET_PARAM to a
@@ -53,6 +102,7 @@ struct Message3VectorTests {
             switch Result(catching: { () throws(MessageDecodeError) in try Message3(frame: frame) }) {
             case .success(let message):
                 seen.insert(message.type)
+                Self.checkAgainstConfig(message, wire)
                 #expect(frame.flags == 0, "\(wire)")
                 #expect(try message.encoded(sequence: frame.sequence) == wire.bytes, "\(wire): \(message)")
             case .failure(.tooShort(let type, let count, let fixedCount)):
