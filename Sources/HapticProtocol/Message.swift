@@ -61,11 +61,7 @@ public enum Message: Hashable, Sendable {
     }
 
     /// The payload bytes, exactly as the C core lays them out.
-    public var payload: [UInt8] {
-        var fields = PayloadFields()
-        content.write(to: &fields)
-        return fields.bytes
-    }
+    public var payload: [UInt8] { content.bytes }
 
     /// The message's fields.
     private var content: any MessagePayload {

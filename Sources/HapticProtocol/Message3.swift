@@ -88,11 +88,7 @@ public enum Message3: Hashable, Sendable {
     }
 
     /// The payload bytes, exactly as 3.11 lays them out.
-    public var payload: [UInt8] {
-        var fields = PayloadFields()
-        content.write(to: &fields)
-        return fields.bytes
-    }
+    public var payload: [UInt8] { content.bytes }
 
     private var content: any MessagePayload {
         switch self {

@@ -16,9 +16,11 @@ extension MessagePayload {
         self.fields(&fields)
     }
 
-    func write(to fields: inout PayloadFields) {
-        var copy = self
+    /// The payload bytes.
+    var bytes: [UInt8] {
+        var copy = self, fields = PayloadFields()
         copy.fields(&fields)
+        return fields.bytes
     }
 }
 
