@@ -53,6 +53,9 @@ struct Message3Tests {
         #expect(throws: MessageDecodeError.tooShort(.play, count: 10, fixedCount: 25)) {
             try Message3(type: 0x05, payload: Message.play(.init(slot: 0)).payload)
         }
+        #expect(
+            MessageDecodeError.tooShort(.play, count: 10, fixedCount: 25).description
+                == "PLAY payload of 10 bytes, shorter than its 25-byte fixed part")
         #expect(throws: MessageDecodeError.unknownType(0x7E)) { try Message3(type: 0x7E, payload: []) }
         #expect(throws: MessageDecodeError.invalidField(.telemetry, field: "event", value: 9)) {
             try Message3(type: 0x84, payload: [9] + Array(repeating: 0, count: 8))
