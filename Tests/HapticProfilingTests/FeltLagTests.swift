@@ -1,10 +1,8 @@
-import DeviceTestSupport
 import FirmwareModel
 import Foundation
 import HapticBridge
 import HapticCompiler
 import HapticPattern
-import HapticVirtualDevice
 import TestSupport
 import Testing
 
@@ -124,40 +122,6 @@ import Testing
                     format:
                         "REPORT felt lag offline %@: %d plays, lag p50 %.3f p99 %.3f, floor p50 %.3f p99 %.3f ms; unreached %@; worst lag - floor: %@",
                     profile.name, lags.count, lag.p50Ms, lag.p99Ms, floor.p50Ms, floor.p99Ms, unreached.joined(separator: ","),
-                    top.joined(separator: "; ")))
-        }
-    }
-
-    /// The measurement of docs/performance.md, "Felt lag and its floor": per shipped profile, the
-    /// virtual device at 500,000 baud, one prepared play of each preset and corpus file (the felt
-    /// lag through the device's recorded output). `HAPTIC_FELT_BENCH=1 swift test --filter
-    /// FeltLagTests/benchmark` prints REPORT lines.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["HAPTIC_FELT_BENCH"] != nil))
-    func benchmark() async throws {
-        let subjects =
-            Preset.all.map { LatencyProfiler.Subject(name: $0.name, pattern: $0.pattern) }
-            + LatencyProfiler.subjects(inDirectory: Corpus.directory.path)
-        for profile in ActuatorProfile.builtIns {
-            let virtual = try VirtualDevice(options: VirtualDevice.Options(profile: profile, baudRate: 500_000))
-            virtual.start()
-            defer { virtual.stop() }
-            let device = try await HapticDevice.open(
-                path: virtual.path, baudRate: 500_000, options: HapticDevice.Options(timing: DeviceFixture.timing))
-            let profiler = LatencyProfiler(
-                device: device, subjects: subjects,
-                options: .init(iterations: subjects.count, baudRate: 500_000, recordedOutput: { virtual.samples(from: $0, count: $1) }))
-            let report = try await profiler.run()
-            await device.close()
-            let excess = report.prepared.compactMap { s in
-                s.feltLag.flatMap { lag in s.floorBeyondTransport.map { (s.pattern, lag - $0 - report.linkTime) } }
-            }
-            let top = excess.sorted { $0.1 > $1.1 }.prefix(4).map { String(format: "%@ %.3f", $0.0, $0.1 * 1000) }
-            print(
-                String(
-                    format:
-                        "REPORT felt lag %@: %d prepared plays, lag p50 %.3f p99 %.3f ms, floor p50 %.3f p99 %.3f ms, lag p99 - floor p99 %.3f ms; unreached: %@; largest lag - floor: %@",
-                    profile.name, report.prepared.count, report.feltLag.p50Ms, report.feltLag.p99Ms, report.feltFloor.p50Ms,
-                    report.feltFloor.p99Ms, report.feltLag.p99Ms - report.feltFloor.p99Ms, report.feltLagUnreached.joined(separator: ","),
                     top.joined(separator: "; ")))
         }
     }
