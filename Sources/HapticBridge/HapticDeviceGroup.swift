@@ -114,11 +114,11 @@ public actor HapticDeviceGroup {
     @discardableResult
     public func synchronize(for seconds: Double, interval: Double = 0.05) async throws -> [ClockEstimate] {
         let end = HapticDevice.hostTime() + seconds
-        var estimates = try await synchronizeClocks()
+        try await synchronizeClocks()
         while HapticDevice.hostTime() < end {
             try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
             // A round that fails midway costs its samples only; the last round must succeed.
-            if let fresh = try? await synchronizeClocks(samples: 2) { estimates = fresh }
+            _ = try? await synchronizeClocks(samples: 2)
         }
         return try await synchronizeClocks(samples: 2)
     }

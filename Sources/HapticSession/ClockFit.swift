@@ -100,7 +100,7 @@ public struct ClockFit: Sendable {
         let prior = Self.priorBounds(nominalRate: nominalRate)
         var (rate, bounds) = (nominalRate, prior)
         switch trustRates ? Self.rate(brackets, prior: prior) : .none {
-        case .estimate(let fitted): (rate, bounds) = fitted
+        case .estimate(let fittedRate, let fittedBounds): (rate, bounds) = (fittedRate, fittedBounds)
         case .contradiction: return .contradiction
         case .none: break
         }
