@@ -6,14 +6,15 @@ public struct TickTrim: Sendable, Hashable {
     /// The trim's bound in ppm, either way.
     public static let limit: Int32 = 10_000
 
-    /// P: the nominal tick in timer counts.
-    public let period: UInt16
+    /// P: the nominal tick in timer counts (the virtual device: nanoseconds).
+    public let period: UInt32
     /// tau, ppm, -10,000...10,000 (SET_CONFIG key 4).
     public var trim: Int32 = 0
-    /// acc, 0...999,999 between ticks (|P * tau| < 2^31).
-    public private(set) var accumulator: Int32 = 0
+    /// acc, 0...999,999 between ticks. 64 bits: a board's `P * tau` fits 32 (P < 2^16), a
+    /// period in nanoseconds does not.
+    public private(set) var accumulator: Int64 = 0
 
-    public init(period: UInt16) {
+    public init(period: UInt32) {
         self.period = period
     }
 
@@ -22,10 +23,10 @@ public struct TickTrim: Sendable, Hashable {
 
     /// The length of the next tick in timer counts, with the trim in force now.
     public mutating func nextTickLength() -> UInt32 {
-        accumulator += Int32(period) * trim
+        accumulator += Int64(period) * Int64(trim)
         var delta = accumulator / 1_000_000
         if accumulator % 1_000_000 < 0 { delta -= 1 }  // floor toward minus infinity, not C's truncation
         accumulator -= delta * 1_000_000
-        return UInt32(Int32(period) - delta)
+        return UInt32(Int64(period) - delta)
     }
 }
