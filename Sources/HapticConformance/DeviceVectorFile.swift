@@ -35,11 +35,7 @@ public struct DeviceVectorFile: Sendable {
 
     /// Every `*.txt` of `directory`, sorted by name.
     public static func all(in directory: String) throws -> [DeviceVectorFile] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".txt") }.sorted()
-        return try names.map { file in
-            let text = try String(contentsOfFile: (directory as NSString).appendingPathComponent(file), encoding: .utf8)
-            return try DeviceVectorFile(name: String(file.dropLast(4)), text: text)
-        }
+        try SessionVectorLines.files(in: directory).map { try DeviceVectorFile(name: $0.name, text: $0.text) }
     }
 
     public init(name: String, text: String) throws {

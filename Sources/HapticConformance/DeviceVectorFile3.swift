@@ -13,11 +13,7 @@ public struct DeviceVectorFile3: Sendable {
 
     /// Every `*.txt` of `directory`, sorted by name.
     public static func all(in directory: String) throws -> [DeviceVectorFile3] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".txt") }.sorted()
-        return try names.map { file in
-            let text = try String(contentsOfFile: (directory as NSString).appendingPathComponent(file), encoding: .utf8)
-            return try DeviceVectorFile3(name: String(file.dropLast(4)), text: text)
-        }
+        try SessionVectorLines.files(in: directory).map { try DeviceVectorFile3(name: $0.name, text: $0.text) }
     }
 
     public init(name: String, text: String) throws {

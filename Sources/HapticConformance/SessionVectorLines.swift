@@ -87,6 +87,14 @@ public struct SessionVectorLines: Sendable {
 
     static func hex(_ text: Substring) -> [UInt8]? { text == "-" ? [] : Hex.decode(text) }
 
+    /// The name (without `.txt`) and text of every `*.txt` of `directory`, sorted by name.
+    public static func files(in directory: String) throws -> [(name: String, text: String)] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".txt") }.sorted()
+        return try names.map { file in
+            (String(file.dropLast(4)), try String(contentsOfFile: (directory as NSString).appendingPathComponent(file), encoding: .utf8))
+        }
+    }
+
     /// A `config:` number.
     public func number<T: FixedWidthInteger>(_ key: String) -> T? { configuration[key].flatMap { T($0) } }
 

@@ -128,7 +128,8 @@ extension DeviceModel3 {
             watchdog = UInt16(value)
         case 3 where value <= UInt32(UInt8.max):
             fadeTicks = UInt8(value)
-        case 4 where TickTrim.accepts(Int32(bitPattern: value))
+        case 4
+        where TickTrim.accepts(Int32(bitPattern: value))
             && configuration.capabilities & Configuration.trimCapability != 0:
             trim.trim = Int32(bitPattern: value)
         default:
