@@ -27,7 +27,7 @@ extension DeviceModel {
         switch MessageType(rawValue: type) {
         case .ping?:
             guard p.count >= MessageType.ping.fixedPayloadCount else { return }
-            let echo = UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
+            let echo = p.u32(at: 0)
             send(.pong(.init(echo: echo, tick: now, subtick: subtick)), sequence: frame.sequence)
         case .setParam?:
             guard p.count >= MessageType.setParam.fixedPayloadCount else { return }
@@ -40,7 +40,7 @@ extension DeviceModel {
             }
         case .streamData?:
             guard p.count >= MessageType.streamData.fixedPayloadCount else { return }
-            streamData(offset: u32(p, 0), data: p[4...])
+            streamData(offset: p.u32(at: 0), data: p[4...])
         case .hello?:
             hello(frame)
         case .query?:
@@ -52,12 +52,6 @@ extension DeviceModel {
             command(frame)
         }
     }
-
-    private func u32(_ p: [UInt8], _ i: Int) -> UInt32 {
-        UInt32(p[i]) | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]) << 16 | UInt32(p[i + 3]) << 24
-    }
-
-    private func u16(_ p: [UInt8], _ i: Int) -> UInt16 { UInt16(p[i]) | UInt16(p[i + 1]) << 8 }
 
     private mutating func sendResponse(sequence: UInt8, type: UInt8, code: UInt8, value: UInt32) {
         link.sendResponse(sequence: sequence, type: type, code: code, value: value)
@@ -130,8 +124,8 @@ extension DeviceModel {
         guard p.count >= MessageType.play.fixedPayloadCount else { return .nack(.badLength) }
         let slot = p[0]
         let flags = p[1]
-        let at = u32(p, 2)
-        let loops = u16(p, 8)
+        let at = p.u32(at: 2)
+        let loops = p.u16(at: 8)
         guard flags & ~Message.Play.atFlag == 0 else { return .nack(.badParam) }
         if slot == Message.streamSlot {
             guard configuration.streamCapacity != 0 else { return .nack(.unsupported) }
@@ -171,7 +165,7 @@ extension DeviceModel {
 
     private mutating func setConfig(_ p: [UInt8]) -> Reply {
         guard p.count >= MessageType.setConfig.fixedPayloadCount else { return .nack(.badLength) }
-        let value = u32(p, 1)
+        let value = p.u32(at: 1)
         guard p[0] == Message.SetConfig.Key.watchdog.rawValue, value <= UInt32(UInt16.max) else { return .nack(.badParam) }
         watchdog = UInt16(value)
         return .ack(value)

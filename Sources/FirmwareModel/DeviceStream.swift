@@ -22,7 +22,7 @@ struct DeviceStream: Sendable {
     }
 
     var bodyLength: UInt32 {
-        UInt32(header[6]) | UInt32(header[7]) << 8 | UInt32(header[8]) << 16 | UInt32(header[9]) << 24
+        header.u32(at: 6)
     }
 
     /// STREAM_OPEN accepted: a new ring, nothing written.

@@ -31,7 +31,7 @@ struct ProgramSlots: Sendable {
     /// is busy (played or about to be).
     mutating func upload(_ p: [UInt8], busyPlaying: Bool) -> (code: UInt8, value: UInt32) {
         let slot = p[0]
-        let offset = UInt32(p[1]) | UInt32(p[2]) << 8 | UInt32(p[3]) << 16 | UInt32(p[4]) << 24
+        let offset = p.u32(at: 1)
         let count = UInt32(p.count - 5)
         guard slot < slots.count else { return (MessageErrorCode.badSlot.rawValue, 0) }
         guard !busyPlaying else { return (MessageErrorCode.slotBusy.rawValue, 0) }
@@ -50,13 +50,13 @@ struct ProgramSlots: Sendable {
         _ p: [UInt8], busyPlaying: Bool, validate: ([UInt8]) -> Result<UInt32, CodedError>
     ) -> (code: UInt8, value: UInt32) {
         let slot = p[0]
-        let length = UInt32(p[1]) | UInt32(p[2]) << 8 | UInt32(p[3]) << 16 | UInt32(p[4]) << 24
+        let length = p.u32(at: 1)
         guard slot < slots.count else { return (MessageErrorCode.badSlot.rawValue, 0) }
         guard !busyPlaying else { return (MessageErrorCode.slotBusy.rawValue, 0) }
         guard length == slots[Int(slot)].fill else { return (MessageErrorCode.commitLength.rawValue, slots[Int(slot)].fill) }
         let program = program(slot)
         let crc = CRC16.checksum(program)
-        guard crc == UInt16(p[5]) | UInt16(p[6]) << 8 else {
+        guard crc == p.u16(at: 5) else {
             slots[Int(slot)] = Slot()
             return (MessageErrorCode.checksumMismatch.rawValue, UInt32(crc))
         }

@@ -134,8 +134,3 @@ extension DeviceModel3 {
 
     static func name(_ text: String) -> [UInt8] { Array(Array(text.utf8).prefix(Message.Info.maxProfileNameCount)) }
 }
-
-/// Little-endian bytes of an integer (protocol fields are little-endian, 2.2).
-func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-    (0..<(T.bitWidth / 8)).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
-}

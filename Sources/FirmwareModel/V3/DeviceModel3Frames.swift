@@ -38,19 +38,26 @@ extension DeviceModel3 {
             link.send(type: MessageType.pong.rawValue, sequence: frame.sequence, payload: Array(p[0..<4]) + le(now) + [0, 0])
         case MessageType.setParam.rawValue:
             guard p.count >= 5 else { return }
-            for i in matching(play: p[2], mask: UInt16(p[3]) | UInt16(p[4]) << 8) {
+            for i in matching(play: p[2], mask: p.u16(at: 3)) {
                 pool[i].scale = p[0]
                 pool[i].offset = Int8(bitPattern: p[1])
             }
         case MessageType.streamData.rawValue:
             guard p.count >= 4 else { return }
-            streamData(offset: UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24, data: p[4...])
+            streamData(offset: p.u32(at: 0), data: p[4...])
         case MessageType.query.rawValue:
             guard p.count >= 2 else { return }
             link.send(type: MessageType.status.rawValue, sequence: frame.sequence, payload: status(play: p[0], channel: p[1]))
         case Self.describeType:
             guard let channel = p.first, channel < channelCount else { return }
             link.send(type: Self.channelInfoType, sequence: frame.sequence, payload: channelInfoPayload(Int(channel)))
+        case MessageType.diag.rawValue:
+            // 3.11: DIAG_REPORT is the channel, then 2.18's 18 bytes of its stage (no board behind
+            // the model: stage 0 and the fault it holds). Not in the reference (device3.py).
+            let channel = Int(p.first ?? 0)
+            guard channel < channelCount else { return }
+            let report = Message.diagReport(.init(stageCode: 0, fault: MessageErrorCode(stageFaults[channel])))
+            link.send(type: MessageType.diagReport.rawValue, sequence: frame.sequence, payload: [UInt8(channel)] + report.payload)
         case MessageType.hello.rawValue:
             hello(frame)
         default:
@@ -122,7 +129,7 @@ extension DeviceModel3 {
     // MARK: SET_CONFIG (3.11)
 
     private mutating func setConfig(_ p: [UInt8]) -> Reply {
-        let value = UInt32(p[1]) | UInt32(p[2]) << 8 | UInt32(p[3]) << 16 | UInt32(p[4]) << 24
+        let value = p.u32(at: 1)
         switch p[0] {
         case Message.SetConfig.Key.watchdog.rawValue where value <= UInt32(UInt16.max):
             watchdog = UInt16(value)

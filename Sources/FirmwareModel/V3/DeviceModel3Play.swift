@@ -11,14 +11,14 @@ extension DeviceModel3 {
 
     mutating func play(_ p: [UInt8]) -> Reply {
         let play = p[0]
-        let mask = UInt16(p[1]) | UInt16(p[2]) << 8
+        let mask = p.u16(at: 1)
         let slot = p[3]
         let flags = p[4]
-        let at = u32(p, 5)
+        let at = p.u32(at: 5)
         let parameters = Player.Parameters(
             play: play, sequence: commandSequence, at: flags & Self.atFlag != 0 ? at : nil, scale: p[9],
-            offset: Int8(bitPattern: p[10]), loops: UInt16(p[11]) | UInt16(p[12]) << 8, loopEnd: u32(p, 13),
-            from: u32(p, 17), rate: UInt16(p[21]) | UInt16(p[22]) << 8, priority: p[23], duck: p[24],
+            offset: Int8(bitPattern: p[10]), loops: p.u16(at: 11), loopEnd: p.u32(at: 13),
+            from: p.u32(at: 17), rate: p.u16(at: 21), priority: p[23], duck: p[24],
             sum: flags & Self.sumFlag != 0, cut: flags & Self.cutFlag != 0, muted: flags & Self.mutedFlag != 0)
         guard flags & 0xF0 == 0, play < 0xFE, mask != 0, Player.rates.contains(parameters.rate) else {
             return .nack(.badParam)
@@ -74,12 +74,12 @@ extension DeviceModel3 {
 
     mutating func stop(_ p: [UInt8]) -> Reply {
         let play = p[0]
-        let mask = UInt16(p[1]) | UInt16(p[2]) << 8
+        let mask = p.u16(at: 1)
         let flags = p[3]
         guard flags & 0xFC == 0 else { return .nack(.badParam) }
         let targets = matching(play: play, mask: mask)
         let brake = flags & 1 != 0
-        let at = u32(p, 4)
+        let at = p.u32(at: 4)
         if flags & 2 != 0, Int32(bitPattern: at &- now) > 0 {
             return schedule(brake ? .stopBrake : .stop, on: targets, at: at)
         }
@@ -169,9 +169,5 @@ extension DeviceModel3 {
     /// 3.12: the stream closes when its play has ended.
     mutating func settleStream() {
         if stream.state == .playing, !pool.contains(where: { $0.isStream && $0.isLive }) { stream.state = .closed }
-    }
-
-    func u32(_ p: [UInt8], _ i: Int) -> UInt32 {
-        UInt32(p[i]) | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]) << 16 | UInt32(p[i + 3]) << 24
     }
 }

@@ -19,10 +19,10 @@ extension Player {
 extension DeviceModel3 {
     mutating func control(_ p: [UInt8]) -> Reply {
         let play = p[0]
-        let mask = UInt16(p[1]) | UInt16(p[2]) << 8
+        let mask = p.u16(at: 1)
         let flags = p[4]
-        let at = u32(p, 5)
-        let value = u32(p, 9)
+        let at = p.u32(at: 5)
+        let value = p.u32(at: 9)
         guard let op = Player.Control(rawValue: p[3]), op.rawValue <= 8, flags & 0xFE == 0,
             flags & 1 == 0 || op.schedulable
         else { return .nack(.badParam) }

@@ -16,6 +16,7 @@ struct Session3 {
             channels: Array(repeating: DeviceModel3.Channel(), count: channels), players: players, wakeTicks: wake,
             watchdog: 0, fadeTicks: fade)
         device = DeviceModel3(configuration: configuration)
+        sent = device.takeOutput()  // the RESET notice
         samples = Array(repeating: [], count: channels)
     }
 
