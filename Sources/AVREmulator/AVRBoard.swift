@@ -276,7 +276,13 @@ public struct UARTStatistics: Sendable, Hashable {
 
 public struct OutputEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
+        /// Timer1's compare registers: PWM channel 0's H-bridge.
         case ocr1a, ocr1b
+        /// Timer2's compare registers: PWM channel 1's H-bridge (OC2A = D11, OC2B = D3).
+        case ocr2a, ocr2b
+        /// The TCA9548A's connected ports changed (`value`: their mask): at a STOP after a write of
+        /// its control register, at RESET, at power-on reset.
+        case tca9548aSelect
         case drv2605lWrite(register: UInt8)
         /// The DRV2605L's output changed to this many millivolts (signed).
         case drv2605lOutput(millivolts: Int16)
@@ -290,10 +296,14 @@ public struct OutputEvent: Sendable, Hashable {
     public var cycle: UInt64
     public var kind: Kind
     public var value: UInt8
+    /// The output channel the event belongs to: 0 for Timer1 and for the DRV2605L on its own (or
+    /// behind the mux's port 0), 1 for Timer2, n for the DRV2605L behind port n; 0 for the rest.
+    public var channel: Int
 
     init(_ e: hb_avr_event) {
         cycle = e.cycle
         value = e.value
+        channel = Int(e.channel)
         switch Int32(e.kind) {
         case Int32(HB_AVR_EVENT_OCR1A): kind = .ocr1a
         case Int32(HB_AVR_EVENT_OCR1B): kind = .ocr1b
@@ -301,6 +311,9 @@ public struct OutputEvent: Sendable, Hashable {
         case Int32(HB_AVR_EVENT_PROBE): kind = .probe
         case Int32(HB_AVR_EVENT_DRV_OUTPUT): kind = .drv2605lOutput(millivolts: Int16(bitPattern: UInt16(e.reg) << 8 | UInt16(e.value)))
         case Int32(HB_AVR_EVENT_DRV_ENABLE): kind = .drv2605lEnable(e.value != 0)
+        case Int32(HB_AVR_EVENT_OCR2A): kind = .ocr2a
+        case Int32(HB_AVR_EVENT_OCR2B): kind = .ocr2b
+        case Int32(HB_AVR_EVENT_MUX_SELECT): kind = .tca9548aSelect
         default: kind = .tickTimerStart
         }
     }

@@ -8,7 +8,9 @@ import HapticTransport
 public struct AVRFirmwareBuild: Sendable, Hashable {
     public enum Output: String, Sendable { case pwm, drv2605l }
     public enum Actuator: String, Sendable { case lra, erm }
-    public enum Application: String, Sendable { case device, selftest }
+    /// What the image runs: the protocol device, the bring-up self-test, or the simulator's own test
+    /// program for its I2C and Timer2 models (app_muxtest.c: not a firmware).
+    public enum Application: String, Sendable { case device, selftest, muxtest }
 
     public var output: Output
     public var actuator: Actuator

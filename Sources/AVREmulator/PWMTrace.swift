@@ -1,4 +1,5 @@
-/// The PWM output stage as recorded: one (OCR1A, OCR1B) pair per synthesis update.
+/// A PWM output stage as recorded: one (OCR1A, OCR1B) pair per synthesis update for channel 0
+/// (Timer1), one (OCR2A, OCR2B) pair for channel 1 (Timer2, a second H-bridge).
 ///
 /// Tick boundaries come from the simulated cycle count: the tick timer's clock starts at cycle
 /// t0 (the write that starts Timer2), update m happens at t0 + m * P (P = cycles per tick /
@@ -12,10 +13,26 @@ public struct PWMTrace: Sendable {
     public let updates: [PWMSynthesis.Update]
     /// Update windows in which the firmware wrote nothing (the previous pair carried over).
     public let missingWrites: Int
+    /// The PWM channel: 0 (Timer1) or 1 (Timer2).
+    public let channel: Int
 
-    public init?(events: [OutputEvent], updatesPerTick: Int, cyclesPerTick: UInt64, until endCycle: UInt64) {
-        guard let start = events.first(where: { $0.kind == .tickTimerStart })?.cycle else { return nil }
+    /// The compare registers that carry PWM channel `channel`'s (forward, reverse) pair.
+    static func registers(ofChannel channel: Int) -> (forward: OutputEvent.Kind, reverse: OutputEvent.Kind)? {
+        switch channel {
+        case 0: (.ocr1a, .ocr1b)
+        case 1: (.ocr2a, .ocr2b)
+        default: nil
+        }
+    }
+
+    /// The record of PWM channel `channel` (0: Timer1, 1: Timer2); nil without a tick timer start
+    /// or for another channel.
+    public init?(events: [OutputEvent], channel: Int = 0, updatesPerTick: Int, cyclesPerTick: UInt64, until endCycle: UInt64) {
+        guard let start = events.first(where: { $0.kind == .tickTimerStart })?.cycle,
+            let (forward, reverse) = Self.registers(ofChannel: channel)
+        else { return nil }
         timerStart = start
+        self.channel = channel
         self.updatesPerTick = updatesPerTick
         self.cyclesPerTick = cyclesPerTick
         let period = cyclesPerTick / UInt64(updatesPerTick)
@@ -32,11 +49,11 @@ public struct PWMTrace: Sendable {
                 while index < events.endIndex && events[index].cycle < windowEnd {
                     let e = events[index]
                     if e.cycle >= windowStart {
-                        if e.kind == .ocr1a {
+                        if e.kind == forward {
                             current.forward = e.value
                             wrote = true
                         }
-                        if e.kind == .ocr1b {
+                        if e.kind == reverse {
                             current.reverse = e.value
                             wrote = true
                         }

@@ -18,9 +18,13 @@
  * and acknowledges writes as before. twi_master.c drives it (and models BUS_STUCK, BUS_LOST and
  * BUS_HANG, the lines held low).
  *
- * EN (hb_avr_drv_set_en_pin): wired to PD4 with a pull-down, or tied high. Low is shutdown: no
- * output whatever the registers say; the chip still acknowledges its address but takes no write and
- * reads as 0 (SLOS854C 8.4.1.3). Its registers are kept. */
+ * EN (hb_avr_drv_set_en_pin): wired to PD4 with a pull-down, or tied high; per channel
+ * (hb_avr_drv_set_en_pin_at) any Arduino pin. Low is shutdown: no output whatever the registers
+ * say; the chip still acknowledges its address but takes no write and reads as 0 (SLOS854C
+ * 8.4.1.3). Its registers are kept.
+ *
+ * There are hb_avr_drv_count models: one on the bus, or one behind each port of a TCA9548A in use
+ * (tca9548a_model.c); each has its own registers, faults, EN and events (their channel field). */
 #include <math.h>
 #include <string.h>
 
@@ -145,9 +149,8 @@ double hb_drv2605l_output_volts(const uint8_t *r, uint8_t code, double lra_hz)
 
 /* Recomputes the output after anything changed; records a change (signed millivolts). A fault
  * that shuts the driver down sets its STATUS bit when the output would drive. */
-static void update_output(hb_avr *board)
+static void update_output(hb_drv_model *drv)
 {
-    hb_drv_model *drv = &board->drv;
     double v =
         drv->enabled ? hb_drv2605l_output_volts(drv->registers, drv->registers[REG_RTP], drv->lra_hz) : 0.0;
     if (v != 0.0 && drv->fault == HB_AVR_DRV_FAULT_POWER_LOSS) {
@@ -162,9 +165,13 @@ static void update_output(hb_avr *board)
     }
     int16_t mv = (int16_t)lround(v * 1000.0);
     if (mv != drv->output_mv) {
+        int rose = drv->output_mv == 0;
         drv->output_mv = mv;
-        hb_event_append(board, HB_AVR_EVENT_DRV_OUTPUT, (uint8_t)((uint16_t)mv >> 8),
-                        (uint8_t)((uint16_t)mv & 0xFFu));
+        hb_event_append_on(drv->board, drv->channel, HB_AVR_EVENT_DRV_OUTPUT, (uint8_t)((uint16_t)mv >> 8),
+                           (uint8_t)((uint16_t)mv & 0xFFu));
+        if (rose) {
+            hb_mux_load_rose(drv->board);
+        }
     }
 }
 
@@ -178,10 +185,10 @@ static avr_cycle_count_t calibration_done(struct avr_t *avr, avr_cycle_count_t w
 {
     (void)avr;
     (void)when;
-    hb_avr *board = param;
-    uint8_t *r = board->drv.registers;
+    hb_drv_model *drv = param;
+    uint8_t *r = drv->registers;
     r[REG_GO] = 0;
-    if (board->drv.fault == HB_AVR_DRV_FAULT_CALIBRATION) {
+    if (drv->fault == HB_AVR_DRV_FAULT_CALIBRATION) {
         r[REG_STATUS] |= STATUS_DIAG_RESULT; /* auto-calibration failed */
         return 0;
     }
@@ -190,53 +197,50 @@ static avr_cycle_count_t calibration_done(struct avr_t *avr, avr_cycle_count_t w
     r[REG_CAL_BEMF] = 0x79;
     r[REG_FEEDBACK] = (uint8_t)((r[REG_FEEDBACK] & 0xFCu) | 0x02u);
     if (is_lra(r)) {
-        r[REG_LRA_PERIOD] = lra_period(board->drv.lra_hz);
+        r[REG_LRA_PERIOD] = lra_period(drv->lra_hz);
     }
-    board->drv.calibrations++;
+    drv->calibrations++;
     return 0;
 }
 
-static void write_register(hb_avr *board, uint8_t reg, uint8_t value)
+static void write_register(hb_drv_model *drv, uint8_t reg, uint8_t value)
 {
-    hb_drv_model *drv = &board->drv;
-    hb_event_append(board, HB_AVR_EVENT_DRV_WRITE, reg, value);
+    hb_event_append_on(drv->board, drv->channel, HB_AVR_EVENT_DRV_WRITE, reg, value);
     if (reg == REG_STATUS || reg == REG_LRA_PERIOD || !drv->enabled) {
         return; /* read-only, or the chip shut down by EN */
     }
     if (reg == REG_MODE && (value & 0x80u)) {
         reset_registers(drv);
-        update_output(board);
+        update_output(drv);
         return;
     }
     drv->registers[reg] = value;
     if (reg == REG_GO && (value & 1u) && (drv->registers[REG_MODE] & 0x07u) == 0x07u
         && !(drv->registers[REG_MODE] & MODE_STANDBY)) {
-        avr_cycle_timer_register(board->avr, drv->calibration_cycles ? drv->calibration_cycles : 1,
-                                 calibration_done, board);
+        avr_cycle_timer_register(drv->board->avr, drv->calibration_cycles ? drv->calibration_cycles : 1,
+                                 calibration_done, drv);
     }
     if (reg == REG_RTP && value != 0u && is_lra(drv->registers) && !open_loop(drv->registers)) {
         drv->registers[REG_LRA_PERIOD] = lra_period(drv->lra_hz); /* tracked while it drives */
     }
-    update_output(board);
+    update_output(drv);
 }
 
-int hb_drv_model_start(hb_avr *board, uint8_t address8)
+int hb_drv_model_start(hb_drv_model *drv, uint8_t address8)
 {
-    hb_drv_model *drv = &board->drv;
     drv->selected = (address8 >> 1) == DRV_ADDRESS7 && drv->fault != HB_AVR_DRV_FAULT_ABSENT;
     if (!drv->selected) {
         return 0;
     }
     if (drv->first_access == 0) {
-        drv->first_access = board->avr->cycle;
+        drv->first_access = drv->board->avr->cycle;
     }
     drv->want_pointer = !(address8 & 1u);
     return 1;
 }
 
-int hb_drv_model_write(hb_avr *board, uint8_t byte)
+int hb_drv_model_write(hb_drv_model *drv, uint8_t byte)
 {
-    hb_drv_model *drv = &board->drv;
     if (!drv->selected) {
         return 0;
     }
@@ -244,16 +248,15 @@ int hb_drv_model_write(hb_avr *board, uint8_t byte)
         drv->pointer = byte;
         drv->want_pointer = 0;
     } else {
-        write_register(board, drv->pointer++, byte);
+        write_register(drv, drv->pointer++, byte);
     }
     return 1;
 }
 
-uint8_t hb_drv_model_read(hb_avr *board)
+uint8_t hb_drv_model_read(hb_drv_model *drv)
 {
-    hb_drv_model *drv = &board->drv;
     if (!drv->selected) {
-        return 0xFFu;
+        return 0xFFu; /* SDA released */
     }
     uint8_t reg = drv->pointer++;
     if (!drv->enabled) {
@@ -266,104 +269,200 @@ uint8_t hb_drv_model_read(hb_avr *board)
     return value;
 }
 
-void hb_drv_model_stop(hb_avr *board)
+void hb_drv_model_init(hb_avr *board, int channel, int en_pin, uint64_t calibration_cycles)
 {
-    board->drv.selected = 0;
+    hb_drv_model *drv = &board->drv[channel];
+    memset(drv, 0, sizeof *drv);
+    drv->board = board;
+    drv->channel = (uint8_t)channel;
+    reset_registers(drv);
+    drv->calibration_cycles = calibration_cycles;
+    drv->lra_hz = 170.0;
+    drv->en_pin = en_pin;
+    drv->enabled = en_pin < 0 || hb_pin_level(board, en_pin, 0);
 }
 
 void hb_drv_model_attach(hb_avr *board)
 {
-    reset_registers(&board->drv);
-    board->drv.calibration_cycles = board->avr->frequency / 1000u;
-    board->drv.lra_hz = 170.0;
-    board->drv.enabled = 1;
+    hb_drv_model_init(board, 0, -1, board->avr->frequency / 1000u);
 }
 
-static int en_level(const hb_avr *board)
+int hb_avr_drv_count(const hb_avr *board)
 {
-    const uint8_t *d = board->avr->data;
-    return !board->drv.en_pin || ((d[HB_ADDR_DDRD] & HB_DRV_EN_BIT) && (d[HB_ADDR_PORTD] & HB_DRV_EN_BIT));
+    return board->mux.present ? board->mux.drivers : 1;
+}
+
+/* Driver `channel`, or NULL when there is none. */
+static hb_drv_model *driver(hb_avr *board, int channel)
+{
+    return channel >= 0 && channel < hb_avr_drv_count(board) ? &board->drv[channel] : NULL;
+}
+
+static const hb_drv_model *driver_const(const hb_avr *board, int channel)
+{
+    return channel >= 0 && channel < hb_avr_drv_count(board) ? &board->drv[channel] : NULL;
+}
+
+static void en_update(hb_drv_model *drv)
+{
+    int level = drv->en_pin < 0 || hb_pin_level(drv->board, drv->en_pin, 0);
+    if (level != drv->enabled) {
+        drv->enabled = level;
+        hb_event_append_on(drv->board, drv->channel, HB_AVR_EVENT_DRV_ENABLE, 0, (uint8_t)level);
+        update_output(drv);
+    }
 }
 
 void hb_drv_model_pins_written(hb_avr *board)
 {
-    int level = en_level(board);
-    if (level != board->drv.enabled) {
-        board->drv.enabled = level;
-        hb_event_append(board, HB_AVR_EVENT_DRV_ENABLE, 0, (uint8_t)level);
-        update_output(board);
+    for (int i = 0; i < hb_avr_drv_count(board); i++) {
+        en_update(&board->drv[i]);
+    }
+}
+
+void hb_avr_drv_set_en_pin_at(hb_avr *board, int channel, int pin)
+{
+    hb_drv_model *drv = driver(board, channel);
+    if (drv) {
+        drv->en_pin = pin >= 0 && pin <= 19 ? pin : -1;
+        en_update(drv);
     }
 }
 
 void hb_avr_drv_set_en_pin(hb_avr *board, int on)
 {
-    board->drv.en_pin = on;
-    hb_drv_model_pins_written(board);
+    for (int i = 0; i < hb_avr_drv_count(board); i++) {
+        hb_avr_drv_set_en_pin_at(board, i, on ? (int)HB_DRV_EN_ARDUINO_PIN : -1);
+    }
+}
+
+int hb_avr_drv_enabled_at(const hb_avr *board, int channel)
+{
+    const hb_drv_model *drv = driver_const(board, channel);
+    return drv ? drv->enabled : 0;
 }
 
 int hb_avr_drv_enabled(const hb_avr *board)
 {
-    return board->drv.enabled;
+    return hb_avr_drv_enabled_at(board, 0);
+}
+
+void hb_avr_drv_power_loss_at(hb_avr *board, int channel)
+{
+    hb_drv_model *drv = driver(board, channel);
+    if (drv) {
+        reset_registers(drv);
+        drv->brown_outs++;
+        update_output(drv);
+    }
 }
 
 void hb_avr_drv_power_loss(hb_avr *board)
 {
-    reset_registers(&board->drv);
-    board->drv.brown_outs++;
-    update_output(board);
+    hb_avr_drv_power_loss_at(board, 0);
+}
+
+uint32_t hb_avr_drv_brown_outs_at(const hb_avr *board, int channel)
+{
+    const hb_drv_model *drv = driver_const(board, channel);
+    return drv ? drv->brown_outs : 0;
 }
 
 uint32_t hb_avr_drv_brown_outs(const hb_avr *board)
 {
-    return board->drv.brown_outs;
+    return hb_avr_drv_brown_outs_at(board, 0);
 }
 
-/* The chip does not see the MCU reset: it keeps its registers and its output. An auto-calibration
- * under way finishes (its timer died with the MCU's cycle timers). */
+/* The chips do not see the MCU reset: they keep their registers and their output. An
+ * auto-calibration under way finishes (its timer died with the MCU's cycle timers). */
 void hb_drv_model_mcu_reset(hb_avr *board)
 {
-    board->drv.selected = 0;
-    if (board->drv.registers[REG_GO] & 1u) {
-        calibration_done(board->avr, board->avr->cycle, board);
+    for (int i = 0; i < hb_avr_drv_count(board); i++) {
+        hb_drv_model *drv = &board->drv[i];
+        drv->selected = 0;
+        if (drv->registers[REG_GO] & 1u) {
+            calibration_done(board->avr, board->avr->cycle, drv);
+        }
     }
+}
+
+uint8_t hb_avr_drv_register_at(const hb_avr *board, int channel, uint8_t reg)
+{
+    const hb_drv_model *drv = driver_const(board, channel);
+    return drv ? drv->registers[reg] : 0;
 }
 
 uint8_t hb_avr_drv_register(const hb_avr *board, uint8_t reg)
 {
-    return board->drv.registers[reg];
+    return hb_avr_drv_register_at(board, 0, reg);
 }
 
 uint64_t hb_avr_drv_first_access(const hb_avr *board)
 {
-    return board->drv.first_access;
+    return board->drv[0].first_access;
 }
 
 void hb_avr_drv_set_calibration_cycles(hb_avr *board, uint64_t cycles)
 {
-    board->drv.calibration_cycles = cycles;
+    for (int i = 0; i < HB_AVR_MAX_DRIVERS; i++) {
+        board->drv[i].calibration_cycles = cycles;
+    }
+}
+
+void hb_avr_drv_set_fault_at(hb_avr *board, int channel, int fault)
+{
+    hb_drv_model *drv = driver(board, channel);
+    if (!drv) {
+        return;
+    }
+    int was_stuck = drv->fault == HB_AVR_DRV_FAULT_BUS_STUCK;
+    drv->fault = fault;
+    /* a slave cut off mid-byte holds SDA until clocked free: the bus's state, not the chip's */
+    if (fault == HB_AVR_DRV_FAULT_BUS_STUCK || was_stuck) {
+        hb_twi_bus_stuck(board, fault == HB_AVR_DRV_FAULT_BUS_STUCK);
+    }
+    hb_bus_update_lines(board);
+    update_output(drv);
 }
 
 void hb_avr_drv_set_fault(hb_avr *board, int fault)
 {
-    board->drv.fault = fault;
-    hb_twi_bus_stuck(board, fault == HB_AVR_DRV_FAULT_BUS_STUCK);
-    hb_twi_bus_held(board, fault == HB_AVR_DRV_FAULT_BUS_LOST, fault == HB_AVR_DRV_FAULT_BUS_HANG);
-    update_output(board);
+    hb_avr_drv_set_fault_at(board, 0, fault);
+}
+
+void hb_avr_drv_set_lra_hz_at(hb_avr *board, int channel, double hz)
+{
+    hb_drv_model *drv = driver(board, channel);
+    if (drv) {
+        drv->lra_hz = hz;
+    }
 }
 
 void hb_avr_drv_set_lra_hz(hb_avr *board, double hz)
 {
-    board->drv.lra_hz = hz;
+    hb_avr_drv_set_lra_hz_at(board, 0, hz);
+}
+
+int16_t hb_avr_drv_output_mv_at(const hb_avr *board, int channel)
+{
+    const hb_drv_model *drv = driver_const(board, channel);
+    return drv ? drv->output_mv : 0;
 }
 
 int16_t hb_avr_drv_output_mv(const hb_avr *board)
 {
-    return board->drv.output_mv;
+    return hb_avr_drv_output_mv_at(board, 0);
+}
+
+uint32_t hb_avr_drv_calibrations_at(const hb_avr *board, int channel)
+{
+    const hb_drv_model *drv = driver_const(board, channel);
+    return drv ? drv->calibrations : 0;
 }
 
 uint32_t hb_avr_drv_calibrations(const hb_avr *board)
 {
-    return board->drv.calibrations;
+    return hb_avr_drv_calibrations_at(board, 0);
 }
 
 #endif /* HB_EMULATOR */

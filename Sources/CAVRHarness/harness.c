@@ -29,12 +29,40 @@ static void *grow(void *items, size_t *capacity, size_t needed, size_t item_size
     return grown;
 }
 
-void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value)
+void hb_event_append_on(hb_avr *board, uint8_t channel, uint8_t kind, uint8_t reg, uint8_t value)
 {
     hb_event_log *log = &board->events;
     log->items = grow(log->items, &log->capacity, log->count + 1, sizeof *log->items);
-    log->items[log->count++] =
-        (hb_avr_event){.cycle = board->avr->cycle, .kind = kind, .reg = reg, .value = value};
+    log->items[log->count++] = (hb_avr_event){
+        .cycle = board->avr->cycle, .kind = kind, .reg = reg, .value = value, .channel = channel};
+}
+
+void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value)
+{
+    hb_event_append_on(board, 0, kind, reg, value);
+}
+
+/* Arduino Uno pins: D0..D7 = PD0..PD7, D8..D13 = PB0..PB5, A0..A5 (14..19) = PC0..PC5. An input
+ * reads as its resistor pulls it (a port's own pull-up is not enough to count). */
+int hb_pin_level(const hb_avr *board, int pin, int pulled)
+{
+    static const uint8_t ddr[3] = {HB_ADDR_DDRD, HB_ADDR_DDRB, HB_ADDR_DDRC};
+    static const uint8_t port[3] = {HB_ADDR_PORTD, HB_ADDR_PORTB, HB_ADDR_PORTC};
+    if (pin < 0 || pin > 19) {
+        return pulled;
+    }
+    int which = pin < 8 ? 0 : (pin < 14 ? 1 : 2);
+    uint8_t bit = (uint8_t)(1u << (pin < 8 ? pin : (pin < 14 ? pin - 8 : pin - 14)));
+    const uint8_t *d = board->avr->data;
+    return (d[ddr[which]] & bit) ? (d[port[which]] & bit) != 0u : pulled;
+}
+
+/* A port's pins changed: the lines wired to them (I2C recovery, EN, the mux's RESET) may have. */
+static void pins_written(hb_avr *board)
+{
+    hb_twi_pins_written(board);
+    hb_drv_model_pins_written(board);
+    hb_mux_pins_written(board);
 }
 
 void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value)
@@ -77,22 +105,26 @@ static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param)
         }
         break;
     case 4:
-    case 5: hb_twi_pins_written(board); break;
+    case 5:
     case 6:
-    case 7: hb_drv_model_pins_written(board); break;
+    case 7:
+    case 10:
+    case 11: pins_written(board); break;
+    case 8: hb_event_append_on(board, 1, HB_AVR_EVENT_OCR2A, 0, (uint8_t)value); break;
+    case 9: hb_event_append_on(board, 1, HB_AVR_EVENT_OCR2B, 0, (uint8_t)value); break;
     default: break;
     }
 }
 
-#define WATCHES 8
-static const char *watch_names[WATCHES] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b",
-                                           ">ddrc",  ">portc", ">ddrd",   ">portd"};
+#define WATCHES 12
+static const char *watch_names[WATCHES] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b", ">ddrc", ">portc",
+                                           ">ddrd",  ">portd", ">ocr2a",  ">ocr2b",  ">ddrb", ">portb"};
 
 static void attach_watches(hb_avr *board)
 {
-    static const uint16_t addresses[WATCHES] = {HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0,
-                                                HB_ADDR_TCCR2B, HB_ADDR_DDRC,   HB_ADDR_PORTC,
-                                                HB_ADDR_DDRD,   HB_ADDR_PORTD};
+    static const uint16_t addresses[WATCHES] = {
+        HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0, HB_ADDR_TCCR2B, HB_ADDR_DDRC, HB_ADDR_PORTC,
+        HB_ADDR_DDRD,   HB_ADDR_PORTD,  HB_ADDR_OCR2A,  HB_ADDR_OCR2B,  HB_ADDR_DDRB, HB_ADDR_PORTB};
     board->watch_irqs = avr_alloc_irq(&board->avr->irq_pool, 0, WATCHES, watch_names);
     for (int i = 0; i < WATCHES; i++) {
         avr_irq_t *source = avr_iomem_getirq(board->avr, addresses[i], NULL, AVR_IOMEM_IRQ_ALL);
@@ -116,7 +148,10 @@ static void on_reset(struct avr_t *avr)
     hb_uart_link_reset(board);
     hb_twi_master_reset(board);
     hb_drv_model_mcu_reset(board);
-    hb_drv_model_pins_written(board); /* the pins are inputs again: EN falls to its pull-down */
+    hb_mux_mcu_reset(board);
+    /* the pins are inputs again: EN falls to its pull-down, the mux's RESET rises to its pull-up */
+    hb_drv_model_pins_written(board);
+    hb_mux_pins_written(board);
     hb_profile_probe_write(board, 0);
 }
 

@@ -23,9 +23,14 @@
 #define HB_ADDR_DDRD 0x2Au
 #define HB_ADDR_PORTD 0x2Bu
 #define HB_DRV_EN_BIT 0x10u /* PD4 (Arduino D4): the DRV2605L's EN (board.h HB_DRV_EN_*) */
+#define HB_DRV_EN_ARDUINO_PIN 4
 #define HB_ADDR_TCCR2B 0xB1u
 #define HB_ADDR_OCR1AL 0x88u
 #define HB_ADDR_OCR1BL 0x8Au
+#define HB_ADDR_OCR2A 0xB3u
+#define HB_ADDR_OCR2B 0xB4u
+#define HB_ADDR_DDRB 0x24u
+#define HB_ADDR_PORTB 0x25u
 #define HB_ADDR_UCSR0A 0xC0u
 #define HB_ADDR_UCSR0B 0xC1u
 #define HB_ADDR_UBRR0L 0xC4u
@@ -51,6 +56,8 @@ typedef struct {
 } hb_event_log;
 
 typedef struct {
+    struct hb_avr *board;
+    uint8_t channel; /* its index: the mux port it sits behind (0 without a mux) */
     uint8_t registers[256];
     uint8_t selected;     /* addressed in the current transaction */
     uint8_t want_pointer; /* next written byte is the register pointer */
@@ -61,10 +68,26 @@ typedef struct {
     double lra_hz;     /* the LRA's true resonance (what LRA_PERIOD reports) */
     int16_t output_mv; /* the output the registers command now */
     uint32_t calibrations;
-    int en_pin;          /* EN wired to PD4 with a pull-down (else tied high) */
+    int en_pin;          /* EN's Arduino pin (pulled down), -1: tied high */
     int enabled;         /* EN is high now */
     uint32_t brown_outs; /* power losses so far (HB_AVR_DRV_FAULT_POWER_LOSS, hb_avr_drv_power_loss) */
 } hb_drv_model;
+
+typedef struct {
+    int present;       /* hb_avr_mux_attach was called */
+    uint8_t address7;  /* 0x70..0x77 */
+    int drivers;       /* DRV2605L models behind ports 0..drivers-1 */
+    uint8_t control;   /* the control register */
+    uint8_t connected; /* the ports connected: the control register as of the last STOP */
+    int selected;      /* addressed in the current transaction */
+    int written;       /* the control register was written in it */
+    int fault;         /* HB_AVR_MUX_FAULT_* */
+    int stuck_port;    /* for HB_AVR_MUX_FAULT_STUCK_PORT */
+    int reset_pin;     /* RESET's Arduino pin (pulled up), -1: tied high */
+    int in_reset;      /* RESET is low now */
+    uint32_t resets;   /* falling edges of RESET */
+    uint32_t brown_outs;
+} hb_mux_model;
 
 typedef struct {
     avr_twi_t *port;         /* simavr's TWI module, for its interrupt vector */
@@ -116,7 +139,8 @@ struct hb_avr {
     uint64_t tx_busy_until;
     /* outputs */
     hb_event_log events;
-    hb_drv_model drv;
+    hb_drv_model drv[HB_AVR_MAX_DRIVERS];
+    hb_mux_model mux;
     hb_twi_bus twi;
     hb_profile profile;
     avr_irq_t *watch_irqs;                /* our notify targets */
@@ -133,11 +157,36 @@ void hb_uart_link_reset(hb_avr *board);
 void hb_twi_master_reset(hb_avr *board);
 void hb_drv_model_mcu_reset(hb_avr *board);
 void hb_drv_model_attach(hb_avr *board);
+/* Sets up driver `channel` at its reset state (EN and calibration time as given). */
+void hb_drv_model_init(hb_avr *board, int channel, int en_pin, uint64_t calibration_cycles);
 void hb_twi_master_attach(hb_avr *board);
-int hb_drv_model_start(hb_avr *board, uint8_t address8);
-int hb_drv_model_write(hb_avr *board, uint8_t byte);
-uint8_t hb_drv_model_read(hb_avr *board);
-void hb_drv_model_stop(hb_avr *board);
+/* One DRV2605L's side of a transaction (the bus routes to it: i2c_bus.c). */
+int hb_drv_model_start(hb_drv_model *drv, uint8_t address8);
+int hb_drv_model_write(hb_drv_model *drv, uint8_t byte);
+uint8_t hb_drv_model_read(hb_drv_model *drv);
+/* The slaves on the bus (i2c_bus.c): the TCA9548A and the DRV2605L it connects, or the one
+ * DRV2605L. start returns the ACK of the address (any slave's), write the ACK of a byte, read the
+ * wired-AND of what every addressed slave drives. */
+int hb_bus_start(hb_avr *board, uint8_t address8);
+int hb_bus_write(hb_avr *board, uint8_t byte);
+uint8_t hb_bus_read(hb_avr *board);
+void hb_bus_stop(hb_avr *board);
+/* Driver `channel` is on the main bus now (no mux, or its port connected). */
+int hb_bus_reaches(const hb_avr *board, int channel);
+/* SDA and SCL as the reachable slaves' faults hold them (after a fault or the mux's ports change). */
+void hb_bus_update_lines(hb_avr *board);
+/* The TCA9548A's side of a transaction (tca9548a_model.c). */
+int hb_mux_start(hb_avr *board, uint8_t address8);
+int hb_mux_write(hb_avr *board, uint8_t byte);
+uint8_t hb_mux_read(const hb_avr *board);
+void hb_mux_stop(hb_avr *board);
+void hb_mux_pins_written(hb_avr *board);
+/* The MCU's reset ends a transaction in flight; the mux keeps its selection (another chip). */
+void hb_mux_mcu_reset(hb_avr *board);
+/* A driver behind the mux started to drive (its supply's load rose). */
+void hb_mux_load_rose(hb_avr *board);
+/* Level of Arduino pin `pin` (0..19) as the MCU drives it, else `pulled` (its resistor). */
+int hb_pin_level(const hb_avr *board, int pin, int pulled);
 /* A stuck bus: SDA low until SCL has been clocked (I2C recovery); the pins' writes drive SCL. */
 void hb_twi_bus_stuck(hb_avr *board, int on);
 /* Lines held low for good (bus lost: SDA; bus hung: SCL). */
@@ -153,6 +202,7 @@ void hb_profile_free(hb_avr *board);
 void hb_profile_set_origin(hb_avr *board, uint64_t cycle);
 
 void hb_event_append(hb_avr *board, uint8_t kind, uint8_t reg, uint8_t value);
+void hb_event_append_on(hb_avr *board, uint8_t channel, uint8_t kind, uint8_t reg, uint8_t value);
 void hb_byte_log_append(hb_byte_log *log, uint64_t cycle, uint8_t value);
 
 #endif

@@ -10,8 +10,9 @@
  * takes over the TWCR and TWDR registers and behaves as the datasheet says: writing TWINT = 1
  * starts the next bus action, which completes after its bus time (START and STOP one SCL
  * period, a byte with its acknowledge 9 periods, SCL period = 16 + 2 * TWBR * 4^TWPS cycles)
- * with the datasheet's status code in TWSR and TWINT set (interrupt if TWIE). The only
- * device on the bus is the DRV2605L model; any other address is not acknowledged. A stuck bus
+ * with the datasheet's status code in TWSR and TWINT set (interrupt if TWIE). The devices on
+ * the bus are the DRV2605L model, or a TCA9548A and the DRV2605L models it connects (i2c_bus.c);
+ * any other address is not acknowledged. A stuck bus
  * (a slave holding SDA low) takes no START until the firmware clocks SCL on the pins; a lost bus
  * (SDA held low for good) takes none ever; a hung bus (SCL held low for good, a clock stretched
  * forever) completes no action from then on, not even a STOP (TWSTO stays set). */
@@ -99,22 +100,22 @@ static void write_twcr(struct avr_t *avr, avr_io_addr_t addr, uint8_t v, void *p
         schedule(board, PHASE_ADDRESS, 0, 1);
     } else if (v & TWSTO) {
         if (bus->owned) {
-            hb_drv_model_stop(board);
+            hb_bus_stop(board);
         }
         bus->owned = 0;
         bus->phase = PHASE_IDLE;
         schedule(board, PHASE_IDLE, 0xF8, 1);
     } else if (bus->phase == PHASE_ADDRESS) {
         uint8_t sla = avr->data[ADDR_TWDR];
-        int ack = hb_drv_model_start(board, sla);
+        int ack = hb_bus_start(board, sla);
         uint8_t status = (sla & 1u) ? (ack ? 0x40 : 0x48) : (ack ? 0x18 : 0x20);
         bus->phase = ack ? ((sla & 1u) ? PHASE_READ : PHASE_WRITE) : PHASE_IDLE;
         schedule(board, PHASE_WRITE, status, 9);
     } else if (bus->phase == PHASE_WRITE) {
-        int ack = hb_drv_model_write(board, avr->data[ADDR_TWDR]);
+        int ack = hb_bus_write(board, avr->data[ADDR_TWDR]);
         schedule(board, PHASE_WRITE, ack ? 0x28 : 0x30, 9);
     } else if (bus->phase == PHASE_READ) {
-        avr->data[ADDR_TWDR] = hb_drv_model_read(board);
+        avr->data[ADDR_TWDR] = hb_bus_read(board);
         schedule(board, PHASE_READ, (v & TWEA) ? 0x50 : 0x58, 9);
     }
 }

@@ -41,11 +41,18 @@ struct InstructionChecker: Sendable {
     }
 
     private var loops = FourSlots(filler: OpenLoop(start: 0, count: 0, head: .closed(count: 0)))
-    /// The current instruction's time, in the first iteration of every open loop (1.6 (c)).
-    private var time: UInt32 = 0
-    private var run = 0
+    /// The current instruction's time, in the first iteration of every open loop (1.6 (c)); after
+    /// an ENDLOOP, the time after the loop's last iteration.
+    private(set) var time: UInt32 = 0
+    /// 1.6 (d): the instructions in a row at this time, the last one checked included.
+    private(set) var run = 0
     /// The instructions tick 0 executes (1.6 (e)).
     private var first = Head.open(openedAt: 0)
+    /// After an ENDLOOP: the head of the loop it closed (1.6 (e)), which its jump leads to.
+    private(set) var endedHead = 0
+
+    /// The instructions tick 0 executes, once an instruction with a nonzero delay has ended them.
+    var firstCount: Int { first.count }
 
     init(header: ProgramHeader, streamed: Bool) {
         totalTicks = header.totalTicks
@@ -95,7 +102,10 @@ struct InstructionChecker: Sendable {
         run = delay == 0 ? run + 1 : 1
         guard run <= Self.maxRun else { throw .runTooLong }
         // (e) a jump's tick: this run, then the loop's head.
-        if let ended, run + ended.head.count > Self.maxRun { throw .runTooLong }
+        if let ended {
+            endedHead = ended.head.count
+            guard run + endedHead <= Self.maxRun else { throw .runTooLong }
+        }
 
         if opcode == .end {
             guard loops.isEmpty else { throw .loopUnterminated }

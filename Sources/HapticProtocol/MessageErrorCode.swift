@@ -1,5 +1,5 @@
 /// An error code as carried by NACK and TELEMETRY FAULT (PROTOCOL.md 1.16 and 2.15): program
-/// validation 1...30, faults while playing 48...63, protocol errors 64...95. A struct, not an
+/// validation 1...31 (31: format 3's rule (f), PROTOCOL-3.md 3.1), faults while playing 48...63, protocol errors 64...95. A struct, not an
 /// enum, so that codes of later versions pass through unchanged.
 public struct MessageErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: UInt8
@@ -34,7 +34,7 @@ public struct MessageErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let noStream = Self(75)
     public static let unsupported = Self(76)
 
-    public var isValidationError: Bool { (1...30).contains(rawValue) }
+    public var isValidationError: Bool { (1...31).contains(rawValue) }
     public var isPlaybackFault: Bool { (48...63).contains(rawValue) }
     public var isProtocolError: Bool { (64...95).contains(rawValue) }
     /// A fault of the board's output stage (2.18): its driver, not the program or the link.

@@ -14,22 +14,27 @@ public struct Program: Hashable, Sendable {
     }
 
     /// Encodes `instructions` (shortest forms) and fills in the header: body length, CRC and
-    /// total ticks (`totalTicks(of:)`). `sharpness` sets the SHARP flag. Does not validate.
-    public init(instructions: [Instruction], sharpness: Bool = true, rate: UInt16 = ProgramHeader.defaultRate) {
+    /// total ticks (`totalTicks(of:)`). `sharpness` sets the SHARP flag, `version` the format
+    /// byte (2, or 3 for a protocol 3 device). Does not validate.
+    public init(
+        instructions: [Instruction], sharpness: Bool = true, rate: UInt16 = ProgramHeader.defaultRate,
+        version: UInt8 = ProgramHeader.formatVersion
+    ) {
         var body: [UInt8] = []
         body.reserveCapacity(instructions.count * 3)
         for instruction in instructions { instruction.encode(into: &body) }
         self.init(
             header: ProgramHeader(
                 hasSharpness: sharpness, rate: rate, bodyLength: UInt32(body.count),
-                totalTicks: Self.totalTicks(of: instructions), crc: CRC16.checksum(body)),
+                totalTicks: Self.totalTicks(of: instructions), crc: CRC16.checksum(body), version: version),
             body: body)
     }
 
     /// Parses a program file: header rules 1-4 (`ProgramHeader(parsing:)`), then the byte count
-    /// (7, LENGTH_MISMATCH) and the body CRC (8, BAD_CRC). The instructions are not examined.
-    public init(bytes: [UInt8]) throws(ProgramError) {
-        let header = try ProgramHeader(parsing: bytes)
+    /// (7, LENGTH_MISMATCH) and the body CRC (8, BAD_CRC), for programs of `format`. The
+    /// instructions are not examined.
+    public init(bytes: [UInt8], format: UInt8 = ProgramHeader.formatVersion) throws(ProgramError) {
+        let header = try ProgramHeader(parsing: bytes, format: format)
         guard UInt64(bytes.count) == UInt64(ProgramHeader.size) + UInt64(header.bodyLength) else { throw .lengthMismatch }
         let body = Array(bytes[ProgramHeader.size...])
         guard CRC16.checksum(body) == header.crc else { throw .badCRC }

@@ -3,7 +3,8 @@
 /// test vectors: never renumber.
 ///
 /// 1...30 are validation errors, found before a flat program plays (1.6) or when a streamed
-/// program's instruction is fetched (1.14); 48...63 are faults while playing.
+/// program's instruction is fetched (1.14), and 31 is format 3's rule (f) (PROTOCOL-3.md 3.1);
+/// 48...63 are faults while playing.
 public enum ProgramError: UInt8, Error, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     // Header (1.6 rules 1-8, checked in this order).
     case headerTruncated = 1
@@ -30,6 +31,8 @@ public enum ProgramError: UInt8, Error, Sendable, Hashable, CaseIterable, Custom
     case endNotLast = 28
     case ticksMismatch = 29
     case endMissing = 30
+    // Format 3 only: rule (f), checked after the rules above (PROTOCOL-3.md 3.1).
+    case loopNotClosed = 31
     // Faults while playing (1.12-1.14).
     case underrun = 48
     case safetyLimit = 49
@@ -60,13 +63,14 @@ public enum ProgramError: UInt8, Error, Sendable, Hashable, CaseIterable, Custom
         case .endNotLast: "END_NOT_LAST"
         case .ticksMismatch: "TICKS_MISMATCH"
         case .endMissing: "END_MISSING"
+        case .loopNotClosed: "LOOP_NOT_CLOSED"
         case .underrun: "UNDERRUN"
         case .safetyLimit: "SAFETY_LIMIT"
         }
     }
 
-    /// True for codes 1...30 (the program is malformed), false for faults while playing.
-    public var isValidationError: Bool { rawValue <= 30 }
+    /// True for codes 1...31 (the program is malformed), false for faults while playing.
+    public var isValidationError: Bool { rawValue <= 31 }
 
     /// "error 8 BAD_CRC".
     public var description: String { "error \(rawValue) \(name)" }

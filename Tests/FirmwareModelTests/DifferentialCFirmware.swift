@@ -84,3 +84,19 @@ final class CFirmware {
         return Observation(sample: sample, mode: s.mode, error: s.error, tick: s.tick, executed: Int(s.executed))
     }
 }
+
+extension CFirmware {
+    /// hb_program_validate_format: the error code, and on success T, the peak and the seek bound.
+    static func validate(_ program: [UInt8], _ configuration: DeviceConfiguration, format: UInt8) -> (
+        code: UInt8, total: UInt32, peak: Int, seekBound: UInt32
+    ) {
+        var config = CFirmware.config(configuration)
+        var header = hb_header()
+        var info = hb_program_info()
+        let code = program.withUnsafeBufferPointer {
+            hb_program_validate_format(
+                $0.baseAddress ?? UnsafePointer(bitPattern: 1)!, UInt32($0.count), &config, format, nil, nil, nil, &header, &info)
+        }
+        return (code, header.total_ticks, Int(info.peak), info.seek_bound)
+    }
+}

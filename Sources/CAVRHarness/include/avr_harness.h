@@ -6,8 +6,10 @@
  *    FIFO, raising RXC when it completes (simavr's own input path adds a byte of delay and
  *    counts 11 bits per byte). A real ATmega328P holds 2 unread bytes plus one in the shift
  *    register; the harness reports the deepest backlog seen and counts would-be overruns.
- *  - recording of the output stage: Timer1 compare registers (OCR1A/OCR1B low bytes) and a
- *    DRV2605L I2C slave model at 0x5A, every write stamped with its cycle;
+ *  - recording of the output stages: Timer1's compare registers (OCR1A/OCR1B low bytes: PWM
+ *    channel 0) and Timer2's (OCR2A/OCR2B: PWM channel 1, a second H-bridge), and a DRV2605L I2C
+ *    slave model at 0x5A, or up to 8 of them behind a TCA9548A I2C switch (tca9548a_model.c),
+ *    every write stamped with its cycle and its channel;
  *  - cycle profiling without breakpoints: interrupt handlers are timed from the program
  *    counter (vector entry to RETI, plus the 4-cycle interrupt response simavr does not
  *    charge), main-loop regions from the firmware's GPIOR0 probe bits (minus the interrupt
@@ -77,19 +79,27 @@ enum {
     HB_AVR_EVENT_TIMER2_START = 3, /* the tick timer's clock was started (TCCR2B written non-zero) */
     HB_AVR_EVENT_PROBE = 4,        /* value = GPIOR0 as written: the firmware's probe bits (probe.h) */
     HB_AVR_EVENT_DRV_OUTPUT = 5,   /* the DRV2605L's output changed: reg << 8 | value = signed millivolts */
-    HB_AVR_EVENT_DRV_ENABLE = 6    /* the DRV2605L's EN changed: value = its level */
+    HB_AVR_EVENT_DRV_ENABLE = 6,   /* the DRV2605L's EN changed: value = its level */
+    HB_AVR_EVENT_OCR2A = 7,        /* value = new OCR2A (channel 1) */
+    HB_AVR_EVENT_OCR2B = 8,        /* value = new OCR2B (channel 1) */
+    HB_AVR_EVENT_MUX_SELECT = 9    /* the TCA9548A's connected ports changed: value = their mask */
 };
 typedef struct {
     uint64_t cycle;
     uint8_t kind;
     uint8_t reg;
     uint8_t value;
+    /* the output channel: 0 for Timer1 and the DRV2605L on its own (or behind port 0), 1 for
+     * Timer2, n for the DRV2605L behind the mux's port n; 0 for the probe, the tick timer, the mux */
+    uint8_t channel;
 } hb_avr_event;
 size_t hb_avr_events_count(const hb_avr *board);
 /* Copies events [first, first + capacity) that exist; returns how many were copied. */
 size_t hb_avr_events_copy(const hb_avr *board, size_t first, hb_avr_event *out, size_t capacity);
 
-/* DRV2605L model: current register file and auto-calibration timing. */
+/* DRV2605L model: current register file and auto-calibration timing. The functions without a
+ * channel act on channel 0 (the only driver without a mux); hb_avr_drv_set_en_pin and
+ * hb_avr_drv_set_calibration_cycles act on every driver (one shared EN line). */
 uint8_t hb_avr_drv_register(const hb_avr *board, uint8_t reg);
 /* Cycle of the first I2C transaction addressed to the DRV2605L (0 if none yet). */
 uint64_t hb_avr_drv_first_access(const hb_avr *board);
@@ -126,6 +136,49 @@ uint32_t hb_avr_drv_brown_outs(const hb_avr *board);
 void hb_avr_drv_set_en_pin(hb_avr *board, int on);
 /* EN is high now (the chip may drive). */
 int hb_avr_drv_enabled(const hb_avr *board);
+
+/* ---- Several DRV2605L behind a TCA9548A I2C switch (tca9548a_model.c) ---- */
+#define HB_AVR_MAX_DRIVERS 8
+/* Puts a TCA9548A at 7-bit `address` (0x70..0x77: A2..A0) with `drivers` (1..8) DRV2605L behind
+ * its ports 0..drivers-1, each a model of its own; without it, the one DRV2605L sits on the bus.
+ * Call before running the firmware. Returns 0, or -1 for an address or count out of range. */
+int hb_avr_mux_attach(hb_avr *board, uint8_t address, int drivers);
+/* DRV2605L models on the board: 1 without a mux. */
+int hb_avr_drv_count(const hb_avr *board);
+/* The control register (what was written last) and the ports connected now (the register as of
+ * the last STOP, SCPS207F 8.5.4). */
+uint8_t hb_avr_mux_control(const hb_avr *board);
+uint8_t hb_avr_mux_connected(const hb_avr *board);
+enum {
+    HB_AVR_MUX_FAULT_NONE = 0,
+    HB_AVR_MUX_FAULT_ABSENT = 1,     /* no ACK at its address, nothing behind it reachable */
+    HB_AVR_MUX_FAULT_STUCK_PORT = 2, /* a downstream SDA held low: connecting that port holds the
+                                        main bus's SDA low until RESET deselects it */
+    HB_AVR_MUX_FAULT_POWER_LOSS = 3  /* its supply sags whenever a driver behind it starts to drive:
+                                        it comes back at power-on reset, no port selected */
+};
+/* `port`: the stuck port for HB_AVR_MUX_FAULT_STUCK_PORT (else ignored). */
+void hb_avr_mux_set_fault(hb_avr *board, int fault, int port);
+/* RESET (active low, pulled up) wired to Arduino pin `pin` (0..19: D0..D13, A0..A5), or -1: tied high. */
+void hb_avr_mux_set_reset_pin(hb_avr *board, int pin);
+/* The mux loses power and comes back now (no port selected). */
+void hb_avr_mux_power_loss(hb_avr *board);
+uint32_t hb_avr_mux_brown_outs(const hb_avr *board);
+/* Falling edges of its RESET input so far. */
+uint32_t hb_avr_mux_resets(const hb_avr *board);
+
+/* The same as the functions above, for driver `channel` (0..hb_avr_drv_count - 1; out of range:
+ * ignored, reads return 0). EN per channel: Arduino pin `pin` (as for the mux's RESET) with a
+ * pull-down, or -1: tied high. Several channels may share a pin. */
+uint8_t hb_avr_drv_register_at(const hb_avr *board, int channel, uint8_t reg);
+void hb_avr_drv_set_fault_at(hb_avr *board, int channel, int fault);
+void hb_avr_drv_set_lra_hz_at(hb_avr *board, int channel, double hz);
+int16_t hb_avr_drv_output_mv_at(const hb_avr *board, int channel);
+uint32_t hb_avr_drv_calibrations_at(const hb_avr *board, int channel);
+void hb_avr_drv_power_loss_at(hb_avr *board, int channel);
+uint32_t hb_avr_drv_brown_outs_at(const hb_avr *board, int channel);
+void hb_avr_drv_set_en_pin_at(hb_avr *board, int channel, int pin);
+int hb_avr_drv_enabled_at(const hb_avr *board, int channel);
 
 /* Loads a bootloader (Intel HEX, e.g. Debian's optiboot_atmega328.hex at 0x7E00) into flash at its
  * address and makes it the reset vector, as BOOTRST and the boot-size fuses do on the board; the

@@ -502,7 +502,7 @@ class Device3:
         slew = pl.fade_step(self.fade)
         ducks = {}
         for c in range(self.cfg.channels):
-            ducks.update(pl.duck_gains(self.pool, c))
+            ducks.update(pl.duck_gains(self.pool, c, n))
         per_channel = {c: [] for c in range(self.cfg.channels)}
         brake_req = {c: False for c in range(self.cfg.channels)}
         ends = []
@@ -534,11 +534,7 @@ class Device3:
                 for q in self.pool:
                     if q.channel == c and q.state == "playing":
                         self.telemetry(5, q, ref.ERR["SAFETY_LIMIT"], n)
-                        q.brake(ch.brake)
-                        if q.state == "braking":
-                            q.brake_left -= 1  # this tick is its first brake sample
-                            if q.brake_left == 0:
-                                q.free()
+                        if q.brake_from_here(ch.brake):  # this tick is its first brake sample
                             brake_req[c] = True
                 ch.full = 0
                 amp, sharp = 0, 0

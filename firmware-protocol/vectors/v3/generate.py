@@ -245,6 +245,21 @@ def duck_and_hand_back(s):
     s.run(25)
 
 
+@session("a seek's fade and ducking: while a higher play fades out and in for a SEEK it does not "
+         "sound, so the rumble under it rises back toward 256; from the tick its new position is "
+         "output (the ACK value) it sounds and ducks again", channels=1)
+def seek_fade_ducks(s):
+    s.upload(0, RUMBLE)
+    s.command("PLAY", play(1, 1, 0, loops=0))
+    s.run(20)
+    s.command("PLAY", play(2, 1, 0, loops=0, priority=1, duck=64))
+    s.run(30)
+    s.command("CONTROL", control(2, 1, "SEEK", 10))
+    s.run(40)
+    s.command("STOP", stop())
+    s.run(25)
+
+
 @session("replacing and cutting: a PLAY with a running id replaces it (STOPPED 1, no brake); "
          "one with CUT ends every other play on its channels (STOPPED 2); a pending play of the "
          "same id is replaced without notice")

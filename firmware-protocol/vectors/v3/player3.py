@@ -66,9 +66,11 @@ class Player:
             return 0
         return self.peak * -(-self.rate // RATE_ONE)
 
-    def sounding(self):
-        """Counts for ducking (3.6): playing, not paused, not muted, not in a seek's fade."""
-        return self.state == "playing" and not self.paused and not self.muted and self.frozen_until is None
+    def sounding(self, n):
+        """Counts for ducking at step n (3.6): playing, not paused, not muted, not in a seek's fade (which
+        ends at frozen_until: from that step on it sounds, 3.5)."""
+        fading = self.frozen_until is not None and n < self.frozen_until
+        return self.state == "playing" and not self.paused and not self.muted and not fading
 
     def frozen(self, n):
         if self.frozen_until is not None and n >= self.frozen_until:
@@ -98,7 +100,7 @@ class Player:
             self.fresh = False
             end = self.advance(brake_ticks)
             if end is not None:
-                return 0, 0, False, self.state == "braking", end
+                return 0, 0, False, self.brake_from_here(brake_ticks), end
             src = self.held = self.st.sample(self.pos, self.sharp_flag)
         amp = (src[0] * m_prime(self.scale) * self.gain + 32768) >> 16
         sharp = 0 if not self.sharp_flag else min(max(src[1] + self.offset, 0), 255)
@@ -123,7 +125,6 @@ class Player:
             # the iteration ends at program tick e
             self.iterations += 1
             if last or self.total == 0:
-                self.brake(brake_ticks)
                 return ("FINISHED", 0)
             if self.loops > 1:
                 self.loops -= 1
@@ -134,6 +135,17 @@ class Player:
         self.state, self.brake_left = ("braking", brake_ticks) if brake_ticks else ("free", 0)
         if self.state == "free":
             self.play = self.channel = None
+
+    def brake_from_here(self, brake_ticks):
+        """The play ends in this step, which is its first brake step (3.4, 3.8 step 5): B brake steps
+        in all, this one included, as 1.13 and 2.0; returns whether it requests the brake now."""
+        self.brake(brake_ticks)
+        if self.state != "braking":
+            return False
+        self.brake_left -= 1
+        if self.brake_left == 0:
+            self.state, self.play, self.channel = "free", None, None
+        return True
 
     def stop(self, brake, brake_ticks):
         if brake:
@@ -166,13 +178,13 @@ def mix(contributions):
     return max(total, loudest), sharp
 
 
-def duck_gains(players, channel):
+def duck_gains(players, channel, n):
     """3.6: for each player on the channel, the gain ducking gives it: the least m'(duck) of the
     sounding players of higher priority on the same channel, 256 when there is none."""
     out = {}
     mine = [p for p in players if p.channel == channel and p.state == "playing"]
     for p in mine:
-        above = [m_prime(q.duck) for q in mine if q is not p and q.sounding() and q.priority > p.priority]
+        above = [m_prime(q.duck) for q in mine if q is not p and q.sounding(n) and q.priority > p.priority]
         out[p.index] = min(above, default=256)
     return out
 

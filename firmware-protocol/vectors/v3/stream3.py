@@ -49,8 +49,8 @@ class PoolPlayer(pl.Player):
             if self.interp.mode != "playing":  # END, or a fault its fetch found (1.14)
                 error = self.interp.error
                 self.iterations = 1 if error == 0 else 0
-                self.brake(brake_ticks)
-                return 0, 0, False, self.state == "braking", ("FINISHED", 0) if error == 0 else ("FAULT", error)
+                braking = self.brake_from_here(brake_ticks)
+                return 0, 0, False, braking, ("FINISHED", 0) if error == 0 else ("FAULT", error)
             self.pos = self.interp.n - 1
             src = self.held = (amp, sharp)
         amp = (src[0] * pl.m_prime(self.scale) * self.gain + 32768) >> 16

@@ -14,37 +14,18 @@
 
 #include "vector_files.h"
 
-#define MAX_INPUTS 4096
-#define MAX_TICKS 20000
-#define MAX_BYTES 200000
+#define MAX_TICKS SESSION_MAX_TICKS
+#define MAX_BYTES SESSION_MAX_BYTES
 #define LINE_SIZE 8192
 #define MAX_MEMORY 65536
-
-typedef struct {
-    uint32_t tick;
-    uint32_t start;
-    uint32_t length;
-    int fault; /* a `fault <tick> <code>` line: the board reports stage fault `start` (2.18) */
-} chunk;
 
 /* The parsed vector. */
 static hb_device_config cfg;
 static char profile_name[64];
-static chunk inputs[MAX_INPUTS];
-static uint32_t input_count;
-static uint8_t in_bytes[MAX_BYTES];
-static uint32_t in_used;
-static uint32_t out_ticks[MAX_BYTES];
-static uint8_t out_bytes[MAX_BYTES];
-static uint32_t out_used;
 static hb_sample samples[MAX_TICKS];
-static uint32_t ticks;
 
-/* What the device did. */
-static uint32_t got_ticks[MAX_BYTES];
-static uint8_t got_bytes[MAX_BYTES];
-static uint32_t got_used;
-static uint32_t current_tick;
+/* The session file, and what the device did. */
+static vector_session session;
 static uint8_t memory[MAX_MEMORY];
 static uint8_t ring[MAX_MEMORY];
 
@@ -52,12 +33,8 @@ static int api_checks = 0, api_failures = 0;
 
 static void tx(void *ctx, const uint8_t *bytes, uint16_t length)
 {
-    uint16_t i;
     (void)ctx;
-    for (i = 0; i < length && got_used < MAX_BYTES; i++) {
-        got_ticks[got_used] = current_tick;
-        got_bytes[got_used++] = bytes[i];
-    }
+    vector_session_sent(&session, bytes, length);
 }
 
 static int parse_config(const char *line)
@@ -103,53 +80,7 @@ static int parse_samples(const char *line)
 
 static int parse(const char *path)
 {
-    static char line[LINE_SIZE];
-    FILE *file = fopen(path, "r");
-    int have_config = 0, ok = 1;
-    input_count = in_used = out_used = ticks = 0;
-    if (file == NULL) return 0;
-    while (ok && fgets(line, sizeof line, file) != NULL) {
-        char hex[LINE_SIZE];
-        unsigned long tick;
-        long n;
-        if (line[0] == '#' || line[0] == '\n') continue;
-        if (strncmp(line, "config:", 7) == 0) {
-            ok = have_config = parse_config(line + 6);
-        } else if (strncmp(line, "ticks:", 6) == 0) {
-            ticks = (uint32_t)strtoul(line + 6, NULL, 10);
-            ok = ticks <= MAX_TICKS;
-        } else if (sscanf(line, "in %lu %s", &tick, hex) == 2) {
-            n = vector_hex(hex, in_bytes + in_used, MAX_BYTES - in_used);
-            ok = n >= 0 && input_count < MAX_INPUTS;
-            if (ok) {
-                inputs[input_count].tick = (uint32_t)tick;
-                inputs[input_count].start = in_used;
-                inputs[input_count].length = (uint32_t)n;
-                inputs[input_count].fault = 0;
-                input_count++;
-                in_used += (uint32_t)n;
-            }
-        } else if (sscanf(line, "fault %lu %ld", &tick, &n) == 2) {
-            ok = n >= 0 && n <= 255 && input_count < MAX_INPUTS;
-            if (ok) {
-                inputs[input_count].tick = (uint32_t)tick;
-                inputs[input_count].start = (uint32_t)n;
-                inputs[input_count].length = 0;
-                inputs[input_count].fault = 1;
-                input_count++;
-            }
-        } else if (sscanf(line, "out %lu %s", &tick, hex) == 2) {
-            long i;
-            n = vector_hex(hex, out_bytes + out_used, MAX_BYTES - out_used);
-            ok = n >= 0;
-            for (i = 0; ok && i < n; i++) out_ticks[out_used + (uint32_t)i] = (uint32_t)tick;
-            if (ok) out_used += (uint32_t)n;
-        } else {
-            ok = parse_samples(line);
-        }
-    }
-    fclose(file);
-    return ok && have_config;
+    return vector_session_parse(&session, path, parse_config, parse_samples);
 }
 
 /* Most notices one step queued, over every vector run split (hb_device_step + hb_device_flush). */
@@ -165,33 +96,33 @@ static unsigned max_queued;
 static int run(const char *name, int split)
 {
     static hb_device dev;
-    uint32_t t, next_input = 0, i;
-    got_used = 0;
-    current_tick = 0;
+    uint32_t t, next_input = 0;
+    session.got_used = 0;
+    session.current_tick = 0;
     if ((uint32_t)cfg.slot_count * cfg.slot_capacity > MAX_MEMORY || cfg.stream_capacity > MAX_MEMORY
         || !hb_device_init(&dev, &cfg, memory, ring, tx, NULL)) {
         printf("FAIL %s: configuration\n", name);
         return 0;
     }
     hb_device_set_deferred_replies(&dev, (uint8_t)(split == 3));
-    for (t = 0; t < ticks; t++) {
+    for (t = 0; t < session.ticks; t++) {
         hb_sample s;
-        current_tick = t;
-        while (next_input < input_count && inputs[next_input].tick == t) {
-            if (inputs[next_input].fault) {
-                hb_device_set_stage_fault(&dev, (uint8_t)inputs[next_input].start);
+        session.current_tick = t;
+        while (next_input < session.input_count && session.inputs[next_input].tick == t) {
+            if (session.inputs[next_input].fault) {
+                hb_device_set_stage_fault(&dev, (uint8_t)session.inputs[next_input].start);
             } else {
-                hb_device_receive(&dev, in_bytes + inputs[next_input].start,
-                                  (uint16_t)inputs[next_input].length);
+                hb_device_receive(&dev, session.in_bytes + session.inputs[next_input].start,
+                                  (uint16_t)session.inputs[next_input].length);
             }
             next_input++;
         }
         if (split) {
-            uint32_t before = got_used;
+            uint32_t before = session.got_used;
             s = hb_device_step(&dev);
-            if ((split == 1 || split == 3) && got_used != before) {
+            if ((split == 1 || split == 3) && session.got_used != before) {
                 printf("FAIL %s: tick %u: hb_device_step sent %u bytes\n", name, (unsigned)t,
-                       (unsigned)(got_used - before));
+                       (unsigned)(session.got_used - before));
                 return 0;
             }
             if (dev.queued_count > max_queued) max_queued = dev.queued_count;
@@ -206,18 +137,7 @@ static int run(const char *name, int split)
         }
     }
     hb_device_flush(&dev);
-    for (i = 0; i < got_used && i < out_used; i++) {
-        if (got_bytes[i] != out_bytes[i] || (split != 2 && got_ticks[i] != out_ticks[i])) {
-            printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name,
-                   (unsigned)i, got_bytes[i], (unsigned)got_ticks[i], out_bytes[i], (unsigned)out_ticks[i]);
-            return 0;
-        }
-    }
-    if (got_used != out_used) {
-        printf("FAIL %s: %u output bytes, expected %u\n", name, (unsigned)got_used, (unsigned)out_used);
-        return 0;
-    }
-    return 1;
+    return vector_session_compare(&session, name, split != 2);
 }
 
 static void check(int condition, const char *what)
@@ -289,7 +209,7 @@ static void hello_yields(void)
     commit[6] = (uint8_t)(crc >> 8);
     for (pass = 0; pass < 2; pass++) {
         hb_device *dev = pass == 0 ? &a : &b;
-        got_used = 0;
+        session.got_used = 0;
         hb_device_init(dev, &c, memory, ring, tx, NULL);
         send_frame(dev, HB_MSG_UPLOAD, 1, upload, sizeof upload);
         send_frame(dev, HB_MSG_COMMIT, 2, commit, sizeof commit);
@@ -309,11 +229,11 @@ static void hello_yields(void)
         (void)hb_device_tick(dev); /* steps 1 and 2 */
         (void)hb_device_tick(dev);
         if (pass == 0) {
-            memcpy(first, got_bytes, got_used);
-            first_used = got_used;
+            memcpy(first, session.got_bytes, session.got_used);
+            first_used = session.got_used;
         }
     }
-    check(got_used == first_used && memcmp(first, got_bytes, got_used) == 0,
+    check(session.got_used == first_used && memcmp(first, session.got_bytes, session.got_used) == 0,
           "INFO sent in pieces: same bytes, STARTED after INFO");
     check(a.now == 3u && b.now == 3u && a.silence == b.silence && a.active && b.active,
           "same tick, silence and play after HELLO and three steps");
@@ -340,8 +260,8 @@ static int decoded_payload(uint8_t type)
     uint32_t i;
     int ready = 0;
     hb_frame_decoder_init(&d);
-    for (i = 0; i < got_used; i++) {
-        if (hb_frame_decoder_push(&d, got_bytes[i]) == HB_FRAME_READY) {
+    for (i = 0; i < session.got_used; i++) {
+        if (hb_frame_decoder_push(&d, session.got_bytes[i]) == HB_FRAME_READY) {
             hb_frame_decoder_frame(&d, &h, &p, &n);
             ready = h.type == type;
             if (ready) memcpy(decoded, p, n);
@@ -443,8 +363,8 @@ static void api_tests(void)
               && c.idle_ticks == 2000 && c.watchdog == 1000 && c.core.rate == 1000,
           "defaults are those of 2.16");
     c.slot_count = 0;
-    got_used = 0;
-    check(!hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 0,
+    session.got_used = 0;
+    check(!hb_device_init(&dev, &c, memory, ring, tx, NULL) && session.got_used == 0,
           "0 slots refused, nothing sent");
     c.slot_count = HB_DEVICE_MAX_SLOTS + 1u;
     check(!hb_device_init(&dev, &c, memory, ring, tx, NULL), "too many slots refused");
@@ -453,7 +373,7 @@ static void api_tests(void)
     check(!hb_device_init(&dev, &c, memory, ring, tx, NULL), "a ring that is not a power of two refused");
     c.stream_capacity = 0;
     c.wake_ticks = 0;
-    check(hb_device_init(&dev, &c, memory, ring, tx, NULL) && got_used == 15,
+    check(hb_device_init(&dev, &c, memory, ring, tx, NULL) && session.got_used == 15,
           "RESET is 15 bytes on the wire");
     check(hb_device_stage(&dev) == HB_STAGE_WARM, "W = 0: warm at boot");
     /* The longest reply, INFO with a 16-byte name (and a longer one truncated), fits HB_DEVICE_TX_MAX. */
@@ -465,9 +385,9 @@ static void api_tests(void)
         c.profile_name = "a-profile-name-longer-than-16";
         c.device_id = 0xFFFFFFFFu;
         hb_device_init(&dev, &c, memory, ring, tx, NULL);
-        got_used = 0;
+        session.got_used = 0;
         hb_device_receive(&dev, wire, (uint16_t)n);
-        check(got_used == HB_DEVICE_TX_MAX - 1u || got_used == HB_DEVICE_TX_MAX,
+        check(session.got_used == HB_DEVICE_TX_MAX - 1u || session.got_used == HB_DEVICE_TX_MAX,
               "INFO with a 16-byte name fits");
     }
     /* The tick counter and PONG: a PING before step n reports n. */
@@ -478,27 +398,27 @@ static void api_tests(void)
         size_t n = hb_frame_encode(&h, payload, 4, wire, sizeof wire);
         int k;
         for (k = 0; k < 300; k++) (void)hb_device_tick(&dev);
-        got_used = 0;
+        session.got_used = 0;
         hb_device_receive(&dev, wire, (uint16_t)n);
-        check(dev.now == 300 && got_used > 0, "PONG sent, now = 300");
+        check(dev.now == 300 && session.got_used > 0, "PONG sent, now = 300");
     }
     /* A board's diagnostics and SET_CONFIG keys (2.18): its hooks fill DIAG_REPORT (the device adds
      * the stage fault) and answer RECALIBRATE. */
     {
         uint8_t payload[5] = {HB_CONFIG_RECALIBRATE, 1, 0, 0, 0};
-        got_used = 0;
+        session.got_used = 0;
         hb_device_set_diag(&dev, fill_diag);
         hb_device_set_stage_fault(&dev, HB_ERR_OVER_CURRENT);
         send_frame(&dev, HB_MSG_DIAG, 9, NULL, 0);
-        check(got_used > 0 && decoded_payload(HB_MSG_DIAG_REPORT) == HB_LEN_DIAG_REPORT && decoded[0] == 2
-                  && decoded[1] == HB_ERR_OVER_CURRENT && decoded[17] == 0x5A,
+        check(session.got_used > 0 && decoded_payload(HB_MSG_DIAG_REPORT) == HB_LEN_DIAG_REPORT
+                  && decoded[0] == 2 && decoded[1] == HB_ERR_OVER_CURRENT && decoded[17] == 0x5A,
               "DIAG_REPORT from the board's hook, with the stage fault");
-        got_used = 0;
+        session.got_used = 0;
         send_frame(&dev, HB_MSG_SET_CONFIG, 10, payload, sizeof payload);
         check(decoded_payload(HB_MSG_NACK) == HB_LEN_NACK && decoded[1] == HB_ERR_BAD_PARAM,
               "RECALIBRATE without a board: BAD_PARAM");
         hb_device_set_config_hook(&dev, accept_recalibrate);
-        got_used = 0;
+        session.got_used = 0;
         send_frame(&dev, HB_MSG_SET_CONFIG, 11, payload, sizeof payload);
         check(decoded_payload(HB_MSG_ACK) == HB_LEN_ACK && recalibrations == 1,
               "RECALIBRATE through the hook");

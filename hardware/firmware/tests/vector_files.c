@@ -127,3 +127,108 @@ int vector_core_config(const char *line, hb_config *cfg)
            + VECTOR_FIELD(line, "threshold", cfg->safety_threshold)
            + VECTOR_FIELD(line, "safety", cfg->safety_ticks);
 }
+
+void vector_session_clear(vector_session *s)
+{
+    s->input_count = s->in_used = s->out_used = s->ticks = 0;
+    s->got_used = s->current_tick = 0;
+}
+
+int vector_session_line(vector_session *s, const char *line)
+{
+    static char hex[SESSION_MAX_BYTES / 4];
+    unsigned long tick, channel;
+    long n, code;
+    if (strncmp(line, "ticks:", 6) == 0) {
+        s->ticks = (uint32_t)strtoul(line + 6, NULL, 10);
+        return s->ticks <= SESSION_MAX_TICKS ? 1 : -1;
+    }
+    if (sscanf(line, "in %lu %s", &tick, hex) == 2) {
+        n = vector_hex(hex, s->in_bytes + s->in_used, SESSION_MAX_BYTES - s->in_used);
+        if (n < 0 || s->input_count >= SESSION_MAX_INPUTS) return -1;
+        s->inputs[s->input_count].tick = (uint32_t)tick;
+        s->inputs[s->input_count].start = s->in_used;
+        s->inputs[s->input_count].length = (uint32_t)n;
+        s->inputs[s->input_count].fault = 0;
+        s->inputs[s->input_count].channel = 0;
+        s->input_count++;
+        s->in_used += (uint32_t)n;
+        return 1;
+    }
+    if (strncmp(line, "fault ", 6) == 0) {
+        int fields = sscanf(line, "fault %lu %lu %ld", &tick, &channel, &code);
+        if (fields == 2) { /* 2.0: fault <tick> <code> */
+            code = (long)channel;
+            channel = 0;
+        } else if (fields != 3) {
+            return -1;
+        }
+        if (code < 0 || code > 255 || channel > 255 || s->input_count >= SESSION_MAX_INPUTS) return -1;
+        s->inputs[s->input_count].tick = (uint32_t)tick;
+        s->inputs[s->input_count].start = (uint32_t)code;
+        s->inputs[s->input_count].length = 0;
+        s->inputs[s->input_count].fault = 1;
+        s->inputs[s->input_count].channel = (uint8_t)channel;
+        s->input_count++;
+        return 1;
+    }
+    if (sscanf(line, "out %lu %s", &tick, hex) == 2) {
+        long i;
+        n = vector_hex(hex, s->out_bytes + s->out_used, SESSION_MAX_BYTES - s->out_used);
+        if (n < 0) return -1;
+        for (i = 0; i < n; i++) s->out_ticks[s->out_used + (uint32_t)i] = (uint32_t)tick;
+        s->out_used += (uint32_t)n;
+        return 1;
+    }
+    return 0;
+}
+
+int vector_session_parse(vector_session *s, const char *path, int (*parse_config)(const char *line),
+                         int (*parse_samples)(const char *line))
+{
+    static char line[8192];
+    FILE *file = fopen(path, "r");
+    int have_config = 0, ok = 1;
+    vector_session_clear(s);
+    if (file == NULL) return 0;
+    while (ok && fgets(line, sizeof line, file) != NULL) {
+        int kind;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (strncmp(line, "config:", 7) == 0) {
+            ok = have_config = parse_config(line + 6);
+        } else if ((kind = vector_session_line(s, line)) != 0) {
+            ok = kind == 1;
+        } else {
+            ok = parse_samples(line);
+        }
+    }
+    fclose(file);
+    return ok && have_config;
+}
+
+void vector_session_sent(vector_session *s, const uint8_t *bytes, uint16_t length)
+{
+    uint16_t i;
+    for (i = 0; i < length && s->got_used < SESSION_MAX_BYTES; i++) {
+        s->got_ticks[s->got_used] = s->current_tick;
+        s->got_bytes[s->got_used++] = bytes[i];
+    }
+}
+
+int vector_session_compare(const vector_session *s, const char *name, int check_ticks)
+{
+    uint32_t i;
+    for (i = 0; i < s->got_used && i < s->out_used; i++) {
+        if (s->got_bytes[i] != s->out_bytes[i] || (check_ticks && s->got_ticks[i] != s->out_ticks[i])) {
+            printf("FAIL %s: output byte %u: 0x%02x at tick %u, expected 0x%02x at tick %u\n", name,
+                   (unsigned)i, s->got_bytes[i], (unsigned)s->got_ticks[i], s->out_bytes[i],
+                   (unsigned)s->out_ticks[i]);
+            return 0;
+        }
+    }
+    if (s->got_used != s->out_used) {
+        printf("FAIL %s: %u output bytes, expected %u\n", name, (unsigned)s->got_used, (unsigned)s->out_used);
+        return 0;
+    }
+    return 1;
+}

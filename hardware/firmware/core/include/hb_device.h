@@ -41,6 +41,9 @@
 
 /* Largest frame the device sends: INFO with a 16-byte name, 4 + 60 + 2 raw bytes, stuffed, 0x00. */
 #define HB_DEVICE_TX_MAX 68u
+/* The transmit buffer, shared with the protocol 3.0 device (hb_device3.h), whose largest frame is
+ * its INFO: 4 + 52 + 16 + 2 raw bytes, stuffed, 0x00. */
+#define HB_DEVICE_TX_BUFFER 76u
 
 #define HB_DEVICE_DEFAULT_SLOT_COUNT 4u
 #define HB_DEVICE_DEFAULT_SLOT_CAPACITY 1024u

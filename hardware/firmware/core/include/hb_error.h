@@ -1,5 +1,6 @@
 /* Error codes of programs and the interpreter (firmware-protocol/PROTOCOL.md, 1.16).
- * 1..30: validation, in the order the validator checks them; 48..63: faults while playing.
+ * 1..30: validation, in the order the validator checks them (31: format 3's rule (f), after them,
+ * firmware-protocol/PROTOCOL-3.md 3.1); 48..63: faults while playing.
  * The numbers are on the wire: never renumber. */
 #ifndef HB_ERROR_H
 #define HB_ERROR_H
@@ -35,6 +36,7 @@ enum {
     HB_ERR_END_NOT_LAST = 28,
     HB_ERR_TICKS_MISMATCH = 29,
     HB_ERR_END_MISSING = 30,
+    HB_ERR_LOOP_NOT_CLOSED = 31, /* format 3 only */
     /* faults while playing */
     HB_ERR_UNDERRUN = 48,
     HB_ERR_SAFETY_LIMIT = 49

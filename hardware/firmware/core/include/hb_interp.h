@@ -126,6 +126,11 @@ hb_sample hb_interp_step(hb_interp *it);
 hb_sample hb_interp_sample(hb_interp *it);
 void hb_interp_settle(hb_interp *it);
 
+/* Plays a flat program whose header the caller has already parsed and checked (`header`, from a
+ * validation with any format version's header rules: the protocol 3.0 device's format 3): the same
+ * state as hb_interp_load_validated, without parsing. */
+void hb_interp_load_parsed(hb_interp *it, const hb_header *header, const uint8_t *program);
+
 /* A looped play's next iteration (2.8) of the flat program that just ended with END: the same
  * as hb_interp_load_validated of the same bytes, without parsing the header again. */
 void hb_interp_restart(hb_interp *it);

@@ -24,6 +24,8 @@
  *   HB_PLAY_HISTORY                play records the device keeps (2.19): the most recent play and
  *                                  the one before (default 2); 1 keeps only the most recent
  *                                  (14 bytes less on an AVR)
+ *   HB_DEVICE3_MAX_CHANNELS        the protocol 3.0 device's channel table (default 16, 3.2)
+ *   HB_DEVICE3_MAX_PLAYERS         its player pool's table (default 16, 3.3)
  * Compiler and target quirks:
  *   HB_ALWAYS_INLINE, HB_NOINLINE  inlining as a cost decision: on an 8-bit CPU a call into a big
  *                                  function pays for saving every register that function uses, so
@@ -59,6 +61,16 @@
 
 #ifndef HB_PLAY_HISTORY
 #define HB_PLAY_HISTORY 2u
+#endif
+
+/* The protocol 3.0 device (hb_device3.h): compile-time bounds of its channel and player tables;
+ * a configuration uses up to these many. */
+#ifndef HB_DEVICE3_MAX_CHANNELS
+#define HB_DEVICE3_MAX_CHANNELS 16u
+#endif
+
+#ifndef HB_DEVICE3_MAX_PLAYERS
+#define HB_DEVICE3_MAX_PLAYERS 16u
 #endif
 
 #ifndef HB_ALWAYS_INLINE

@@ -15,6 +15,7 @@
 #define HB_MAGIC_0 0x48u       /* 'H' */
 #define HB_MAGIC_1 0x50u       /* 'P' */
 #define HB_FORMAT_VERSION 2u   /* 2.0: the rules of 1.6 with (d), (e) at 9 */
+#define HB_FORMAT_VERSION_3 3u /* protocol 3 (PROTOCOL-3.md 3.1): format 2 and rule (f) */
 #define HB_FLAG_SHARP 0x01u    /* the sharpness channel is present */
 #define HB_DELAY_EXTENDED 31u  /* 5-bit delay field value meaning "31 + varint" */
 #define HB_VARINT_MAX_BYTES 4u /* so varints carry 0 .. 2^28 - 1 */
@@ -53,6 +54,11 @@ typedef struct hb_instr {
  * `length` is how many bytes `bytes` holds (16 or more for a header). */
 HB_MUST_CHECK hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *cfg,
                                      hb_header *out);
+
+/* The same for a device that takes programs of `format` (HB_FORMAT_VERSION or
+ * HB_FORMAT_VERSION_3): rule 3 reads "version is not `format`". */
+HB_MUST_CHECK hb_err hb_header_parse_format(const uint8_t *bytes, uint32_t length, const hb_config *cfg,
+                                            uint8_t format, hb_header *out);
 
 /* Decodes the instruction at body offset *offset and advances *offset past it.
  * Errors: HB_ERR_END_MISSING if *offset is already at body_length; HB_ERR_TRUNCATED if the

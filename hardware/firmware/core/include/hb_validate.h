@@ -52,4 +52,20 @@ HB_MUST_CHECK hb_err hb_program_validate_with_crc(const uint8_t *program, uint32
                                                   const hb_config *cfg, hb_header *header, uint16_t body_crc,
                                                   hb_yield_fn yield, void *ctx);
 
+/* What validation learns about a valid program beyond its header (PROTOCOL-3.md 3.1, 3.5). */
+typedef struct hb_program_info {
+    uint32_t seek_bound; /* X (3.5): the most instructions a seek executes, saturated at 2^32 - 1 */
+    uint8_t peak;        /* 3.1: the most instructions one program tick executes, restart included */
+} hb_program_info;
+
+/* Validates a program for a device that takes programs of `format`: HB_FORMAT_VERSION (2.0, the
+ * same verdicts as hb_program_validate) or HB_FORMAT_VERSION_3 (rule 3 with version 3, then rule
+ * (f) of PROTOCOL-3.md 3.1, error HB_ERR_LOOP_NOT_CLOSED, after rules 1-30). One pass with fixed
+ * state, as hb_program_validate. On HB_OK, *header holds the header and *info the peak and seek
+ * bound (computed for either format). `body_crc` (NULL: computed here), `yield` and `ctx` as
+ * hb_program_validate_with_crc. */
+HB_MUST_CHECK hb_err hb_program_validate_format(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                                uint8_t format, const uint16_t *body_crc, hb_yield_fn yield,
+                                                void *ctx, hb_header *header, hb_program_info *info);
+
 #endif

@@ -12,7 +12,7 @@
 
 /* ---- little-endian fields ---- */
 
-static uint16_t get_u16(const uint8_t *p)
+uint16_t hb_dev_get_u16(const uint8_t *p)
 {
     return (uint16_t)((uint16_t)p[0] | (uint16_t)((uint16_t)p[1] << 8));
 }
@@ -22,7 +22,7 @@ uint32_t hb_dev_get_u32(const uint8_t *p)
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-static void put_u16(uint8_t *p, uint16_t v)
+void hb_dev_put_u16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)(v & 0xFFu);
     p[1] = (uint8_t)(v >> 8);
@@ -34,23 +34,6 @@ void hb_dev_put_u32(uint8_t *p, uint32_t v)
     p[1] = (uint8_t)((v >> 8) & 0xFFu);
     p[2] = (uint8_t)((v >> 16) & 0xFFu);
     p[3] = (uint8_t)(v >> 24);
-}
-
-/* ---- output stage (2.9): a play or PREPARE wakes it ---- */
-
-static void wake_request(hb_device *dev)
-{
-    if (dev->stage == HB_STAGE_COLD) {
-        if (dev->cfg->wake_ticks == 0u) {
-            dev->stage = HB_STAGE_WARM;
-            dev->idle_left = dev->cfg->idle_ticks;
-        } else {
-            dev->stage = HB_STAGE_WAKING;
-            dev->wake_left = dev->cfg->wake_ticks;
-        }
-    } else if (dev->stage == HB_STAGE_WARM) {
-        dev->idle_left = dev->cfg->idle_ticks;
-    }
 }
 
 /* ---- slots (2.7) ---- */
@@ -66,7 +49,7 @@ static uint8_t slot_busy(const hb_device *dev, uint8_t slot)
                      || (dev->pending && dev->pending_slot == slot));
 }
 
-static void slot_empty(hb_device *dev, uint8_t slot)
+void hb_dev_slot_empty(hb_device *dev, uint8_t slot)
 {
     dev->slots[slot].fill = 0;
     dev->slots[slot].ready = 0;
@@ -104,7 +87,7 @@ void hb_dev_yield(hb_device *dev)
     }
 }
 
-static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
 {
     uint8_t slot;
     uint32_t offset, count;
@@ -162,13 +145,11 @@ static reply cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
     return hb_dev_ack(s->fill);
 }
 
-static reply cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_commit_checks(hb_device *dev, const uint8_t *p, uint8_t n)
 {
     uint8_t slot;
     uint32_t length;
     uint16_t crc;
-    hb_header header;
-    hb_err err;
     if (n < HB_LEN_COMMIT) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
@@ -184,15 +165,30 @@ static reply cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
         return hb_dev_nack(HB_ERR_COMMIT_LENGTH, dev->slots[slot].fill);
     }
     crc = length == 0u ? HB_CRC16_INIT : dev->slots[slot].crc; /* running CRC of the uploads */
-    if (crc != get_u16(p + 5)) {
-        slot_empty(dev, slot);
+    if (crc != hb_dev_get_u16(p + 5)) {
+        hb_dev_slot_empty(dev, slot);
         return hb_dev_nack(HB_ERR_CHECKSUM_MISMATCH, crc);
     }
+    return hb_dev_ack(length);
+}
+
+static reply cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
+{
+    uint8_t slot;
+    uint32_t length;
+    hb_header header;
+    hb_err err;
+    reply r = hb_dev_commit_checks(dev, p, n);
+    if (r.code != 0u) {
+        return r;
+    }
+    slot = p[0];
+    length = r.value;
     err = hb_program_validate_with_crc(hb_dev_slot_bytes(dev, slot), length, &dev->cfg->core, &header,
                                        length > HB_HEADER_SIZE ? dev->slots[slot].body_crc : HB_CRC16_INIT,
                                        dev->yield, dev->ctx);
     if (err != HB_OK) {
-        slot_empty(dev, slot);
+        hb_dev_slot_empty(dev, slot);
         return hb_dev_nack(err, 0);
     }
     dev->slots[slot].ready = 1;
@@ -206,18 +202,30 @@ int32_t hb_dev_tick_diff(uint32_t a, uint32_t b)
     return d <= 0x7FFFFFFFu ? (int32_t)d : -(int32_t)(0xFFFFFFFFu - d) - 1;
 }
 
+uint32_t hb_dev_start_tick(const hb_device *dev, uint8_t at_flag, uint32_t at)
+{
+    uint32_t start = dev->now;
+    if (at_flag && hb_dev_tick_diff(at, dev->now) > 0) {
+        start = at;
+    }
+    if (dev->stage == HB_STAGE_WAKING && hb_dev_tick_diff(dev->now + dev->wake_left, start) > 0) {
+        start = dev->now + dev->wake_left;
+    }
+    return start;
+}
+
 static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n, uint8_t seq)
 {
     uint8_t slot, flags;
     uint16_t loops;
-    uint32_t at, start;
+    uint32_t at;
     if (n < HB_LEN_PLAY) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
     slot = p[0];
     flags = p[1];
     at = hb_dev_get_u32(p + 2);
-    loops = get_u16(p + 8);
+    loops = hb_dev_get_u16(p + 8);
     if ((flags & (uint8_t)~HB_PLAY_AT) != 0u) {
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
@@ -250,15 +258,8 @@ static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n, uint8_t seq)
     dev->pending_scale = p[6];
     dev->pending_offset = (int8_t)(p[7] <= 127u ? (int)p[7] : (int)p[7] - 256);
     dev->pending_loops = loops;
-    wake_request(dev);
-    start = dev->now;
-    if ((flags & HB_PLAY_AT) != 0u && hb_dev_tick_diff(at, dev->now) > 0) {
-        start = at;
-    }
-    if (dev->stage == HB_STAGE_WAKING && hb_dev_tick_diff(dev->now + dev->wake_left, start) > 0) {
-        start = dev->now + dev->wake_left;
-    }
-    return hb_dev_ack(start);
+    hb_dev_wake_request(dev);
+    return hb_dev_ack(hb_dev_start_tick(dev, (uint8_t)(flags & HB_PLAY_AT), at));
 }
 
 static reply cmd_stop(hb_device *dev, const uint8_t *p, uint8_t n)
@@ -287,11 +288,11 @@ static reply cmd_stop(hb_device *dev, const uint8_t *p, uint8_t n)
 
 static reply cmd_prepare(hb_device *dev)
 {
-    wake_request(dev);
+    hb_dev_wake_request(dev);
     return hb_dev_ack(dev->stage == HB_STAGE_WAKING ? dev->now + dev->wake_left : dev->now);
 }
 
-static reply cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
 {
     uint32_t value;
     if (n < HB_LEN_SET_CONFIG) {
@@ -311,11 +312,9 @@ static reply cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
 
 /* ---- session: messages that are not commands, duplicates, dispatch ---- */
 
-static void send_info(hb_device *dev, uint8_t seq, uint8_t part, uint8_t in_parts)
+void hb_dev_info_fields(const hb_device *dev, uint8_t *p)
 {
     const hb_device_config *c = dev->cfg;
-    uint8_t p[HB_LEN_INFO + HB_PROFILE_NAME_MAX];
-    uint8_t name = 0;
     uint16_t caps = (uint16_t)(c->capabilities | HB_CAP_STATUS);
     if (c->stream_capacity == 0u) {
         caps = (uint16_t)(caps & (uint16_t)~HB_CAP_STREAM);
@@ -328,31 +327,40 @@ static void send_info(hb_device *dev, uint8_t seq, uint8_t part, uint8_t in_part
     p[3] = c->fw_minor;
     p[4] = c->fw_patch;
     p[5] = c->actuator;
-    put_u16(p + 6, c->profile_id);
+    hb_dev_put_u16(p + 6, c->profile_id);
     hb_dev_put_u32(p + 8, c->device_id);
-    put_u16(p + 12, caps);
-    put_u16(p + 14, c->core.rate);
-    put_u16(p + 16, c->core.brake_ticks);
+    hb_dev_put_u16(p + 12, caps);
+    hb_dev_put_u16(p + 14, c->core.rate);
+    hb_dev_put_u16(p + 16, c->core.brake_ticks);
     p[18] = c->core.safety_threshold;
     p[19] = c->slot_count;
     hb_dev_put_u32(p + 20, c->core.safety_ticks);
     hb_dev_put_u32(p + 24, c->core.max_body);
     hb_dev_put_u32(p + 28, c->slot_capacity);
     hb_dev_put_u32(p + 32, c->stream_capacity);
-    put_u16(p + 36, c->rx_buffer);
-    put_u16(p + 38, c->wake_ticks);
-    put_u16(p + 40, c->idle_ticks);
-    put_u16(p + 42, dev->watchdog);
-    if (c->profile_name != NULL) {
-        while (name < HB_PROFILE_NAME_MAX && c->profile_name[name] != '\0') {
-            p[HB_LEN_INFO + name] = (uint8_t)c->profile_name[name];
-            name++;
+    hb_dev_put_u16(p + 36, c->rx_buffer);
+    hb_dev_put_u16(p + 38, c->wake_ticks);
+    hb_dev_put_u16(p + 40, c->idle_ticks);
+    hb_dev_put_u16(p + 42, dev->watchdog);
+}
+
+uint8_t hb_dev_put_name(uint8_t *p, const char *name)
+{
+    uint8_t count = 0;
+    if (name != NULL) {
+        while (count < HB_PROFILE_NAME_MAX && name[count] != '\0') {
+            p[count] = (uint8_t)name[count];
+            count++;
         }
     }
+    return count;
+}
+
+void hb_dev_send_info(hb_device *dev, uint8_t seq, uint8_t *p, uint8_t length, uint8_t part, uint8_t in_parts)
+{
     if (in_parts) {
         /* INFO_PART (2.19): bytes 8 * part .. of the same payload, after `part` and `parts`; the
          * piece is moved down over the fields before it (the frame is built in place). */
-        uint8_t length = (uint8_t)(HB_LEN_INFO + name);
         uint8_t parts = (uint8_t)((length + HB_INFO_PART_SIZE - 1u) / HB_INFO_PART_SIZE);
         uint8_t from = part < parts ? (uint8_t)(part * HB_INFO_PART_SIZE) : length;
         uint8_t count = (uint8_t)(length - from);
@@ -365,28 +373,46 @@ static void send_info(hb_device *dev, uint8_t seq, uint8_t part, uint8_t in_part
         hb_dev_send_frame(dev, HB_MSG_INFO_PART, seq, p, (uint8_t)(2u + count), 1);
         return;
     }
-    hb_dev_send_frame(dev, HB_MSG_INFO, seq, p, (uint8_t)(HB_LEN_INFO + name), 1);
+    hb_dev_send_frame(dev, HB_MSG_INFO, seq, p, length, 1);
 }
 
-static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
+static void send_info(hb_device *dev, uint8_t seq, uint8_t part, uint8_t in_parts)
+{
+    uint8_t p[HB_LEN_INFO + HB_PROFILE_NAME_MAX];
+    uint8_t name;
+    hb_dev_info_fields(dev, p);
+    name = hb_dev_put_name(p + HB_LEN_INFO, dev->cfg->profile_name);
+    hb_dev_send_info(dev, seq, p, (uint8_t)(HB_LEN_INFO + name), part, in_parts);
+}
+
+uint8_t hb_dev_hello_accepted(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n, uint8_t major,
+                              uint8_t minor)
 {
     dev->last_kind = REPLY_NONE; /* never a duplicate; a new session starts clean (2.4) */
     if (n < HB_LEN_HELLO) {
         hb_dev_send_response(dev, seq, REPLY_NACK, HB_MSG_HELLO, HB_ERR_BAD_LENGTH, 0);
-    } else if (p[0] != HB_PROTOCOL_MAJOR) {
+    } else if (p[0] != major) {
         hb_dev_send_response(dev, seq, REPLY_NACK, HB_MSG_HELLO, HB_ERR_VERSION_INCOMPATIBLE,
-                             (HB_PROTOCOL_MAJOR << 8) | HB_PROTOCOL_MINOR);
+                             (uint32_t)((uint32_t)major << 8) | minor);
     } else {
+        return 1;
+    }
+    return 0;
+}
+
+static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
+{
+    if (hb_dev_hello_accepted(dev, seq, p, n, HB_PROTOCOL_MAJOR, HB_PROTOCOL_MINOR)) {
         send_info(dev, seq, n >= HB_LEN_HELLO_PART ? p[2] : 0u, (uint8_t)(n >= HB_LEN_HELLO_PART));
     }
 }
 
-static void on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
+void hb_dev_on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
 {
     uint8_t out[HB_LEN_PONG];
     memcpy(out, p, 4);
     hb_dev_put_u32(out + 4, dev->now);
-    put_u16(out + 8, dev->subtick != NULL ? dev->subtick(dev->ctx) : 0u);
+    hb_dev_put_u16(out + 8, dev->subtick != NULL ? dev->subtick(dev->ctx) : 0u);
     hb_dev_send_reply(dev, HB_MSG_PONG, seq, out, sizeof out);
 }
 
@@ -417,28 +443,20 @@ static void on_set_param(hb_device *dev, const uint8_t *p)
 static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *p, uint8_t n, uint16_t crc)
 {
     reply r;
-    if (dev->last_kind != REPLY_NONE && h->sequence == dev->last_seq && crc == dev->last_crc) {
-        hb_dev_send_response(dev, h->sequence, dev->last_kind, dev->last_type, dev->last_code,
-                             dev->last_value);
+    if (hb_dev_answer_duplicate(dev, h->sequence, crc)) {
         return;
     }
     switch (h->type) {
-    case HB_MSG_UPLOAD: r = cmd_upload(dev, p, n); break;
+    case HB_MSG_UPLOAD: r = hb_dev_cmd_upload(dev, p, n); break;
     case HB_MSG_COMMIT: r = cmd_commit(dev, p, n); break;
     case HB_MSG_PLAY: r = cmd_play(dev, p, n, h->sequence); break;
     case HB_MSG_STOP: r = cmd_stop(dev, p, n); break;
     case HB_MSG_PREPARE: r = cmd_prepare(dev); break;
     case HB_MSG_STREAM_OPEN: r = hb_dev_cmd_stream_open(dev, p, n); break;
-    case HB_MSG_SET_CONFIG: r = cmd_set_config(dev, p, n); break;
+    case HB_MSG_SET_CONFIG: r = hb_dev_cmd_set_config(dev, p, n); break;
     default: r = hb_dev_nack(HB_ERR_UNKNOWN_MESSAGE, 0); break;
     }
-    dev->last_kind = r.code == 0u ? REPLY_ACK : REPLY_NACK;
-    dev->last_seq = h->sequence;
-    dev->last_crc = crc;
-    dev->last_type = h->type;
-    dev->last_code = r.code;
-    dev->last_value = r.value;
-    hb_dev_send_response(dev, h->sequence, dev->last_kind, h->type, r.code, r.value);
+    hb_dev_answer(dev, h, crc, &r);
     if (r.after == AFTER_STOPPED) {
         hb_dev_telemetry(dev, HB_EVENT_STOPPED, r.after_slot, HB_STOPPED_BY_HOST, dev->now);
     } else if (r.after == AFTER_CREDIT) {
@@ -452,26 +470,13 @@ static HB_NOINLINE void on_frame(hb_device *dev)
     const uint8_t *p;
     uint8_t n;
     uint16_t crc;
-    hb_frame_decoder_frame(&dev->rx, &h, &p, &n);
-    crc = get_u16(dev->rx.buffer + dev->rx.length - HB_FRAME_CRC_SIZE);
-    if (h.type >= 0x80u) {
-        dev->silence = 0;
-        return; /* a device message: an echo or a loop-back */
+    if (hb_dev_frame_shared(dev, &h, &p, &n, &crc)) {
+        return;
     }
     switch (h.type) {
-    case HB_MSG_PING:
-        if (n >= HB_LEN_PING) {
-            on_ping(dev, h.sequence, p);
-        }
-        break;
     case HB_MSG_SET_PARAM:
         if (n >= HB_LEN_SET_PARAM) {
             on_set_param(dev, p);
-        }
-        break;
-    case HB_MSG_STREAM_DATA:
-        if (n >= HB_LEN_STREAM_DATA) {
-            hb_dev_on_stream_data(dev, p, n);
         }
         break;
     case HB_MSG_DIAG: on_diag(dev, h.sequence); break;
@@ -505,8 +510,8 @@ void hb_device_config_default(hb_device_config *cfg)
     cfg->profile_name = NULL;
 }
 
-uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
-                       uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx)
+uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+                    uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx, uint8_t major, uint8_t minor)
 {
     uint8_t p[HB_LEN_RESET];
     if (cfg->slot_count == 0u || cfg->slot_count > HB_DEVICE_MAX_SLOTS
@@ -528,12 +533,18 @@ uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *pro
     } else {
         dev->stage = HB_STAGE_COLD;
     }
-    p[0] = HB_PROTOCOL_MAJOR;
-    p[1] = HB_PROTOCOL_MINOR;
+    p[0] = major;
+    p[1] = minor;
     p[2] = cfg->reset_reason;
     hb_dev_put_u32(p + 3, cfg->boot_count);
     hb_dev_notice(dev, HB_MSG_RESET, p, sizeof p);
     return 1;
+}
+
+uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+                       uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx)
+{
+    return hb_dev_boot(dev, cfg, program_memory, stream_ring, tx, ctx, HB_PROTOCOL_MAJOR, HB_PROTOCOL_MINOR);
 }
 
 void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick)
@@ -558,18 +569,7 @@ void hb_device_set_config_hook(hb_device *dev, hb_device_config_fn hook)
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
-    uint8_t length;
-    hb_dev_settle(dev);
-    if (dev->reply_length != 0u || dev->queued_count != 0u) {
-        hb_dev_flush_pending(dev); /* not flushed by the board: what is held back comes first */
-    }
-    length = dev->rx.length;
-    if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
-        on_frame(dev);
-    } else if (dev->rx.length == (uint8_t)(length + 1u) && length >= STREAM_DATA_AT
-               && dev->rx.buffer[1] == HB_MSG_STREAM_DATA) {
-        hb_dev_stream_byte(dev, length); /* one byte decoded, at `length` */
-    }
+    hb_dev_receive_byte_with(dev, byte, on_frame);
 }
 
 void hb_device_receive(hb_device *dev, const uint8_t *bytes, uint16_t length)

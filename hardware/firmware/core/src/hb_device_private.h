@@ -27,7 +27,9 @@ typedef struct {
 /* ---- hb_device.c ---- */
 
 /* Little-endian fields. */
+uint16_t hb_dev_get_u16(const uint8_t *p);
 uint32_t hb_dev_get_u32(const uint8_t *p);
+void hb_dev_put_u16(uint8_t *p, uint16_t v);
 void hb_dev_put_u32(uint8_t *p, uint32_t v);
 /* A command's replies: NACK with a code and value, ACK with a value, nothing after. */
 reply hb_dev_nack(uint8_t code, uint32_t value);
@@ -36,16 +38,29 @@ reply hb_dev_ack(uint32_t value);
 uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot);
 /* Signed 32-bit distance a - b on the wrapping tick counter. */
 int32_t hb_dev_tick_diff(uint32_t a, uint32_t b);
+/* A play's start tick as its ACK reports it (2.8): now, or `at` if AT is set and later, or the end
+ * of the stage's wake-up if that is later still. */
+uint32_t hb_dev_start_tick(const hb_device *dev, uint8_t at_flag, uint32_t at);
 
-/* The interpreter's work that a step leaves for after its sample is handed over (hb_interp_settle:
- * ramps started at the tick), done by hb_device_flush, or by whatever comes first of the next
- * step and the next received byte (which may write the stream the ramps read). */
-static HB_ALWAYS_INLINE void hb_dev_settle(hb_device *dev)
-{
-    if (dev->interp.amp.ramp >= HB_RAMP_PENDING || dev->interp.sharp.ramp >= HB_RAMP_PENDING) {
-        hb_interp_settle(&dev->interp);
-    }
-}
+/* What both protocols' devices share, called by the 3.0 device (hb_device3*.c) as by 2.0's:
+ * booting (RESET with the device's major and minor), HELLO's version check (it answers the NACKs;
+ * 1: send INFO), INFO's fields 0..43 (2.6) and its sending whole or in parts (2.19), a profile
+ * name's bytes (at most 16; returns the count), PING, UPLOAD, COMMIT's checks before validation
+ * (a NACK, or an ACK whose value is the length), SET_CONFIG's keys 1 and the board's, and
+ * emptying a slot. */
+uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+                    uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx, uint8_t major, uint8_t minor);
+uint8_t hb_dev_hello_accepted(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n, uint8_t major,
+                              uint8_t minor);
+void hb_dev_info_fields(const hb_device *dev, uint8_t *p);
+void hb_dev_send_info(hb_device *dev, uint8_t seq, uint8_t *p, uint8_t length, uint8_t part,
+                      uint8_t in_parts);
+uint8_t hb_dev_put_name(uint8_t *p, const char *name);
+void hb_dev_on_ping(hb_device *dev, uint8_t seq, const uint8_t *p);
+reply hb_dev_cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n);
+reply hb_dev_commit_checks(hb_device *dev, const uint8_t *p, uint8_t n);
+reply hb_dev_cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n);
+void hb_dev_slot_empty(hb_device *dev, uint8_t slot);
 
 /* ---- hb_device_stream.c ---- */
 
@@ -127,5 +142,136 @@ void hb_dev_telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code,
 void hb_dev_queue_notice(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code);
 /* CREDIT(next, limit) from the ring and the last grant, sent now. */
 void hb_dev_credit_frame(hb_device *dev);
+
+/* ---- shared inline parts (inline so that 2.0's code is what it was) ---- */
+
+/* The output stage (2.9): a play or PREPARE wakes it. */
+static inline void hb_dev_wake_request(hb_device *dev)
+{
+    if (dev->stage == HB_STAGE_COLD) {
+        if (dev->cfg->wake_ticks == 0u) {
+            dev->stage = HB_STAGE_WARM;
+            dev->idle_left = dev->cfg->idle_ticks;
+        } else {
+            dev->stage = HB_STAGE_WAKING;
+            dev->wake_left = dev->cfg->wake_ticks;
+        }
+    } else if (dev->stage == HB_STAGE_WARM) {
+        dev->idle_left = dev->cfg->idle_ticks;
+    }
+}
+
+/* A step's output-stage bookkeeping (2.9): `busy` keeps a warm stage warm. */
+static HB_ALWAYS_INLINE void hb_dev_output_stage(hb_device *dev, uint8_t busy)
+{
+    if (dev->stage == HB_STAGE_WAKING) {
+        if (--dev->wake_left == 0u) {
+            dev->stage = HB_STAGE_WARM;
+            dev->idle_left = dev->cfg->idle_ticks;
+        }
+    } else if (dev->stage == HB_STAGE_WARM && dev->cfg->idle_ticks != 0u) {
+        if (busy) {
+            dev->idle_left = dev->cfg->idle_ticks;
+        } else if (--dev->idle_left == 0u) {
+            dev->stage = HB_STAGE_COLD;
+        }
+    }
+}
+
+/* A command retransmitted (2.4): the remembered response again; returns 1 if it was one. */
+static inline uint8_t hb_dev_answer_duplicate(hb_device *dev, uint8_t seq, uint16_t crc)
+{
+    if (dev->last_kind != REPLY_NONE && seq == dev->last_seq && crc == dev->last_crc) {
+        hb_dev_send_response(dev, seq, dev->last_kind, dev->last_type, dev->last_code, dev->last_value);
+        return 1;
+    }
+    return 0;
+}
+
+/* A command's response, remembered for its retransmission (2.4), and sent. */
+static inline void hb_dev_answer(hb_device *dev, const hb_frame_header *h, uint16_t crc, const reply *r)
+{
+    dev->last_kind = r->code == 0u ? REPLY_ACK : REPLY_NACK;
+    dev->last_seq = h->sequence;
+    dev->last_crc = crc;
+    dev->last_type = h->type;
+    dev->last_code = r->code;
+    dev->last_value = r->value;
+    hb_dev_send_response(dev, h->sequence, dev->last_kind, h->type, r->code, r->value);
+}
+
+/* The interpreter's work that a step leaves for after its sample is handed over (hb_interp_settle:
+ * ramps started at the tick), done by hb_device_flush, or by whatever comes first of the next
+ * step and the next received byte (which may write the stream the ramps read). */
+static HB_ALWAYS_INLINE void hb_dev_settle(hb_device *dev)
+{
+    if (dev->interp.amp.ramp >= HB_RAMP_PENDING || dev->interp.sharp.ramp >= HB_RAMP_PENDING) {
+        hb_interp_settle(&dev->interp);
+    }
+}
+
+/* A step's credit (2.10): a CREDIT when the limit moved by a quarter of the ring, or reached the
+ * body's end (hb_dev_send_credit's limit, with the body length read once). */
+static HB_ALWAYS_INLINE void hb_dev_step_credit(hb_device *dev)
+{
+    if (dev->stream_state != STREAM_CLOSED) {
+        uint32_t body = hb_dev_stream_body_length(dev);
+        uint32_t released = dev->ring.released;
+        uint32_t capacity = dev->cfg->stream_capacity;
+        uint32_t limit = body - released <= capacity ? body : released + capacity;
+        uint32_t step = capacity / 4u;
+        if (step == 0u) {
+            step = 1u;
+        }
+        if (limit - dev->granted >= step || (limit == body && dev->granted < limit)) {
+            dev->granted = limit;
+            hb_dev_queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
+        }
+    }
+}
+
+/* The frame the decoder just completed: its header, payload and CRC field; the messages both
+ * protocols handle alike are handled here: a device message (an echo or a loop-back) ends the
+ * silence and nothing more; PING (2.11) and STREAM_DATA (2.10) are answered. Returns 1 when the
+ * frame was one of those; else the caller dispatches it, and ends the silence after it (so that
+ * steps a yield runs meanwhile come before it, 2.3). */
+static HB_ALWAYS_INLINE uint8_t hb_dev_frame_shared(hb_device *dev, hb_frame_header *h, const uint8_t **p,
+                                                    uint8_t *n, uint16_t *crc)
+{
+    hb_frame_decoder_frame(&dev->rx, h, p, n);
+    *crc = hb_dev_get_u16(dev->rx.buffer + dev->rx.length - HB_FRAME_CRC_SIZE);
+    if (h->type == HB_MSG_PING) {
+        if (*n >= HB_LEN_PING) {
+            hb_dev_on_ping(dev, h->sequence, *p);
+        }
+    } else if (h->type == HB_MSG_STREAM_DATA) {
+        if (*n >= HB_LEN_STREAM_DATA) {
+            hb_dev_on_stream_data(dev, *p, *n);
+        }
+    } else if (h->type < 0x80u) {
+        return 0;
+    }
+    dev->silence = 0;
+    return 1;
+}
+
+/* One received byte (2.3), the frame it completes handled by `on_frame` (each protocol's
+ * dispatch); a STREAM_DATA frame's data placed as it is decoded. */
+static HB_ALWAYS_INLINE void hb_dev_receive_byte_with(hb_device *dev, uint8_t byte,
+                                                      void (*on_frame)(hb_device *))
+{
+    uint8_t length;
+    hb_dev_settle(dev);
+    if (dev->reply_length != 0u || dev->queued_count != 0u) {
+        hb_dev_flush_pending(dev); /* not flushed by the board: what is held back comes first */
+    }
+    length = dev->rx.length;
+    if (hb_frame_decoder_push(&dev->rx, byte) == HB_FRAME_READY) {
+        on_frame(dev);
+    } else if (dev->rx.length == (uint8_t)(length + 1u) && length >= STREAM_DATA_AT
+               && dev->rx.buffer[1] == HB_MSG_STREAM_DATA) {
+        hb_dev_stream_byte(dev, length); /* one byte decoded, at `length` */
+    }
+}
 
 #endif

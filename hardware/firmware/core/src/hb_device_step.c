@@ -9,18 +9,7 @@
 
 static void step_output_stage(hb_device *dev)
 {
-    if (dev->stage == HB_STAGE_WAKING) {
-        if (--dev->wake_left == 0u) {
-            dev->stage = HB_STAGE_WARM;
-            dev->idle_left = dev->cfg->idle_ticks;
-        }
-    } else if (dev->stage == HB_STAGE_WARM && dev->cfg->idle_ticks != 0u) {
-        if (dev->interp.mode != HB_MODE_IDLE || dev->pending) {
-            dev->idle_left = dev->cfg->idle_ticks;
-        } else if (--dev->idle_left == 0u) {
-            dev->stage = HB_STAGE_COLD;
-        }
-    }
+    hb_dev_output_stage(dev, (uint8_t)(dev->interp.mode != HB_MODE_IDLE || dev->pending));
 }
 
 /* ---- plays ---- */
@@ -145,26 +134,6 @@ static HB_ALWAYS_INLINE void step_first_output(hb_device *dev, uint8_t amp, uint
     }
 }
 
-/* 8. The stream's credit (2.10): a CREDIT when the limit moved by a quarter of the ring, or
- * reached the body's end (hb_dev_send_credit's limit, with the body length read once). */
-static HB_ALWAYS_INLINE void step_credit(hb_device *dev)
-{
-    if (dev->stream_state != STREAM_CLOSED) {
-        uint32_t body = hb_dev_stream_body_length(dev);
-        uint32_t released = dev->ring.released;
-        uint32_t capacity = dev->cfg->stream_capacity;
-        uint32_t limit = body - released <= capacity ? body : released + capacity;
-        uint32_t step = capacity / 4u;
-        if (step == 0u) {
-            step = 1u;
-        }
-        if (limit - dev->granted >= step || (limit == body && dev->granted < limit)) {
-            dev->granted = limit;
-            hb_dev_queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
-        }
-    }
-}
-
 /* ---- public API ---- */
 
 hb_sample hb_device_step(hb_device *dev)
@@ -227,7 +196,7 @@ hb_sample hb_device_step(hb_device *dev)
     }
     /* 7. output stage bookkeeping */
     step_output_stage(dev);
-    step_credit(dev);
+    hb_dev_step_credit(dev); /* 8. the stream's credit (2.10) */
     /* 9. the silence the watchdog measures, and the device tick */
     if (dev->silence != 0xFFFFu) {
         dev->silence++;

@@ -25,7 +25,7 @@ static void yield_unless_queued(void *ctx);
 static void transmit(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
                      uint8_t pieces)
 {
-    uint8_t wire[HB_DEVICE_TX_MAX];
+    uint8_t wire[HB_DEVICE_TX_BUFFER];
     hb_frame_header header;
     size_t n, done;
     pieces = (uint8_t)(pieces && dev->yield != NULL);

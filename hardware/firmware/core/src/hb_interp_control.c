@@ -77,6 +77,12 @@ hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program)
     return HB_OK;
 }
 
+void hb_interp_load_parsed(hb_interp *it, const hb_header *header, const uint8_t *program)
+{
+    it->header = *header;
+    start_flat(it, program);
+}
+
 void hb_interp_restart(hb_interp *it)
 {
     it->pc = it->end - it->header.body_length;

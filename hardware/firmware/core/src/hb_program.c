@@ -16,6 +16,12 @@ static uint32_t read_u32(const uint8_t *p)
 
 hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *cfg, hb_header *out)
 {
+    return hb_header_parse_format(bytes, length, cfg, HB_FORMAT_VERSION, out);
+}
+
+hb_err hb_header_parse_format(const uint8_t *bytes, uint32_t length, const hb_config *cfg, uint8_t format,
+                              hb_header *out)
+{
     if (length < HB_HEADER_SIZE) {
         return HB_ERR_HEADER_TRUNCATED;
     }
@@ -28,7 +34,7 @@ hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *c
     out->body_length = read_u32(bytes + 6);
     out->total_ticks = read_u32(bytes + 10);
     out->crc = read_u16(bytes + 14);
-    if (out->version != HB_FORMAT_VERSION) {
+    if (out->version != format) {
         return HB_ERR_BAD_VERSION;
     }
     if ((out->flags & (uint8_t)~HB_FLAG_SHARP) != 0) {

@@ -171,17 +171,140 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
     return HB_OK;
 }
 
+/* ---- format 3: rule (f), the peak and the seek bound (PROTOCOL-3.md 3.1, 3.5) ---- */
+
+#define SHAPE_A 0u     /* index of the amplitude channel's end */
+#define SHAPE_S 1u     /* the sharpness channel's */
+#define SHAPE_PULSE 2u /* the largest pulse end */
+
+/* What one pass keeps beyond hb_check: for each open loop, the relative ends (time minus the loop's
+ * start) of its last A and S instructions and its largest pulse end, and which channels it touched;
+ * for each open list (0: the program), the seek bound of its items so far. */
+typedef struct shape {
+    uint32_t end[HB_MAX_LOOP_DEPTH][3];
+    uint32_t cost[HB_MAX_LOOP_DEPTH + 1u];
+    uint8_t touched[HB_MAX_LOOP_DEPTH]; /* bit SHAPE_A, bit SHAPE_S */
+    uint8_t peak;
+    uint8_t open; /* 1: some loop broke rule (f); the ends are no longer kept */
+} shape;
+
+static uint32_t add_saturated(uint32_t a, uint32_t b)
+{
+    return a + b < a ? 0xFFFFFFFFu : a + b;
+}
+
+static void note_run(shape *sh, uint8_t run)
+{
+    if (run > sh->peak) {
+        sh->peak = run;
+    }
+}
+
+/* SET, RAMP or PULSE at chk->time, inside the loop chk->depth - 1 (if any) */
+static void shape_channel(shape *sh, const hb_check *chk, const hb_instr *in)
+{
+    uint8_t top = (uint8_t)(chk->depth - 1u), op = in->op;
+    uint32_t end;
+    if (chk->depth == 0 || sh->open) {
+        return;
+    }
+    end = chk->time - chk->loop_start[top];
+    if (op == HB_OP_PULSE) {
+        end += hb_pulse_length(in->sharp);
+        if (end > sh->end[top][SHAPE_PULSE]) {
+            sh->end[top][SHAPE_PULSE] = end;
+        }
+        return;
+    }
+    if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
+        end = add_saturated(end, in->dur);
+    }
+    op = op <= HB_OP_RAMP_A ? (uint8_t)SHAPE_A : (uint8_t)SHAPE_S;
+    sh->end[top][op] = end;
+    sh->touched[top] = (uint8_t)(sh->touched[top] | (1u << op));
+}
+
+/* ENDLOOP of loop `top` (chk->depth after the pop), whose ENDLOOP is at `endloop_time` */
+static void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
+{
+    uint8_t top = chk->depth, count = chk->loop_count[top], runs, i;
+    uint32_t start = chk->loop_start[top], period = endloop_time - start, *end = sh->end[top];
+    uint32_t cost = 1, body = add_saturated(sh->cost[top + 1u], 1);
+    /* X: 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period)) */
+    runs = 2u;
+    if (period < 20u) {
+        runs = (uint8_t)((uint8_t)(20u + period - 1u) / (uint8_t)period + 1u);
+    }
+    runs = count < runs ? count : runs;
+    for (i = 0; i < runs; i++) {
+        cost = add_saturated(cost, body);
+    }
+    sh->cost[top] = add_saturated(sh->cost[top], cost);
+    note_run(sh, (uint8_t)(chk->run + chk->loop_head[top]));
+    if (sh->open) {
+        return;
+    }
+    for (i = 0; i < 3u; i++) {
+        if (end[i] > period) {
+            sh->open = 1;
+            return;
+        }
+    }
+    if (top > 0) {
+        /* to the enclosing loop, at the last iteration's place */
+        uint32_t shift = start - chk->loop_start[top - 1u] + (uint32_t)(count - 1u) * period;
+        uint32_t *outer = sh->end[top - 1u];
+        for (i = SHAPE_A; i <= SHAPE_S; i++) {
+            if (sh->touched[top] & (1u << i)) {
+                outer[i] = end[i] + shift;
+            }
+        }
+        sh->touched[top - 1u] = (uint8_t)(sh->touched[top - 1u] | sh->touched[top]);
+        if (end[SHAPE_PULSE] != 0 && end[SHAPE_PULSE] + shift > outer[SHAPE_PULSE]) {
+            outer[SHAPE_PULSE] = end[SHAPE_PULSE] + shift;
+        }
+    }
+}
+
+/* After hb_check_instr accepted `in`, which began at `before` (chk->time before it). */
+static void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint32_t before)
+{
+    uint8_t depth = chk->depth;
+    note_run(sh, chk->run);
+    if (in->op == HB_OP_ENDLOOP) {
+        shape_close(sh, chk, before + in->delay);
+        return;
+    }
+    if (in->op == HB_OP_LOOP) {
+        uint8_t top = (uint8_t)(depth - 1u);
+        sh->end[top][SHAPE_A] = sh->end[top][SHAPE_S] = sh->end[top][SHAPE_PULSE] = 0;
+        sh->touched[top] = 0;
+        sh->cost[depth] = 0;
+        return;
+    }
+    sh->cost[depth] = add_saturated(sh->cost[depth], 1);
+    if (in->op == HB_OP_END) {
+        if (chk->time != 0) {
+            note_run(sh, (uint8_t)(chk->run + chk->first));
+        }
+        return;
+    }
+    shape_channel(sh, chk, in);
+}
+
 /* `body_crc` is the body's CRC when the caller already has it, else NULL; `yield` (may be NULL)
- * runs after every instruction. */
+ * runs after every instruction; `info` (NULL: not wanted) gets the peak and seek bound, and with
+ * it rule (f) is checked when `format` is 3. */
 static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, const hb_config *cfg,
-                                     hb_header *header, const uint16_t *body_crc, hb_yield_fn yield,
-                                     void *ctx)
+                                     uint8_t format, hb_header *header, const uint16_t *body_crc,
+                                     hb_yield_fn yield, void *ctx, hb_program_info *info)
 {
     const uint8_t *body, *end;
     hb_check chk;
+    shape sh;
     uint32_t offset = 0;
     uint16_t crc;
-    hb_err err = hb_header_parse(program, length, cfg, header);
+    hb_err err = hb_header_parse_format(program, length, cfg, format, header);
     if (err != HB_OK) {
         return err;
     }
@@ -199,8 +322,12 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
     body = program + HB_HEADER_SIZE;
     end = body + header->body_length;
     hb_check_init(&chk, header, 0);
+    sh.cost[0] = 0;
+    sh.peak = 0;
+    sh.open = 0;
     for (;;) {
         hb_instr in;
+        uint32_t before = chk.time;
         /* straight from the buffer: hb_instr_decode's results on a flat source, without its
          * per-byte source calls */
         uint8_t n = hb_instr_decode_bytes(body + offset, end, &in);
@@ -209,22 +336,45 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
         }
         offset += n;
         err = hb_check_instr(&chk, &in, offset);
-        if (err != HB_OK || in.op == HB_OP_END) {
+        if (err != HB_OK) {
             return err;
+        }
+        if (info != NULL) {
+            shape_instr(&sh, &chk, &in, before);
+        }
+        if (in.op == HB_OP_END) {
+            break;
         }
         if (yield != NULL) {
             yield(ctx);
         }
     }
+    if (info != NULL) {
+        if (format == HB_FORMAT_VERSION_3 && sh.open) {
+            return HB_ERR_LOOP_NOT_CLOSED;
+        }
+        info->peak = sh.peak;
+        info->seek_bound = sh.cost[0];
+    }
+    return HB_OK;
 }
 
 hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header)
 {
-    return validate(program, length, cfg, header, NULL, NULL, NULL);
+    return validate(program, length, cfg, HB_FORMAT_VERSION, header, NULL, NULL, NULL, NULL);
 }
 
 hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
                                     hb_header *header, uint16_t body_crc, hb_yield_fn yield, void *ctx)
 {
-    return validate(program, length, cfg, header, &body_crc, yield, ctx);
+    return validate(program, length, cfg, HB_FORMAT_VERSION, header, &body_crc, yield, ctx, NULL);
+}
+
+hb_err hb_program_validate_format(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                  uint8_t format, const uint16_t *body_crc, hb_yield_fn yield, void *ctx,
+                                  hb_header *header, hb_program_info *info)
+{
+    hb_program_info unused;
+    return validate(program, length, cfg, format, header, body_crc, yield, ctx,
+                    info != NULL ? info : &unused);
 }

@@ -1,0 +1,140 @@
+/* What the 3.0 device tells the host about plays (PROTOCOL-3.md 3.11): TELEMETRY, one notice per
+ * channel of a play, and the records QUERY reads (STATUS): a player keeps the record of its last
+ * play until it starts another; one record per (play, channel), the newest. */
+#include <stddef.h>
+#include <string.h>
+
+#include "hb_device3_private.h"
+
+void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot, uint8_t code,
+                    uint32_t tick)
+{
+    uint8_t p[HB_LEN3_TELEMETRY];
+    p[0] = event;
+    p[1] = play;
+    p[2] = channel;
+    p[3] = slot;
+    p[4] = code;
+    hb_dev_put_u32(p + 5, tick);
+    hb_dev_notice(&d->dev, HB_MSG_TELEMETRY, p, sizeof p);
+}
+
+hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel)
+{
+    uint8_t i;
+    for (i = 0; i < d->cfg->players; i++) {
+        hb_player_record *r = &d->players[i].record;
+        if (r->state != 0u && r->play == play && r->channel == channel) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick)
+{
+    hb_player_record *r = hb_dev3_record(d, pl->play, pl->channel);
+    hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
+    if (r != NULL && event >= HB_EVENT_FINISHED) {
+        r->state = event;
+        r->code = code;
+        r->end = tick;
+    }
+}
+
+void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code, uint32_t tick)
+{
+    hb_player_record *old = hb_dev3_record(d, pl->play, pl->channel), *r = &pl->record;
+    if (old != NULL) {
+        old->state = 0; /* the newest record of (play, channel) replaces it */
+    }
+    r->start = tick;
+    r->end = state == HB_PLAY_PLAYING ? 0u : tick;
+    r->first = HB_PLAY_FIRST_NONE;
+    r->iterations = 0;
+    r->state = state;
+    r->play = pl->play;
+    r->channel = pl->channel;
+    r->seq = pl->seq;
+    r->slot = pl->slot;
+    r->code = code;
+}
+
+void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after)
+{
+    if (pl->state == HB_PLAYER_PLAYING) {
+        uint8_t index = (uint8_t)(pl - d->players);
+        if (after) { /* the record now, the notice after the ACK */
+            hb_player_record *r = hb_dev3_record(d, pl->play, pl->channel);
+            if (r != NULL) {
+                r->state = HB_EVENT_STOPPED;
+                r->code = HB_STOPPED_BY_HOST;
+                r->end = d->dev.now;
+            }
+            d->stopped |= (uint32_t)1u << index;
+        } else {
+            hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
+        }
+        hb_player_brake(pl, brake ? d->cfg->channels[pl->channel].brake_ticks : 0u);
+    } else {
+        pl->state = HB_PLAYER_FREE;
+    }
+    pl->scheduled_count = 0;
+}
+
+/* STATUS (3.11), 29 bytes: a pending play first, else the record. */
+void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
+{
+    uint8_t out[HB_LEN3_STATUS], i;
+    const hb_player *live = NULL;
+    const hb_player_record *r;
+    if (n < HB_LEN3_QUERY) {
+        return;
+    }
+    memset(out, 0, sizeof out);
+    hb_dev_put_u32(out, d->dev.now);
+    out[4] = p[0];
+    out[5] = p[1];
+    out[14] = 0xFFu;
+    out[15] = 0xFFu;
+    for (i = 0; i < d->cfg->players; i++) {
+        const hb_player *q = &d->players[i];
+        if (q->state == HB_PLAYER_PENDING && q->play == p[0] && q->channel == p[1]) {
+            out[6] = HB_PLAY3_PENDING;
+            out[7] = q->seq;
+            out[8] = q->slot;
+            hb_dev_put_u32(out + 20, q->pos);
+            out[26] = (uint8_t)(HB_STATUS3_PENDING | (q->flags & HB_PLAYER_PAUSED ? HB_STATUS3_PAUSED : 0u)
+                                | (q->flags & HB_PLAYER_MUTED ? HB_STATUS3_MUTED : 0u));
+            hb_dev_put_u16(out + 27, q->rate);
+            hb_dev_send_frame(&d->dev, HB_MSG_STATUS, seq, out, sizeof out, 0);
+            return;
+        }
+    }
+    r = hb_dev3_record(d, p[0], p[1]);
+    if (r != NULL) {
+        const hb_player *owner =
+            (const hb_player *)(const void *)((const uint8_t *)r - offsetof(hb_player, record));
+        uint16_t first = r->first < HB_PLAY_FIRST_NONE - 1u ? r->first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
+        if (owner->state == HB_PLAYER_PLAYING && owner->play == p[0] && owner->channel == p[1]) {
+            live = owner;
+        }
+        out[6] = r->state;
+        out[7] = r->seq;
+        out[8] = r->slot;
+        out[9] = r->code;
+        hb_dev_put_u32(out + 10, r->start);
+        hb_dev_put_u16(out + 14, r->first == HB_PLAY_FIRST_NONE ? HB_PLAY_FIRST_NONE : first);
+        hb_dev_put_u32(out + 16, r->end);
+        if (live != NULL) {
+            hb_dev_put_u32(out + 20, live->pos);
+            hb_dev_put_u16(out + 24, live->iterations);
+            out[26] = (uint8_t)((live->flags & HB_PLAYER_PAUSED ? HB_STATUS3_PAUSED : 0u)
+                                | (live->flags & HB_PLAYER_MUTED ? HB_STATUS3_MUTED : 0u));
+            hb_dev_put_u16(out + 27, live->rate);
+        } else {
+            hb_dev_put_u16(out + 24, r->iterations);
+        }
+    }
+    hb_dev_send_frame(&d->dev, HB_MSG_STATUS, seq, out, sizeof out, 0);
+}
