@@ -113,7 +113,6 @@ extension DeviceModel {
         let validator = Validator(configuration: configuration.core)
         let (code, value) = programs.commit(p, busyPlaying: isBusy(p[0])) { program in
             Result { () throws(ProgramError) in try validator.validate(program).totalTicks }
-                .mapError { CodedError(code: $0.rawValue) }
         }
         return Reply(code: code, value: value)
     }

@@ -80,7 +80,7 @@ struct ProgramShape: Sendable {
         peak = max(peak, headRun)
         let period = endLoopTime - loop.start
         // X = 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period))
-        let settle = period >= 20 ? 1 : (20 + period - 1) / period
+        let settle = Self.settle(period: period)
         let runs = min(UInt32(loop.count), settle + 1)
         var loopCost: UInt32 = 1
         for _ in 0..<runs { loopCost = Self.adding(loopCost, Self.adding(loop.bodyCost, 1)) }
@@ -97,6 +97,13 @@ struct ProgramShape: Sendable {
         if let end = loop.endS { outer.endS = end + shift }
         if loop.endPulse != 0 { outer.endPulse = max(outer.endPulse, loop.endPulse + shift) }
         replaceLast(outer)
+    }
+
+    /// 3.5: s = max(1, ceil(20 / P)), the iterations of a loop of period P > 0 after which every
+    /// pulse started before them has ended (a pulse lasts at most 20 ticks): a seek skips the
+    /// loop's later whole iterations.
+    static func settle(period: UInt32) -> UInt32 {
+        period >= 20 ? 1 : (20 + period - 1) / period
     }
 
     private mutating func replaceLast(_ loop: OpenLoop) {

@@ -47,7 +47,7 @@ struct ProgramSlots: Sendable {
     /// COMMIT (2.7) after its length check: `validate` returns the program's total ticks or its
     /// error code; a failed check empties the slot.
     mutating func commit(
-        _ p: [UInt8], busyPlaying: Bool, validate: ([UInt8]) -> Result<UInt32, CodedError>
+        _ p: [UInt8], busyPlaying: Bool, validate: ([UInt8]) -> Result<UInt32, ProgramError>
     ) -> (code: UInt8, value: UInt32) {
         let slot = p[0]
         let length = p.u32(at: 1)
@@ -66,7 +66,7 @@ struct ProgramSlots: Sendable {
             return (0, total)
         case .failure(let error):
             slots[Int(slot)] = Slot()
-            return (error.code, 0)
+            return (error.rawValue, 0)
         }
     }
 }

@@ -95,7 +95,7 @@ extension DeviceModel3 {
         case MessageType.commit.rawValue where p.count >= MessageType.commit.fixedPayloadCount:
             let core = configuration.core
             let (code, value) = programs.commit(p, busyPlaying: isBusy(p[0])) { program in
-                Result { () throws(CodedError) in try Format3.validate(program, configuration: core).header.totalTicks }
+                Result { () throws(ProgramError) in try Format3.validate(program, configuration: core).header.totalTicks }
             }
             reply = Reply(code: code, value: value)
         case MessageType.play.rawValue where p.count >= Self.playCount: reply = play(p)

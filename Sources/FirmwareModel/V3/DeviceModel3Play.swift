@@ -55,7 +55,7 @@ extension DeviceModel3 {
             return .nack(Self.seekRange, total)
         }
         guard free.count >= channels.count else { return .nack(Self.noPlayer, UInt32(free.count)) }
-        let peak = ProgramFigures.peak(program.instructions)
+        let peak = UInt32(program.facts.peak)
         let work = otherWork + Player.work(peak: peak, rate: parameters.rate) * UInt32(channels.count)
         guard work <= configuration.workBudget else { return .nack(Self.workLimit, work) }
         for i in replaced { pool[i].free() }
@@ -137,7 +137,7 @@ extension DeviceModel3 {
         do {
             _ = try Format3.checkHeader(header, configuration: configuration.core)
         } catch {
-            return Reply(code: error.code, value: 0)
+            return Reply(code: error.rawValue, value: 0)
         }
         stream.open(header: header)
         var reply = Reply.ack(configuration.streamCapacity)

@@ -151,10 +151,8 @@ extension DeviceModel3 {
     /// format 2's: the body and its CRC are the same) over the ring, which it owns from now on.
     private mutating func startStream(_ i: Int) {
         stream.state = .playing
-        var header = stream.header
-        header[2] = ProgramHeader.formatVersion
         pool[i].hasSharpness = stream.header[3] & ProgramHeader.sharpnessFlag != 0
-        try? pool[i].interpreter.loadStream(header: header, ring: stream.ring)
+        try? pool[i].interpreter.loadStream(header: Format3.asFormat2(stream.header), ring: stream.ring)
     }
 
     /// 3.6: the limiter trips on channel c: every PLAYING player on it ends with FAULT 49, braking

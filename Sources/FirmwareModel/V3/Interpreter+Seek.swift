@@ -49,7 +49,7 @@ extension Interpreter {
                 }
                 if done == 1 { walks[walks.count - 1].period = tick - walks[walks.count - 1].start }
                 let walk = walks[walks.count - 1]
-                guard walk.period > 0, done == Format3.settle(period: walk.period)
+                guard walk.period > 0, done == ProgramShape.settle(period: walk.period)
                 else { continue }
                 let skip = min(UInt32(walk.count) - done, (k - tick - 1) / walk.period)
                 guard skip > 0 else { continue }

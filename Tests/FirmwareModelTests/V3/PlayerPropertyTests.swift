@@ -29,7 +29,7 @@ struct PlayerPropertyTests {
         for _ in 0..<150 {
             let program = randomClosedProgram(&rng, maxTicks: 20_000)
             let checked = try Format3.validate(program, configuration: .default)
-            let bound = ProgramFigures.seekBound(checked.instructions)
+            let bound = checked.facts.seekBound
             let total = UInt32(totalTicks(program))
             var stepped = Interpreter(configuration: DeviceConfiguration(brakeTicks: 0, safetyTicks: .max))
             try stepped.load(checked.format2)

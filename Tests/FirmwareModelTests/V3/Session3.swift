@@ -101,7 +101,7 @@ func randomClosedProgram(_ rng: inout SeededGenerator, maxLoops: Int = 2, maxTic
         }
         list.append(.end(delay: UInt32(rng.within(1...30))))
         var bytes = Program(instructions: list, sharpness: true).bytes
-        bytes[2] = Format3.version
+        bytes[2] = ProgramHeader.formatVersion3
         if totalTicks(bytes) <= maxTicks, (try? Format3.validate(bytes, configuration: .default)) != nil { return bytes }
     }
 }
