@@ -43,13 +43,13 @@ public struct ChannelMixer: Sendable, Hashable {
         return (max(UInt8(min(sum, 255)), loudest), UInt8((weighted + weight / 2) / weight))
     }
 
-    /// D_i for every PLAYING player on `channel` (by pool index): the least m'(duck) of the
-    /// sounding players of higher priority on the channel; 256 when there is none.
-    static func duckGains(_ pool: [Player], channel: Int, into gains: inout [UInt32]) {
+    /// D_i at step n for every PLAYING player on `channel` (by pool index): the least m'(duck)
+    /// of the sounding players of higher priority on the channel; 256 when there is none.
+    static func duckGains(_ pool: [Player], channel: Int, at n: UInt32, into gains: inout [UInt32]) {
         for (i, p) in pool.enumerated() where p.state == .playing && p.channel == channel {
             var gain: UInt32 = 256
             for (j, q) in pool.enumerated()
-            where j != i && q.state == .playing && q.channel == channel && q.isSounding && q.priority > p.priority {
+            where j != i && q.state == .playing && q.channel == channel && q.isSounding(at: n) && q.priority > p.priority {
                 gain = min(gain, Player.scaleFactor(q.duck))
             }
             gains[i] = gain

@@ -31,7 +31,7 @@ extension DeviceModel3 {
         }
         // 4. Duck targets, from the states after the starts.
         var ducks = [UInt32](repeating: 256, count: pool.count)
-        for c in 0..<channelCount { ChannelMixer.duckGains(pool, channel: c, into: &ducks) }
+        for c in 0..<channelCount { ChannelMixer.duckGains(pool, channel: c, at: n, into: &ducks) }
         // 5. Players in pool order; 6. their end notices.
         let fade = Player.fadeStep(fadeTicks: fadeTicks)
         var contributions = [[ChannelMixer.Contribution]](repeating: [], count: channelCount)
@@ -160,11 +160,7 @@ extension DeviceModel3 {
     private mutating func limit(channel c: Int, tick n: UInt32, braking: inout Bool) {
         for i in pool.indices where pool[i].channel == c && pool[i].state == .playing {
             telemetry(.fault, player: i, code: ProgramError.safetyLimit.rawValue, tick: n)
-            pool[i].brake(configuration.channels[c].brakeTicks)
-            guard pool[i].state == .braking else { continue }
-            pool[i].brakeLeft -= 1
-            if pool[i].brakeLeft == 0 { pool[i].free() }
-            braking = true
+            if pool[i].brakeFromHere(configuration.channels[c].brakeTicks) { braking = true }
         }
     }
 }

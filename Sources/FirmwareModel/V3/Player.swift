@@ -187,8 +187,12 @@ public struct Player: Sendable {
         peak * ((UInt32(rate) + UInt32(rateOne) - 1) / UInt32(rateOne))
     }
 
-    /// 3.6: counts for ducking: playing, not paused, not muted, not in a seek's fade.
-    var isSounding: Bool { state == .playing && !paused && !muted && frozenUntil == nil }
+    /// 3.6: counts for ducking at step n: playing, not paused, not muted, not in a seek's fade
+    /// (which ends at `frozenUntil`: from that step on it sounds, 3.5).
+    func isSounding(at n: UInt32) -> Bool {
+        let fading = frozenUntil.map { Int32(bitPattern: n &- $0) < 0 } ?? false
+        return state == .playing && !paused && !muted && !fading
+    }
 
     /// PENDING or PLAYING.
     var isLive: Bool { state == .pending || state == .playing }
@@ -201,6 +205,16 @@ public struct Player: Sendable {
             state = .braking
             brakeLeft = Int(brakeTicks)
         }
+    }
+
+    /// The play ends in this step, which is its first brake step (3.4, 3.6's limiter): B brake
+    /// steps in all, this one included, as 1.13. Returns whether it requests the brake now.
+    mutating func brakeFromHere(_ brakeTicks: UInt16) -> Bool {
+        brake(brakeTicks)
+        guard state == .braking else { return false }
+        brakeLeft -= 1
+        if brakeLeft == 0 { free() }
+        return true
     }
 
     /// FREE at once: its scheduled controls go (3.7).

@@ -42,8 +42,7 @@ extension Player {
         gain = target >= gain ? gain + min(fadeStep, target - gain) : gain - min(fadeStep, gain - target)
         if !frozen {
             if let end = isStream ? advanceStream() : advance() {
-                brake(brakeTicks)
-                return StepOutput(brake: state == .braking, end: end)
+                return StepOutput(brake: brakeFromHere(brakeTicks), end: end)
             }
             held = current
         }
