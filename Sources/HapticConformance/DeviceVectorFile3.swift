@@ -77,21 +77,30 @@ public struct DeviceVectorFile3: Sendable {
     /// byte (with its tick) and every channel's sample match the file, else the first difference.
     public func differenceFromModel() -> String? {
         var device = DeviceModel3(configuration: configuration)
-        var sent: [(tick: UInt32, byte: UInt8)] = device.takeOutput().map { (0, $0) }
+        return difference(
+            boot: device.takeOutput(), receive: { device.receive($0) },
+            fault: { device.setStageFault(channel: $0, code: $1) }, step: { device.step() })
+    }
+
+    /// The session through any protocol 3 device behind these calls (`boot`: what it sent at boot).
+    public func difference(
+        boot: [UInt8], receive: ([UInt8]) -> [UInt8], fault: (Int, UInt8) -> Void, step: () -> DeviceModel3.Step
+    ) -> String? {
+        var sent: [(tick: UInt32, byte: UInt8)] = boot.map { (0, $0) }
         var next = 0
         // Bytes and faults before the step of `tick` (after the last step: what the host sends then).
         func events(before tick: UInt32) {
             while next < lines.events.count, lines.events[next].tick == tick {
                 switch lines.events[next] {
-                case .input(let input): sent += device.receive(input.bytes).map { (tick, $0) }
-                case .fault(_, let channel, let code): device.setStageFault(channel: channel, code: code)
+                case .input(let input): sent += receive(input.bytes).map { (tick, $0) }
+                case .fault(_, let channel, let code): fault(channel, code)
                 }
                 next += 1
             }
         }
         for tick in 0..<UInt32(lines.ticks) {
             events(before: tick)
-            let step = device.step()
+            let step = step()
             sent += step.sent.map { (tick, $0) }
             for (channel, samples) in lines.samples where step.samples[channel] != samples[Int(tick)] {
                 return "tick \(tick) channel \(channel): sample \(DeviceVectorFile.text(step.samples[channel])), "

@@ -13,6 +13,11 @@ public struct DeviceModel3: Sendable {
     public struct Step: Hashable, Sendable {
         public var samples: [OutputSample]
         public var sent: [UInt8]
+
+        public init(samples: [OutputSample], sent: [UInt8]) {
+            self.samples = samples
+            self.sent = sent
+        }
     }
 
     /// The protocol version this device speaks.

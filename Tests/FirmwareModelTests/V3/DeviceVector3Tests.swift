@@ -61,3 +61,17 @@ struct DeviceVector3Tests {
         #expect(checked > 100)
     }
 }
+
+/// The C core's protocol 3.0 device against the same sessions: what DeviceModel3 is bit-exact
+/// with must be the C device's output too (the differential of the two models).
+struct DeviceVector3CTests {
+    @Test(arguments: DeviceVector3Tests.sessions.map(\.name))
+    func cCore(_ name: String) throws {
+        let file = try #require(DeviceVector3Tests.sessions.first { $0.name == name })
+        let device = CDevice3(file.configuration)
+        let difference = file.difference(
+            boot: device.boot, receive: { device.receive($0) }, fault: { device.setStageFault(channel: $0, code: $1) },
+            step: { device.step() })
+        #expect(difference == nil, "\(name): \(difference ?? "")")
+    }
+}

@@ -1,0 +1,95 @@
+import CFirmwareCore
+import FirmwareModel
+
+/// The C protocol 3.0 device (hardware/firmware/core/src/hb_device3*.c) behind the same calls as
+/// `DeviceModel3`. Owns heap copies of everything the C side points to.
+final class CDevice3 {
+    private let device = UnsafeMutablePointer<hb_device3>.allocate(capacity: 1)
+    private let config = UnsafeMutablePointer<hb_device3_config>.allocate(capacity: 1)
+    private let channels: UnsafeMutablePointer<hb_channel_config>
+    private let names: [UnsafeMutablePointer<CChar>]
+    private let memory: UnsafeMutablePointer<UInt8>
+    private let ring: UnsafeMutablePointer<UInt8>
+    private let channelCount: Int
+    fileprivate var sent: [UInt8] = []
+    /// What it sent at boot (RESET).
+    private(set) var boot: [UInt8] = []
+
+    init(_ c: DeviceModel3.Configuration) {
+        channelCount = c.channels.count
+        names = c.channels.map { channel in
+            let bytes = Array(channel.profileName.utf8CString)
+            let name = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+            name.initialize(from: bytes, count: bytes.count)
+            return name
+        }
+        channels = .allocate(capacity: c.channels.count)
+        for (i, ch) in c.channels.enumerated() {
+            channels[i] = hb_channel_config(
+                profile_name: UnsafePointer(names[i]), safety_ticks: ch.safetyTicks, profile_id: ch.profileID,
+                brake_ticks: ch.brakeTicks, rated_mv: ch.ratedMillivolts, limit_mv: ch.limitMillivolts,
+                wake_ticks: ch.wakeTicks, actuator: ch.actuator, stage: ch.stage, safety_threshold: ch.safetyThreshold,
+                caps: ch.capabilities)
+        }
+        memory = .allocate(capacity: max(Int(c.slotCount) * Int(c.slotCapacity), 1))
+        ring = .allocate(capacity: max(Int(c.streamCapacity), 1))
+        hb_device_config_default(&config.pointee.base)
+        config.pointee.base.core.rate = c.rate
+        config.pointee.base.core.max_body = c.maxBody
+        config.pointee.base.slot_count = c.slotCount
+        config.pointee.base.slot_capacity = c.slotCapacity
+        config.pointee.base.stream_capacity = c.streamCapacity
+        config.pointee.base.rx_buffer = c.rxBuffer
+        config.pointee.base.wake_ticks = c.wakeTicks
+        config.pointee.base.idle_ticks = c.idleTicks
+        config.pointee.base.watchdog = c.watchdog
+        config.pointee.base.capabilities = c.capabilities
+        config.pointee.base.device_id = c.deviceID
+        config.pointee.base.reset_reason = c.resetReason
+        config.pointee.base.boot_count = c.bootCount
+        config.pointee.base.fw_major = c.firmware.major
+        config.pointee.base.fw_minor = c.firmware.minor
+        config.pointee.base.fw_patch = c.firmware.patch
+        config.pointee.channels = UnsafePointer(channels)
+        config.pointee.channel_count = UInt8(c.channels.count)
+        config.pointee.players = c.players
+        config.pointee.work_budget = c.workBudget
+        config.pointee.fade_ticks = c.fadeTicks
+        let ok = hb_device3_init(
+            device, config, memory, ring,
+            { ctx, bytes, length in
+                let me = Unmanaged<CDevice3>.fromOpaque(ctx!).takeUnretainedValue()
+                me.sent.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
+            }, Unmanaged.passUnretained(self).toOpaque())
+        precondition(ok == 1, "hb_device3_init refused the configuration")
+        boot = takeOutput()
+    }
+
+    deinit {
+        device.deallocate()
+        config.deallocate()
+        channels.deallocate()
+        names.forEach { $0.deallocate() }
+        memory.deallocate()
+        ring.deallocate()
+    }
+
+    func takeOutput() -> [UInt8] {
+        defer { sent.removeAll(keepingCapacity: true) }
+        return sent
+    }
+
+    func receive(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { hb_device3_receive(device, $0.baseAddress, UInt16($0.count)) }
+        return takeOutput()
+    }
+
+    func step() -> DeviceModel3.Step {
+        var samples = [hb_sample](repeating: hb_sample(), count: channelCount)
+        hb_device3_step(device, &samples)
+        return DeviceModel3.Step(
+            samples: samples.map { OutputSample(amplitude: $0.amp, sharpness: $0.sharp, flags: $0.flags) }, sent: takeOutput())
+    }
+
+    func setStageFault(channel: Int, code: UInt8) { hb_device3_set_stage_fault(device, UInt8(channel), code) }
+}
