@@ -69,7 +69,7 @@ final class CDevice3 {
         device.deallocate()
         config.deallocate()
         channels.deallocate()
-        names.forEach { $0.deallocate() }
+        for name in names { name.deallocate() }
         memory.deallocate()
         ring.deallocate()
     }
