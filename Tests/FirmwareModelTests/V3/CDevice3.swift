@@ -11,7 +11,7 @@ final class CDevice3 {
     private let memory: UnsafeMutablePointer<UInt8>
     private let ring: UnsafeMutablePointer<UInt8>
     private let channelCount: Int
-    fileprivate var sent: [UInt8] = []
+    private let out = CTransmitted()
     /// What it sent at boot (RESET).
     private(set) var boot: [UInt8] = []
 
@@ -55,12 +55,7 @@ final class CDevice3 {
         config.pointee.players = c.players
         config.pointee.work_budget = c.workBudget
         config.pointee.fade_ticks = c.fadeTicks
-        let ok = hb_device3_init(
-            device, config, memory, ring,
-            { ctx, bytes, length in
-                let me = Unmanaged<CDevice3>.fromOpaque(ctx!).takeUnretainedValue()
-                me.sent.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
-            }, Unmanaged.passUnretained(self).toOpaque())
+        let ok = hb_device3_init(device, config, memory, ring, CTransmitted.tx, out.context)
         precondition(ok == 1, "hb_device3_init refused the configuration")
         boot = takeOutput()
     }
@@ -74,15 +69,9 @@ final class CDevice3 {
         ring.deallocate()
     }
 
-    func takeOutput() -> [UInt8] {
-        defer { sent.removeAll(keepingCapacity: true) }
-        return sent
-    }
+    func takeOutput() -> [UInt8] { out.take() }
 
-    func receive(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.withUnsafeBufferPointer { hb_device3_receive(device, $0.baseAddress, UInt16($0.count)) }
-        return takeOutput()
-    }
+    func receive(_ bytes: [UInt8]) -> [UInt8] { out.receive(bytes) { hb_device3_receive(device, $0, $1) } }
 
     func step() -> DeviceModel3.Step {
         var samples = [hb_sample](repeating: hb_sample(), count: channelCount)
