@@ -40,11 +40,13 @@ public struct DeviceVectorFile3: Sendable {
         else { return nil }
         let channels = channelText.split(separator: ";", omittingEmptySubsequences: false).compactMap(channel)
         guard channels.count == count else { return nil }
-        return DeviceModel3.Configuration(
-            channels: channels, players: players, slotCount: slots, slotCapacity: capacity, streamCapacity: stream,
-            rxBuffer: rx, wakeTicks: wake, idleTicks: idle, watchdog: watchdog, rate: rate, maxBody: maxBody,
-            workBudget: budget, fadeTicks: fade, capabilities: caps, firmware: firmware, deviceID: deviceID,
-            resetReason: reason, bootCount: boots)
+        let base = DeviceModel.Configuration(
+            core: DeviceConfiguration(rate: rate, maxBody: maxBody), slotCount: slots, slotCapacity: capacity,
+            streamCapacity: stream, rxBuffer: rx, wakeTicks: wake, idleTicks: idle, watchdog: watchdog,
+            firmwareMajor: firmware.0, firmwareMinor: firmware.1, firmwarePatch: firmware.2, deviceID: deviceID,
+            capabilities: Message.Info.Capabilities(rawValue: caps), resetReason: Message.Reset.Reason(rawValue: reason) ?? .unknown,
+            bootCount: boots)
+        return DeviceModel3.Configuration(base: base, channels: channels, players: players, workBudget: budget, fadeTicks: fade)
     }
 
     /// One channel's `key=value,...` (`-`: the defaults).

@@ -64,19 +64,20 @@ public struct DeviceModel3: Sendable {
     /// Boots: slots empty, every player FREE, the RESET notice (major 3) waiting in the output.
     public init(configuration: Configuration) {
         precondition((1...16).contains(configuration.channels.count), "1...16 channels")
+        precondition(configuration.base.isValid, "slot count 1...8 and a power-of-two stream ring")
         self.configuration = configuration
         pool = Array(repeating: Player(configuration: configuration.core), count: Int(configuration.players))
         mixers = configuration.channels.map { ChannelMixer(safetyThreshold: $0.safetyThreshold, safetyTicks: $0.safetyTicks) }
-        programs = ProgramSlots(count: configuration.slotCount, capacity: configuration.slotCapacity)
-        stage = DeviceOutputStage(wakeTicks: configuration.wakeTicks, idleTicks: configuration.idleTicks)
-        watchdog = configuration.watchdog
+        programs = ProgramSlots(count: configuration.base.slotCount, capacity: configuration.base.slotCapacity)
+        stage = DeviceOutputStage(wakeTicks: configuration.base.wakeTicks, idleTicks: configuration.base.idleTicks)
+        watchdog = configuration.base.watchdog
         fadeTicks = configuration.fadeTicks
         stageFaults = Array(repeating: 0, count: configuration.channels.count)
         faultsSent = stageFaults
-        stream = DeviceStream(capacity: configuration.streamCapacity)
+        stream = DeviceStream(capacity: configuration.base.streamCapacity)
         link.sendNotice(
             type: MessageType.reset.rawValue,
-            payload: [Self.version.major, Self.version.minor, configuration.resetReason] + le(configuration.bootCount))
+            payload: [Self.version.major, Self.version.minor, configuration.base.resetReason.rawValue] + le(configuration.base.bootCount))
     }
 
     /// Bytes sent since the last call that returned output (at boot: the RESET notice).

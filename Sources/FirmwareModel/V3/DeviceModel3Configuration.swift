@@ -23,84 +23,47 @@ extension DeviceModel3 {
         public init() {}
     }
 
-    /// Everything a protocol 3 device is (3.2, 2.16): the device-wide figures and its channels.
+    /// Everything a protocol 3 device is (3.2, 2.16): the device-wide figures of 2.0 and its
+    /// channels (C: `hb_device3_config`, whose `base` is 2.0's `hb_device_config`).
     public struct Configuration: Hashable, Sendable {
+        /// The device-wide parts of 2.16: slots, stream, receive buffer, wake-up and idle, watchdog,
+        /// identity, and rate and max_body in `core`. Its per-channel fields (actuator, profile,
+        /// brake, limiter) are not used: the channels' are.
+        public var base: DeviceModel.Configuration
         /// 1...16 channels.
         public var channels: [Channel]
         /// The pool's size (3.3).
         public var players: UInt8
-        public var slotCount: UInt8
-        public var slotCapacity: UInt32
-        /// The stream ring, a power of two; 0: no streaming.
-        public var streamCapacity: UInt32
-        public var rxBuffer: UInt16
-        /// W (2.9): the output stage's wake-up, device-wide.
-        public var wakeTicks: UInt16
-        public var idleTicks: UInt16
-        public var watchdog: UInt16
-        public var rate: UInt16
-        public var maxBody: UInt32
         /// E (3.9).
         public var workBudget: UInt8
         /// R at boot (3.7).
         public var fadeTicks: UInt8
-        /// INFO's capabilities (STREAM derived, STATUS always set).
-        public var capabilities: UInt16
-        public var firmware: (major: UInt8, minor: UInt8, patch: UInt8)
-        public var deviceID: UInt32
-        public var resetReason: UInt8
-        public var bootCount: UInt32
 
         /// 3.13: capability bit 0 STREAM, bit 5 STATUS, bit 7 TRIM.
         public static let streamCapability: UInt16 = 0x01
         public static let statusCapability: UInt16 = 0x20
         public static let trimCapability: UInt16 = 0x80
 
+        /// The reference's defaults (vectors/v3 `Config3`): 2 slots of 256 bytes, no stream, a warm
+        /// stage, 2 channels, 4 players, E = 36, R = 8, capabilities SHARPNESS, ACTIVE_BRAKE, TRIM.
+        public static let defaultBase = DeviceModel.Configuration(
+            slotCount: 2, slotCapacity: 256, streamCapacity: 0, rxBuffer: 128, wakeTicks: 0, idleTicks: 2000, watchdog: 1000,
+            firmwareMajor: 0, firmwareMinor: 3, firmwarePatch: 0, deviceID: 0x1234_5678,
+            capabilities: Message.Info.Capabilities(rawValue: 0x86), resetReason: .powerOn, bootCount: 3)
+
         public init(
-            channels: [Channel] = [Channel(), Channel()], players: UInt8 = 4, slotCount: UInt8 = 2,
-            slotCapacity: UInt32 = 256, streamCapacity: UInt32 = 0, rxBuffer: UInt16 = 128, wakeTicks: UInt16 = 0,
-            idleTicks: UInt16 = 2000, watchdog: UInt16 = 1000, rate: UInt16 = 1000, maxBody: UInt32 = 4096,
-            workBudget: UInt8 = 36, fadeTicks: UInt8 = 8, capabilities: UInt16 = 0x86,
-            firmware: (major: UInt8, minor: UInt8, patch: UInt8) = (0, 3, 0), deviceID: UInt32 = 0x1234_5678,
-            resetReason: UInt8 = 1, bootCount: UInt32 = 3
+            base: DeviceModel.Configuration = Configuration.defaultBase, channels: [Channel] = [Channel(), Channel()],
+            players: UInt8 = 4, workBudget: UInt8 = 36, fadeTicks: UInt8 = 8
         ) {
+            self.base = base
             self.channels = channels
             self.players = players
-            self.slotCount = slotCount
-            self.slotCapacity = slotCapacity
-            self.streamCapacity = streamCapacity
-            self.rxBuffer = rxBuffer
-            self.wakeTicks = wakeTicks
-            self.idleTicks = idleTicks
-            self.watchdog = watchdog
-            self.rate = rate
-            self.maxBody = maxBody
             self.workBudget = workBudget
             self.fadeTicks = fadeTicks
-            self.capabilities = capabilities
-            self.firmware = firmware
-            self.deviceID = deviceID
-            self.resetReason = resetReason
-            self.bootCount = bootCount
         }
 
         /// The validator's figures (1.2): brake and limiter are the channels'.
-        public var core: DeviceConfiguration { DeviceConfiguration(rate: rate, maxBody: maxBody) }
-
-        public static func == (a: Self, b: Self) -> Bool {
-            a.channels == b.channels && a.players == b.players && a.slotCount == b.slotCount
-                && a.slotCapacity == b.slotCapacity && a.streamCapacity == b.streamCapacity && a.rxBuffer == b.rxBuffer
-                && a.wakeTicks == b.wakeTicks && a.idleTicks == b.idleTicks && a.watchdog == b.watchdog && a.rate == b.rate
-                && a.maxBody == b.maxBody && a.workBudget == b.workBudget && a.fadeTicks == b.fadeTicks
-                && a.capabilities == b.capabilities && a.firmware == b.firmware && a.deviceID == b.deviceID
-                && a.resetReason == b.resetReason && a.bootCount == b.bootCount
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(channels)
-            hasher.combine(players)
-            hasher.combine(deviceID)
-        }
+        public var core: DeviceConfiguration { DeviceConfiguration(rate: base.core.rate, maxBody: base.core.maxBody) }
     }
 }
 
@@ -108,17 +71,17 @@ extension DeviceModel3 {
     /// INFO 3.0 (3.11): 2.6's 44 bytes with channel 0's per-channel fields, then channel_count,
     /// players, work_budget, fade_ticks, trim, sync, reserved, channel 0's profile name.
     func infoPayload() -> [UInt8] {
-        let c = configuration
-        let c0 = c.channels[0]
-        var caps = c.capabilities & ~Configuration.streamCapability | Configuration.statusCapability
+        let c = configuration.base
+        let c0 = configuration.channels[0]
+        var caps = c.capabilities.rawValue & ~Configuration.streamCapability | Configuration.statusCapability
         if c.streamCapacity != 0 { caps |= Configuration.streamCapability }
-        var out: [UInt8] = [Self.version.major, Self.version.minor, c.firmware.major, c.firmware.minor, c.firmware.patch]
+        var out: [UInt8] = [Self.version.major, Self.version.minor, c.firmwareMajor, c.firmwareMinor, c.firmwarePatch]
         out.append(c0.actuator)
-        out += le(c0.profileID) + le(c.deviceID) + le(caps) + le(c.rate) + le(c0.brakeTicks)
+        out += le(c0.profileID) + le(c.deviceID) + le(caps) + le(c.core.rate) + le(c0.brakeTicks)
         out += [c0.safetyThreshold, c.slotCount]
-        out += le(c0.safetyTicks) + le(c.maxBody) + le(c.slotCapacity) + le(c.streamCapacity) + le(c.rxBuffer)
+        out += le(c0.safetyTicks) + le(c.core.maxBody) + le(c.slotCapacity) + le(c.streamCapacity) + le(c.rxBuffer)
         out += le(c.wakeTicks) + le(c.idleTicks) + le(watchdog)
-        out += [UInt8(c.channels.count), c.players, c.workBudget, fadeTicks]
+        out += [UInt8(configuration.channels.count), configuration.players, configuration.workBudget, fadeTicks]
         out += le(UInt16(truncatingIfNeeded: trim.trim)) + [0, 0]
         return out + Self.name(c0.profileName)
     }

@@ -137,7 +137,7 @@ extension DeviceModel3 {
             fadeTicks = UInt8(value)
         case 4
         where TickTrim.accepts(Int32(bitPattern: value))
-            && configuration.capabilities & Configuration.trimCapability != 0:
+            && configuration.base.capabilities.rawValue & Configuration.trimCapability != 0:
             trim.trim = Int32(bitPattern: value)
         default:
             return .nack(.badParam)

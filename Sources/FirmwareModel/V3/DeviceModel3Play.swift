@@ -29,7 +29,7 @@ extension DeviceModel3 {
         let free = pool.indices.filter { pool[$0].state == .free || replaced.contains($0) }
         let otherWork = pool.indices.filter { !replaced.contains($0) }.reduce(UInt32(0)) { $0 + pool[$1].work }
         if slot == Message.streamSlot {
-            guard configuration.streamCapacity != 0 else { return .nack(.unsupported) }
+            guard configuration.base.streamCapacity != 0 else { return .nack(.unsupported) }
             guard stream.state != .playing else { return .nack(.slotBusy) }
             guard stream.state == .open else { return .nack(.noStream) }
             guard channels.count == 1, parameters.rate == Player.rateOne, parameters.loops == 1, parameters.loopEnd == 0,
@@ -129,7 +129,7 @@ extension DeviceModel3 {
     // MARK: The stream (2.10, 3.12)
 
     mutating func streamOpen(_ p: [UInt8]) -> Reply {
-        guard configuration.streamCapacity != 0 else { return .nack(.unsupported) }
+        guard configuration.base.streamCapacity != 0 else { return .nack(.unsupported) }
         guard stream.state != .playing, !pool.contains(where: { $0.state == .pending && $0.isStream }) else {
             return .nack(.slotBusy)
         }
@@ -140,7 +140,7 @@ extension DeviceModel3 {
             return Reply(code: error.rawValue, value: 0)
         }
         stream.open(header: header)
-        var reply = Reply.ack(configuration.streamCapacity)
+        var reply = Reply.ack(configuration.base.streamCapacity)
         reply.after = [.credit]
         return reply
     }

@@ -31,25 +31,26 @@ final class CDevice3 {
                 wake_ticks: ch.wakeTicks, actuator: ch.actuator, stage: ch.stage, safety_threshold: ch.safetyThreshold,
                 caps: ch.capabilities)
         }
-        memory = .allocate(capacity: max(Int(c.slotCount) * Int(c.slotCapacity), 1))
-        ring = .allocate(capacity: max(Int(c.streamCapacity), 1))
+        memory = .allocate(capacity: max(Int(c.base.slotCount) * Int(c.base.slotCapacity), 1))
+        ring = .allocate(capacity: max(Int(c.base.streamCapacity), 1))
         hb_device_config_default(&config.pointee.base)
-        config.pointee.base.core.rate = c.rate
-        config.pointee.base.core.max_body = c.maxBody
-        config.pointee.base.slot_count = c.slotCount
-        config.pointee.base.slot_capacity = c.slotCapacity
-        config.pointee.base.stream_capacity = c.streamCapacity
-        config.pointee.base.rx_buffer = c.rxBuffer
-        config.pointee.base.wake_ticks = c.wakeTicks
-        config.pointee.base.idle_ticks = c.idleTicks
-        config.pointee.base.watchdog = c.watchdog
-        config.pointee.base.capabilities = c.capabilities
-        config.pointee.base.device_id = c.deviceID
-        config.pointee.base.reset_reason = c.resetReason
-        config.pointee.base.boot_count = c.bootCount
-        config.pointee.base.fw_major = c.firmware.major
-        config.pointee.base.fw_minor = c.firmware.minor
-        config.pointee.base.fw_patch = c.firmware.patch
+        let base = c.base
+        config.pointee.base.core.rate = base.core.rate
+        config.pointee.base.core.max_body = base.core.maxBody
+        config.pointee.base.slot_count = base.slotCount
+        config.pointee.base.slot_capacity = base.slotCapacity
+        config.pointee.base.stream_capacity = base.streamCapacity
+        config.pointee.base.rx_buffer = base.rxBuffer
+        config.pointee.base.wake_ticks = base.wakeTicks
+        config.pointee.base.idle_ticks = base.idleTicks
+        config.pointee.base.watchdog = base.watchdog
+        config.pointee.base.capabilities = base.capabilities.rawValue
+        config.pointee.base.device_id = base.deviceID
+        config.pointee.base.reset_reason = base.resetReason.rawValue
+        config.pointee.base.boot_count = base.bootCount
+        config.pointee.base.fw_major = base.firmwareMajor
+        config.pointee.base.fw_minor = base.firmwareMinor
+        config.pointee.base.fw_patch = base.firmwarePatch
         config.pointee.channels = UnsafePointer(channels)
         config.pointee.channel_count = UInt8(c.channels.count)
         config.pointee.players = c.players

@@ -61,9 +61,10 @@ struct Differential3Tests {
     /// One seeded session through both devices; returns the samples that sounded.
     static func randomSession(_ seed: Int) -> Int {
         var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17)
-        let configuration = DeviceModel3.Configuration(
-            channels: [DeviceModel3.Channel(), DeviceModel3.Channel()], players: 4, wakeTicks: UInt16(rng.pick([0, 5])),
-            watchdog: 0, fadeTicks: UInt8(rng.pick([8, 0, 3])))
+        var base = DeviceModel3.Configuration.defaultBase
+        base.wakeTicks = UInt16(rng.pick([0, 5]))
+        base.watchdog = 0
+        let configuration = DeviceModel3.Configuration(base: base, fadeTicks: UInt8(rng.pick([8, 0, 3])))
         var model = DeviceModel3(configuration: configuration)
         let c = CDevice3(configuration)
         var setup = Session3()

@@ -12,9 +12,11 @@ struct Session3 {
     var sent: [UInt8] = []
 
     init(channels: Int = 1, players: UInt8 = 4, wake: UInt16 = 0, fade: UInt8 = 8) {
+        var base = DeviceModel3.Configuration.defaultBase
+        base.wakeTicks = wake
+        base.watchdog = 0
         let configuration = DeviceModel3.Configuration(
-            channels: Array(repeating: DeviceModel3.Channel(), count: channels), players: players, wakeTicks: wake,
-            watchdog: 0, fadeTicks: fade)
+            base: base, channels: Array(repeating: DeviceModel3.Channel(), count: channels), players: players, fadeTicks: fade)
         device = DeviceModel3(configuration: configuration)
         sent = device.takeOutput()  // the RESET notice
         samples = Array(repeating: [], count: channels)
