@@ -6,8 +6,9 @@ import HapticTransport
 ///
 /// Simulated time advances in slices of one tick (16,000 cycles at 16 MHz). In real-time mode
 /// each slice is held back until the wall clock reaches it, so the board runs at its true speed
-/// and host timeouts mean what they say; bytes from the host enter the UART at the start of the
-/// next slice (at most 1 ms later) and then take their true line time. Without real time the
+/// and host timeouts mean what they say; bytes from the host enter the UART at the cycle of their
+/// arrival and then take their true line time; bytes the board sends reach the host at the end of
+/// their slice (at most 1 ms late). Without real time the
 /// simulation runs as fast as it can (for tests).
 public final class AVRBoardServer {
     public let board: AVRBoard
@@ -31,6 +32,18 @@ public final class AVRBoardServer {
     /// time a client opens the link the board is reset and held that many cycles (bytes sent
     /// meanwhile are lost, as the bootloader listens at its own rate). nil: opening does nothing.
     public let resetOnOpen: UInt64?
+    /// The board's clock error in ppm (`ClockDrift`), real time only: each cycle takes
+    /// 1 / (frequency x (1 + ppm / 10^6)) s of wall time, so the whole board (ticks and UART alike,
+    /// as with a resonator off its nominal frequency) runs that far off the host's clock.
+    public var driftPPM: Double = 0
+    /// Real time: the most the simulation fell behind the wall clock (seconds past a slice's due
+    /// time before it ran). Beyond a tick, the board's clock was not the one `driftPPM` describes.
+    public private(set) var longestLag = 0.0
+
+    /// Starts `longestLag` over (from the next slice).
+    public func resetLongestLag() {
+        longestLag = 0
+    }
     /// Clients that opened the link so far.
     public private(set) var opens = 0
     private var clientPresent = false
@@ -58,21 +71,32 @@ public final class AVRBoardServer {
     /// Runs until `keepRunning` returns false (checked once per slice), or the core stops.
     public func serve(while keepRunning: () -> Bool) throws {
         let slice = board.cyclesPerTick
-        let start = Date()
+        // Paced on the monotonic clock the host's clock estimates use (wall time may be slewed).
+        let start = monotonicSeconds()
         let startCycle = board.cycle
-        let frequency = Double(board.frequency)
+        let frequency = 1 / ClockDrift.tickPeriod(rate: Double(board.frequency), ppm: driftPPM)
         while keepRunning() {
             let target = board.cycle + slice
-            let due = start.addingTimeInterval(Double(target - startCycle) / frequency)
-            let wait = realTime ? max(0, due.timeIntervalSinceNow) : 0
+            let due = start + Double(target - startCycle) / frequency
+            let wait = realTime ? max(0, due - monotonicSeconds()) : 0
             let read = try readHost(timeout: wait)
             bytesToBoard += read.count
             let incoming = pass(read, through: \.toBoard, held: &heldToBoard)
-            if !incoming.isEmpty { board.send(incoming) }
+            if !incoming.isEmpty {
+                // In real time the bytes enter the UART at the cycle of their arrival, not at the
+                // slice's start (up to a tick before they were sent: a PONG would then read a
+                // device time before its PING left the host, and break the clock's brackets).
+                if realTime {
+                    let arrival = startCycle + UInt64(max(0, (monotonicSeconds() - start) * frequency))
+                    try board.run(until: min(target, max(board.cycle, arrival)))
+                }
+                board.send(incoming)
+            }
             if realTime {
-                let rest = due.timeIntervalSinceNow
+                let rest = due - monotonicSeconds()
                 if rest > 0 { Thread.sleep(forTimeInterval: rest) }
             }
+            if realTime { longestLag = max(longestLag, monotonicSeconds() - due) }
             try board.run(until: target)
             let output = board.takeOutput()
             if keepsOutput { outputLog += output }

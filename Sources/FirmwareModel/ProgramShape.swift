@@ -3,9 +3,10 @@ import HapticProtocol
 /// What a validation pass learns about a program's loops beyond rules 1-30
 /// (firmware-protocol/PROTOCOL-3.md): rule (f) closed loops (3.1), the peak (3.1) and the seek
 /// bound X (3.5). Fed every instruction the `InstructionChecker` accepted, in byte order, it keeps
-/// fixed state as the firmware's validator does (hb_validate.c, bit-exact): for each open loop the
-/// relative ends of its last A and S instructions and its largest pulse end, and for each open
-/// list the seek bound of its items so far.
+/// fixed state as PROTOCOL-3.md 3.1 describes: for each open loop the relative ends of its last A
+/// and S instructions and its largest pulse end, and for each open list the seek bound of its items
+/// so far. Its verdicts and figures are the firmware's (hb_validate.c, which keeps the same ends as
+/// pass times rather than relative ones: `Format3Tests` compares the two).
 struct ProgramShape: Sendable {
     /// An open LOOP: its start, count, the ends rule (f) compares with its period (relative to the
     /// start; nil: the body has not touched the channel), and its body's X so far.
@@ -77,7 +78,7 @@ struct ProgramShape: Sendable {
     private mutating func close(endLoopTime: UInt32, headRun: Int) {
         let loop = loops.last
         loops.removeLast()
-        peak = max(peak, headRun)
+        if loop.count > 1 { peak = max(peak, headRun) }  // a jump's tick (count 1 never jumps)
         let period = endLoopTime - loop.start
         // X = 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period))
         let settle = Self.settle(period: period)

@@ -17,6 +17,10 @@ public struct FeltPrediction: Sendable, Hashable {
     public var onset50: Double { Double(leadInTicks) / rate + rise.rise50 }
     public var onset90: Double { Double(leadInTicks) / rate + rise.rise90 }
 
+    /// `onset50` on a device whose ticks run at `deviceRate` per host second (a clock estimate's
+    /// rate): the lead-in is device ticks.
+    public func onset50(deviceRate: Double) -> Double { Double(leadInTicks) / deviceRate + rise.rise50 }
+
     /// nil when the program never sounds or the actuator does not move. `scale` is the play's
     /// master scale (1.11): a play at intensity 0, or one so soft that every sample rounds to 0,
     /// is never felt.

@@ -34,6 +34,9 @@ public actor HapticDevice {
     public var rateLimiter: RateLimiter
     /// The latest clock estimate (`synchronizeClock`).
     public internal(set) var clock: ClockEstimate?
+    /// The PING samples the estimate is fitted to, and the resets seen then (a reset drops them).
+    var clockFit = ClockFit()
+    var clockFitResets = 0
     private var compiled: [HapticPattern: CompiledProgram] = [:]
     private var feltPredictions: [FeltKey: FeltPrediction] = [:]
     private var slotUse: [UInt8: UInt64] = [:]
@@ -314,13 +317,15 @@ public actor HapticDevice {
     /// when its intensity makes every sample 0).
     public func predictedFeltOnset(of receipt: PlayReceipt, prepared: PreparedPattern) async throws -> Double? {
         guard let prediction = try feltPrediction(of: prepared, scale: receipt.scale) else { return nil }
-        return try await currentClock().hostTime(ofStep: receipt.startTick) + prediction.onset50
+        // The lead-in is device ticks: through the estimate's rate.
+        return try await currentClock().hostTime(ofStep: receipt.startTick &+ UInt32(prediction.leadInTicks)) + prediction.rise.rise50
     }
 
     /// The start tick whose predicted felt onset is nearest host time `target` (within half a tick).
     private func feltStart(of prepared: PreparedPattern, at target: Double) async throws -> UInt32? {
-        let onset = try feltPrediction(of: prepared)?.onset50 ?? 0
-        return try await currentClock().step(atOrAfter: target - onset - 0.5 / Double(max(1, prepared.rate)))
+        let clock = try await currentClock()
+        let onset = try feltPrediction(of: prepared)?.onset50(deviceRate: clock.rate) ?? 0
+        return clock.step(atOrAfter: target - onset - 0.5 / clock.rate)
     }
 
     /// Compiles (cached), uploads if the device does not hold the program yet, and plays: the

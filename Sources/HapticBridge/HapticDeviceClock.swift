@@ -15,13 +15,16 @@ extension HapticDevice {
         }
     }
 
-    /// Estimates the device clock from `samples` PONGs, keeping the smallest round trip.
+    /// Estimates the device clock from `samples` more PONGs and those of the last `clockWindow`
+    /// seconds: offset and rate, each with its bound (`ClockFit`, docs/clocks.md). Called now and
+    /// then over seconds (as `HapticDeviceGroup` does), it tracks the device's rate; called once,
+    /// the rate is the nominal one within the prior bound.
     ///
     /// Each PING carries its own echo, so a PING need not wait for the last one's PONG: the next
     /// goes out when an answer (or its time-out) comes, or half a round trip after the last PING,
     /// whichever is first, until `samples` PONGs are in (at most 3 x `samples` PINGs). A lost PING or
     /// PONG costs half a round trip instead of a PONG time-out; a PONG that queued behind another
-    /// has a longer round trip, and only the smallest one is kept.
+    /// has a longer round trip, which only loosens its bracket.
     @discardableResult
     public func synchronizeClock(samples: Int = 8) async throws -> ClockEstimate {
         guard let info else { throw SessionError.notConnected }
@@ -35,6 +38,8 @@ extension HapticDevice {
             }
         }
         defer {
+            // No PING after the return: the sender may be between its sleep and its next send.
+            train.finish()
             sender.cancel()
             sink.finish()
         }
@@ -51,15 +56,32 @@ extension HapticDevice {
             if collected.count >= wanted || resolved >= 3 * wanted { break }
             train.send()
         }
-        guard
-            let estimate = ClockEstimate.best(
-                of: collected, rate: Double(info.rate),
-                measuredSubtick: info.capabilities.contains(.subtick))
-        else {
+        guard !collected.isEmpty else { throw lastError ?? SessionError.timedOut("PONG") }
+        let resets = monitor.resetCount
+        if resets != clockFitResets {
+            // Samples from before a reset read ticks that restarted since.
+            clockFit.removeAll()
+            clockFitResets = resets
+        }
+        clockFit.add(collected)
+        guard let estimate = clockFit.estimate(nominalRate: Double(info.rate), measuredSubtick: info.capabilities.contains(.subtick)) else {
             throw lastError ?? SessionError.timedOut("PONG")
         }
         clock = estimate
         return estimate
+    }
+
+    /// Seconds of PING samples the clock estimate is fitted to (default 10).
+    public var clockWindow: Double { clockFit.window }
+
+    public func setClockWindow(_ seconds: Double) {
+        clockFit.window = max(0, seconds)
+    }
+
+    /// Forgets the samples: the next `synchronizeClock` starts a fresh estimate.
+    public func forgetClockSamples() {
+        clockFit.removeAll()
+        clock = nil
     }
 
     func resolve(_ time: PlayTime) async throws -> UInt32? {
@@ -99,6 +121,11 @@ private final class PingTrain: @unchecked Sendable {
         self.runner = runner
         self.limit = limit
         self.answer = answer
+    }
+
+    /// Sends no more PINGs.
+    func finish() {
+        lock.withLock { sent = limit }
     }
 
     /// Sends a PING now, unless the limit is reached.

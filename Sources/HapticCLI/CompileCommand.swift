@@ -19,7 +19,7 @@ struct Compile: ParsableCommand {
             """
     )
 
-    @Argument(help: "AHAP files, or preset:NAME (see `haptic presets`).")
+    @Argument(help: "AHAP files, preset:NAME (see `haptic presets`), or haptic sets (docs/channels.md): each entry for its actuator.")
     var inputs: [String]
 
     @OptionGroup var compiler: CompileFlags
@@ -50,12 +50,23 @@ struct Compile: ParsableCommand {
         var output: String?
         var compiled: CompiledProgram?
         var error: String?
+        var entry: HapticSetPlacement?
     }
 
     func run() throws {
         let profile = try Self.loadProfile(compiler.actuator)
         var outcomes: [Outcome] = []
         for input in inputs {
+            do {
+                if let set = try PatternInput.loadSet(input, strict: strict)?.set {
+                    let entries = HapticSetCompiler.compile(set, defaultProfile: profile, options: options)
+                    outcomes += try entries.map { try Outcome(set: input, $0, output: output) }
+                    continue
+                }
+            } catch {
+                outcomes.append(Outcome(input: input, error: "\(error)"))
+                continue
+            }
             var outcome = Outcome(input: input)
             do {
                 let loaded = try PatternInput.load(input, strict: strict)
@@ -113,7 +124,7 @@ struct Compile: ParsableCommand {
             return
         }
         let arrow = file.output.map { " -> \($0)" } ?? ""
-        emit("\(file.input)\(arrow)")
+        emit("\(file.input)\(file.entry.map { " \($0.summary)" } ?? "")\(arrow)")
         for line in Self.describe(report) { emit("  " + line) }
         if let error = file.error {
             FileHandle.standardError.write(Data("\(file.input): \(error)\n".utf8))

@@ -77,7 +77,24 @@ struct Emulate: AsyncParsableCommand {
         help: "Close the pty after this many seconds: the port vanishes, the device runs on.")
     var unplugAfter: Double?
 
+    @Option(
+        name: .customLong("drift-ppm"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Run the device's clock this many ppm off the host's, \(Int(ClockDrift.range.lowerBound))...\(Int(ClockDrift.range.upperBound)) (positive runs fast, as a resonator above its frequency): the virtual device or --mcu atmega328p.",
+            valueName: "ppm"))
+    var driftPPM: Double = 0
+
     func validate() throws {
+        guard ClockDrift.range.contains(driftPPM) else {
+            throw ValidationError(
+                "--drift-ppm \(driftPPM) is out of range: \(Int(ClockDrift.range.lowerBound))...\(Int(ClockDrift.range.upperBound)) (a ceramic resonator is within +-5000)"
+            )
+        }
+        if driftPPM != 0, let mcu, mcu != "atmega328p" {
+            throw ValidationError(
+                "--drift-ppm with --mcu \(mcu): QEMU runs the board on the host's clock; drift is simulated for the virtual device and --mcu atmega328p"
+            )
+        }
         if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
         if let rebootAfter, rebootAfter <= 0 { throw ValidationError("--reboot-after must be positive") }
         if let unplugAfter, unplugAfter <= 0 { throw ValidationError("--unplug-after must be positive") }
@@ -133,7 +150,7 @@ struct Emulate: AsyncParsableCommand {
             do {
                 try EmulatedMCU.serve(
                     mcu: mcu, firmware: firmware, driver: stage, erm: profile?.kind == .erm, seconds: seconds,
-                    knobs: knobs, fault: fault, supply: supply, bootloader: bootloader
+                    knobs: knobs, fault: fault, supply: supply, bootloader: bootloader, driftPPM: driftPPM
                 ) { line in
                     print(line)
                     fflush(nil)
@@ -149,9 +166,11 @@ struct Emulate: AsyncParsableCommand {
         options.faults = knobs.faults?.profile ?? .none
         options.faultSeed = knobs.faults?.seed ?? 0
         options.trace = trace != nil
+        options.driftPPM = driftPPM
         let device = try VirtualDevice(options: options)
         device.start()
         print("virtual device (\(device.options.profile.name), \(line.baud) baud, firmware model) on \(device.path)")
+        if driftPPM != 0 { print("clock: \(driftPPM) ppm off the host's") }
         if let faults = knobs.faults { print("faults on the pty: \(faults.text)") }
         print("try: haptic play preset:impact.medium --port \(device.path)")
         // Scripts read the path from a pipe: do not leave it in the buffer.

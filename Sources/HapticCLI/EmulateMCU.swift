@@ -17,7 +17,7 @@
         /// or the H-bridge's supply (`--supply`, volts).
         static func serve(
             mcu: String, firmware: String?, driver: String, erm: Bool, seconds: Double?, knobs: EmulatorKnobs,
-            fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, log: (String) -> Void
+            fault: String? = nil, supply: Double? = nil, bootloader: String? = nil, driftPPM: Double = 0, log: (String) -> Void
         ) throws {
             if EmulatedQEMU.names.contains(mcu) {
                 try EmulatedQEMU.serve(firmware: firmware, seconds: seconds, knobs: knobs, log: log)
@@ -31,6 +31,7 @@
             options.fault = fault.flatMap(DRV2605LFault.init(rawValue:)) ?? .none
             options.supplyMillivolts = supply.map { Int(($0 * 1_000).rounded()) }
             options.bootloader = bootloader.flatMap(AVRBootloader.init(rawValue:))
+            options.driftPPM = driftPPM
             try serve(options, log: log)
         }
 
@@ -62,6 +63,8 @@
             var supplyMillivolts: Int?
             /// A real bootloader image in front of the firmware (nil: the bootloader's wait is modelled).
             var bootloader: AVRBootloader?
+            /// The board's clock error in ppm (`--drift-ppm`, `AVRBoardServer.driftPPM`).
+            var driftPPM: Double = 0
 
             /// The firmware built when `firmware` is nil: its output stage, actuator and supply.
             var firmwareBuild: AVRFirmwareBuild {
@@ -114,6 +117,8 @@
                 log("serial port: \(pty.slavePath) (the firmware runs at 500000 baud; with --trace, opening it does not reset the board)")
                 server = AVRBoardServer(board: board, link: pty.master, realTime: !options.fast)
             }
+            server.driftPPM = options.driftPPM
+            if options.driftPPM != 0 { log("clock: \(options.driftPPM) ppm off the host's") }
             let knobs = options.knobs
             if let faults = knobs.faults {
                 server.faults = (

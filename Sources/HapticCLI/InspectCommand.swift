@@ -78,6 +78,16 @@ struct Inspect: ParsableCommand {
             }
             return Outcome(file: file, document: AHAPDocument(pattern: preset.pattern))
         }
+        // A haptic set (docs/channels.md): its decoder's error, or which commands read it.
+        do {
+            if let set = try HapticSetDecoder(mode: decoder.mode).decodeIfSet(contentsOfFile: file) {
+                let what =
+                    "a haptic set of \(set.set.entries.count) entries, \(set.warnings.count) warnings: `haptic render` and `haptic compile` read sets"
+                return Outcome(file: file, error: AHAPError(file: file, message: what))
+            }
+        } catch {
+            return Outcome(file: file, error: error)
+        }
         guard timing else {
             do {
                 return Outcome(file: file, document: try decoder.decode(contentsOfFile: file))

@@ -30,6 +30,11 @@ struct PatternInput {
             }
             return PatternInput(pattern: preset.pattern, label: preset.name, preset: preset, warnings: [])
         }
+        if try loadSet(argument) != nil {
+            throw CommandFailure(
+                "\(argument) is a haptic set (docs/channels.md): `haptic render` and `haptic compile` take sets; playing one needs protocol 3 (not yet)"
+            )
+        }
         do {
             let decoder = AHAPDecoder(mode: strict ? .strict : .lenient)
             // `-` is standard input, as for Unix tools (`cat x.ahap | haptic play -`).
@@ -49,6 +54,16 @@ struct PatternInput {
 }
 
 extension PatternInput {
+    /// `argument` as a haptic set (docs/channels.md), or nil when it is not one.
+    static func loadSet(_ argument: String, strict: Bool = false) throws -> HapticSetDocument? {
+        guard !argument.hasPrefix(presetPrefix), argument != standardInput else { return nil }
+        do {
+            return try HapticSetDecoder(mode: strict ? .strict : .lenient).decodeIfSet(contentsOfFile: argument)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+
     /// Why `preset:BASE@VALUE` did not load, in one line: the value, or a preset without one.
     static func valueProblem(base: String, value: String) -> String {
         let takesValue = base.hasPrefix("impact.") || base == "game.collision"

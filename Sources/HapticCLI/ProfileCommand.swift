@@ -25,8 +25,24 @@ struct Profile: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Serial port of a board (default: the virtual device).")
-    var port: String?
+    @Option(help: "Serial port of a board (default: the virtual device); with --sync, one for each board of the group.")
+    var port: [String] = []
+
+    @Flag(
+        help:
+            "Measure the start and end skew across the boards of --port (two or more) instead: -n felt-aligned plays and one long play (docs/performance.md, \"Start skew across boards\")."
+    )
+    var sync = false
+
+    @Option(
+        name: .customLong("long-play"), parsing: .unconditional,
+        help: ArgumentHelp("With --sync: seconds of the long play, 0...600 (default 30; 0: none).", valueName: "seconds"))
+    var longPlay: Double = 30
+
+    @Flag(
+        name: .customLong("no-stretch"),
+        help: "With --sync: play every board the same ticks instead of stretching each board's pattern by its measured rate (shows the raw drift).")
+    var noStretch = false
 
     @Option(name: [.customShort("n"), .customLong("repeat")], parsing: .unconditional, help: "Plays of each kind, 1 or more.")
     var n: Int = 100
@@ -72,6 +88,17 @@ struct Profile: AsyncParsableCommand {
 
     func validate() throws {
         guard n > 0 else { throw ValidationError("-n/--repeat must be 1 or more, not \(n)") }
+        if sync {
+            guard port.count >= 2 else { throw ValidationError("--sync needs two or more --port, one for each board (got \(port.count))") }
+            guard Set(port).count == port.count else { throw ValidationError("--sync: a --port is given twice") }
+            guard (0...600).contains(longPlay) else { throw ValidationError("--long-play must be 0...600 seconds, not \(longPlay)") }
+            for option in [(mcu, "--mcu"), (maxP99.map { "\($0)" }, "--max-p99"), (minSpeedup.map { "\($0)" }, "--min-speedup"), (output, "-o")]
+            where option.0 != nil {
+                throw ValidationError("\(option.1) does not go with --sync (it belongs to the latency profiler)")
+            }
+        } else if port.count > 1 {
+            throw ValidationError("more than one --port needs --sync (the latency profiler measures one board)")
+        }
         if let corpus {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -103,6 +130,10 @@ struct Profile: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if sync {
+            try await runSync()
+            return
+        }
         if let mcu {
             do {
                 emit(try ProfiledMCU.report(mcu: mcu, firmware: firmware, json: json))
@@ -116,7 +147,7 @@ struct Profile: AsyncParsableCommand {
         guard !subjects.isEmpty else { throw CommandFailure("no .ahap files decode in \(directory)") }
         var virtual: VirtualDevice?
         let path: String
-        if let port {
+        if let port = port.first {
             path = port
         } else {
             let device = try VirtualDevice(options: VirtualDevice.Options(baudRate: line.baud))

@@ -19,7 +19,7 @@ struct Render: ParsableCommand {
             """
     )
 
-    @Argument(help: "An AHAP file, or preset:NAME (see `haptic presets`).")
+    @Argument(help: "An AHAP file, preset:NAME (see `haptic presets`), or a haptic set (docs/channels.md): one panel per channel.")
     var input: String
 
     @Option(name: .shortAndLong, help: "Output file: .svg, .png or .csv (by extension); '-' writes CSV to standard output.")
@@ -60,6 +60,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        if let document = try PatternInput.loadSet(input, strict: strict) { return try renderSet(document.set) }
         let loaded = try PatternInput.load(input, strict: strict)
         let renderer = ReferenceRenderer(pattern: loaded.pattern)
         let samples = renderer.render(rate: rate)
@@ -95,6 +96,18 @@ struct Render: ParsableCommand {
             let repairs = loaded.warnings.isEmpty ? "" : "; \(loaded.warnings.count) repair(s) while decoding, see `haptic inspect`"
             print("wrote \(output): \(TimePlot.seconds(renderer.duration)) s, \(samples.count) samples at \(TimePlot.seconds(rate)) Hz\(repairs)")
             if let played { print(played.summary) }
+        }
+    }
+
+    /// A haptic set: one panel per (board, channel) of `HapticSetRenderer`'s mix (docs/channels.md).
+    private func renderSet(_ set: HapticSet) throws {
+        guard actuator == nil else { throw ValidationError("--actuator is for one pattern; a set's entries name their actuators") }
+        let rendering = HapticSetRenderer.render(set, rate: rate)
+        let plot = TimePlot.set(set, rendering: rendering, title: set.name ?? (input as NSString).lastPathComponent, width: Double(width))
+        let bytes = format! == .csv ? Array(CSVTable.set(rendering).text().utf8) : format! == .svg ? Array(plot.svg().utf8) : plot.png()
+        try writeOutput(bytes, to: output)
+        if output != "-" {
+            print("wrote \(output): \(rendering.channels.count) channel(s), \(set.entries.count) entries, \(TimePlot.seconds(rendering.duration)) s")
         }
     }
 

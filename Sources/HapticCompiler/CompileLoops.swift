@@ -14,6 +14,12 @@ import HapticProtocol
 /// (delays and all), and only if every tick it touches executes at most `maxPerTick` instructions
 /// (PROTOCOL.md 1.6 (d), (e)): its LOOP's tick, each jump's, its end's, and a looped play's
 /// restart (END's tick and tick 0). One level, left to right, the best saving at each position.
+///
+/// Every loop is closed (PROTOCOL-3.md 3.1, rule (f)): each iteration finishes what it starts, so
+/// the last ramp on each channel and every pulse of the body end by the iteration's end. Where
+/// the earliest LOOP tick would leave one running across it, the loop boundary moves later (the
+/// LOOP up to the body's first instruction); where that is not enough, the stretch is not folded
+/// from there (a later start, one repetition left flat, may be).
 enum LoopFolding {
     /// Longest loop body examined, in instructions.
     static let longestBody = 64
@@ -110,7 +116,10 @@ enum LoopFolding {
             guard count >= 2 else { continue }
             // Earliest LOOP tick: after the previous instruction, and each ENDLOOP at or after
             // its iteration's last body instruction.
-            let loopTick = max(previous, timed[i + m - 1].tick - period)
+            // Rule (f): late enough that the body's last ramps and its pulses end by the
+            // iteration's end, and no later than the body's first instruction.
+            let loopTick = max(previous, timed[i + m - 1].tick - period, closingEnd(timed[i..<i + m]) - period)
+            guard loopTick <= timed[i].tick else { continue }
             // The next instruction (or END) may not come before the loop's end.
             let nextTick = { (r: Int) in i + r * m < n ? timed[i + r * m].tick : end }
             while count >= 2 && nextTick(count) < loopTick + count * period { count -= 1 }
@@ -130,6 +139,24 @@ enum LoopFolding {
             }
         }
         return best
+    }
+
+    /// The tick by which an iteration of `body` must end for rule (f): the end of the last
+    /// amplitude and sharpness instruction (a SET's tick, a RAMP's tick + duration) and of every
+    /// pulse (tick + its length).
+    static func closingEnd(_ body: ArraySlice<TimedInstruction>) -> Int {
+        var lastA = 0, lastS = 0, pulses = 0
+        for item in body {
+            switch item.instruction {
+            case .setA: lastA = item.tick
+            case .rampA(_, let duration, _): lastA = item.tick + Int(duration)
+            case .setS: lastS = item.tick
+            case .rampS(_, let duration, _): lastS = item.tick + Int(duration)
+            case .pulse(_, let sharpness, _): pulses = max(pulses, item.tick + Int(Instruction.pulseLength(sharpness: sharpness)))
+            default: break
+            }
+        }
+        return max(lastA, lastS, pulses)
     }
 
     /// Bytes of instructions i..<i+length laid out flat, plus the delay bytes of the one after.

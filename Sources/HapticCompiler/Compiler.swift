@@ -31,6 +31,9 @@ public enum PatternCompiler {
             throw .invalidOptions("sharpness tolerance must be 0...255 LSB")
         }
         guard options.tickRate > 0 else { throw .invalidOptions("tick rate must be above 0") }
+        guard [ProgramHeader.formatVersion, ProgramHeader.formatVersion3].contains(options.formatVersion) else {
+            throw .invalidOptions("program format \(options.formatVersion): 2 or 3")
+        }
         let clock = ContinuousClock()
         let start = clock.now
 
@@ -58,10 +61,14 @@ public enum PatternCompiler {
         if options.loops, let folded = LoopFolding.fold(timed, end: n, maxPerTick: perTick),
             folded.encodedCount < flat.encodedCount
         {
-            // Folding keeps every instruction time and each tick within 1.15's bound; the
-            // validator still has the last word.
+            // Folding keeps every instruction time, each tick within 1.15's bound and every loop
+            // closed; the validator still has the last word, with format 3's rule (f) whatever
+            // the format byte.
             let candidate = Program(instructions: folded, sharpness: target.sharpnessChannel, rate: options.tickRate)
-            if (try? Validator(configuration: Fidelity.checkConfiguration(for: candidate)).validate(candidate)) != nil {
+            var asFormat3 = candidate
+            asFormat3.header.version = ProgramHeader.formatVersion3
+            let check = Validator(configuration: Fidelity.checkConfiguration(for: candidate), format: ProgramHeader.formatVersion3)
+            if (try? check.validate(asFormat3)) != nil {
                 instructions = folded
                 program = candidate
             }
@@ -100,6 +107,8 @@ public enum PatternCompiler {
             rawSampleBytes: 2 * n, ahapMinifiedBytes: AHAPEncoder(minified: true).encode(pattern).count,
             fidelity: fidelity, compileSeconds: seconds, deviceNotes: deviceNotes(program, output: output),
             placement: placement)
+        // The format byte last: the model plays format 2, and the bodies are the same (3.1).
+        program.header.version = options.formatVersion
         let compiled = CompiledProgram(program: program, report: report)
         if options.failOnToleranceExceeded && !fidelity.withinTolerance { throw .toleranceExceeded(compiled) }
         return compiled

@@ -20,6 +20,13 @@ public struct AHAPEncoder: Sendable {
 
     public func encode(_ pattern: HapticPattern) -> [UInt8] {
         var writer = JSONWriter(pretty: !minified)
+        Self.write(pattern, to: &writer)
+        writer.endDocument()
+        return writer.bytes
+    }
+
+    /// The pattern as one JSON object at the writer's position (a haptic set writes inline patterns so).
+    static func write(_ pattern: HapticPattern, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(AHAPKey.version.name)
         writer.number(1.0)
@@ -40,8 +47,6 @@ public struct AHAPEncoder: Sendable {
         }
         writer.endArray()
         writer.endObject()
-        writer.endDocument()
-        return writer.bytes
     }
 
     // MARK: Order
@@ -72,7 +77,7 @@ public struct AHAPEncoder: Sendable {
 
     // MARK: Items
 
-    private func write(_ event: HapticEvent, to writer: inout JSONWriter) {
+    private static func write(_ event: HapticEvent, to writer: inout JSONWriter) {
         writer.key(AHAPKey.event.name)
         writer.beginObject()
         writer.member(.time, event.time)
@@ -102,13 +107,13 @@ public struct AHAPEncoder: Sendable {
         writer.endObject()
     }
 
-    private func write(_ step: DynamicParameter, to writer: inout JSONWriter) {
+    private static func write(_ step: DynamicParameter, to writer: inout JSONWriter) {
         beginItem(.parameter, step.id, at: step.time, in: &writer)
         writer.member(.parameterValue, step.value)
         writer.endObject()
     }
 
-    private func write(_ curve: ParameterCurve, to writer: inout JSONWriter) {
+    private static func write(_ curve: ParameterCurve, to writer: inout JSONWriter) {
         beginItem(.parameterCurve, curve.id, at: curve.time, in: &writer)
         writer.key(AHAPKey.parameterCurveControlPoints.name)
         writer.beginArray()
@@ -123,7 +128,7 @@ public struct AHAPEncoder: Sendable {
     }
 
     /// Opens a Parameter or ParameterCurve item with the keys they share: ParameterID and Time.
-    private func beginItem(_ key: AHAPKey, _ id: DynamicParameterID, at time: Double, in writer: inout JSONWriter) {
+    private static func beginItem(_ key: AHAPKey, _ id: DynamicParameterID, at time: Double, in writer: inout JSONWriter) {
         writer.key(key.name)
         writer.beginObject()
         writer.member(.parameterID, id.rawValue)

@@ -6,6 +6,9 @@ struct AHAPReader {
     let tree: JSONTree
     let mode: AHAPMode
     let file: String?
+    /// The node of the AHAP object: the tree's root for a file, a value inside it for a pattern
+    /// written inline in a haptic set (docs/channels.md). Paths are relative to it.
+    let root: Int
     var warnings: [AHAPWarning] = []
 
     /// Collected items, each with the index of the `Pattern` item it came from (for diagnostics).
@@ -17,16 +20,16 @@ struct AHAPReader {
     var curveItems: [Int] = []
     var metadata: [String: JSONValue] = [:]
 
-    init(tree: JSONTree, mode: AHAPMode, file: String?) {
+    init(tree: JSONTree, mode: AHAPMode, file: String?, root: Int = 0) {
         self.tree = tree
         self.mode = mode
         self.file = file
+        self.root = root
     }
 
     var lenient: Bool { mode == .lenient }
 
     mutating func read() throws(AHAPError) -> AHAPDocument {
-        let root = tree.root
         guard tree.kind(root) == .object else {
             throw error(root, .root, "expected an object, found \(tree.kind(root).article)")
         }
@@ -73,7 +76,8 @@ struct AHAPReader {
         var repairs = AHAPRepairs(reader: self)
         let pattern = try repairs.run()
         var all = repairs.warnings
-        if lenient { all += trailingCommaWarnings() }
+        // An inline pattern's trailing commas are reported with the whole set file's.
+        if lenient && root == tree.root { all += trailingCommaWarnings() }
         return AHAPDocument(pattern: pattern, warnings: all)
     }
 

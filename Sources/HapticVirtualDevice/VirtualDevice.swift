@@ -38,6 +38,10 @@ public final class VirtualDevice: @unchecked Sendable {
         public var faultSeed: UInt64 = 0
         /// Keep a trace (`trace()`, `DeviceTrace`): every frame each way and every sample, per boot.
         public var trace = false
+        /// The device's clock error against the host's, in ppm (`ClockDrift`): positive runs fast,
+        /// each tick lasting 1 / (1 + ppm / 10^6) of its nominal time in host time. The UART's
+        /// byte times stay nominal (a 0.5 % error is far inside a UART's tolerance).
+        public var driftPPM: Double = 0
 
         public init(
             profile: ActuatorProfile? = nil, baudRate: Int = SerialConfiguration.referenceBaudRate,
@@ -187,7 +191,7 @@ public final class VirtualDevice: @unchecked Sendable {
     private func run() {
         defer { finished.signal() }
         nameCurrentThread("virtual-device")
-        let period = 1 / (Double(configuration.core.rate) * options.speed)
+        let period = ClockDrift.tickPeriod(rate: Double(configuration.core.rate) * options.speed, ppm: options.driftPPM)
         var origin = monotonicSeconds()
         var step = 0  // steps since `origin`
         lock.withLock {

@@ -22,12 +22,15 @@ public struct DeviceFixture: Sendable {
     /// machine busy with parallel builds and tests does not starve both ends into a retry storm.
     public static let timing = SessionTiming(commandTimeout: 0.25)
 
-    /// Starts a virtual device (115200 baud by default) and connects a session to it.
+    /// Starts a virtual device (115200 baud by default; its clock `driftPPM` off the host's) and
+    /// connects a session to it.
     public static func start(
         baudRate: Int = 115_200, configuration: DeviceModel.Configuration = .default,
-        timing: SessionTiming = DeviceFixture.timing, speed: Double = 1
+        timing: SessionTiming = DeviceFixture.timing, speed: Double = 1, driftPPM: Double = 0
     ) async throws -> DeviceFixture {
-        let virtual = try VirtualDevice(options: VirtualDevice.Options(baudRate: baudRate, configuration: configuration, speed: speed))
+        var options = VirtualDevice.Options(baudRate: baudRate, configuration: configuration, speed: speed)
+        options.driftPPM = driftPPM
+        let virtual = try VirtualDevice(options: options)
         virtual.start()
         do {
             let device = try await HapticDevice.open(

@@ -89,7 +89,7 @@ struct Format3Tests {
     static func randomProgram(_ rng: inout SeededGenerator, version: UInt8) -> (Program, [Instruction]) {
         let shape = BodyShape(
             instructions: 1...14, zeroDelay: 30, longDelay: 2, loop: 16, pulse: 18, maxDepth: 3,
-            loopCounts: [1, 2, 3, 5, 25], longRamp: 0, emptyIteration: 0)
+            loopCounts: [1, 2, 3, 5, 25], longRamp: 0, emptyIteration: 25)
         let instructions = randomInstructions(&rng, shape)
         return (Program(instructions: instructions, sharpness: rng.percent(85), version: version), instructions)
     }

@@ -45,8 +45,8 @@ struct VectorTests {
         #expect(vectors.count >= 146)
         #expect(VectorFiles.cached.count == vectors.count)
         #expect(vectors.contains { $0.scenario.stream != nil })
-        // Every validation error code 1-30 except 23 (streams only) has a flat vector; 31 is format
-        // 3's (vectors/v3/programs.txt, Format3Tests).
+        // Every validation error code 1-30 except 23 (streams only) has a flat vector (31, format
+        // 3's, has its vectors in vectors/v3: Format3Tests).
         let flatCodes = Set(vectors.filter { $0.scenario.stream == nil }.map(\.expectedLoad))
         for code in ProgramError.allCases where code.isValidationError && code != .loopInStream && code != .loopNotClosed {
             #expect(flatCodes.contains(code.rawValue) || vectors.contains { $0.expectedFinal.error == code.rawValue }, "\(code)")

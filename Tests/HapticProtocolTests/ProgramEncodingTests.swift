@@ -102,7 +102,10 @@ struct ProgramEncodingTests {
     }
 
     @Test func errorCodesAreTheProtocolTable() {
-        #expect(ProgramError.allCases.map(\.rawValue) == Array(1...8) + Array(16...30) + [48, 49])
+        // 31 is format 3's rule (f) (firmware-protocol/PROTOCOL-3.md 3.13)
+        #expect(ProgramError.allCases.map(\.rawValue) == Array(1...8) + Array(16...31) + [48, 49])
+        #expect(ProgramError.loopNotClosed.description == "error 31 LOOP_NOT_CLOSED")
+        #expect(ProgramError.loopNotClosed.isValidationError && MessageErrorCode(31).isValidationError)
         #expect(ProgramError.badCRC.description == "error 8 BAD_CRC")
         #expect(ProgramError.endLoopWithoutLoop.name == "ENDLOOP_WITHOUT_LOOP")
         #expect(ProgramError.endMissing.isValidationError && !ProgramError.underrun.isValidationError)

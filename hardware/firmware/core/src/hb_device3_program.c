@@ -54,6 +54,7 @@ reply hb_dev3_cmd_commit(hb_device3 *d, const uint8_t *p, uint8_t n)
     if (r.code != 0u) {
         return r;
     }
+    info.peak = 0;
     body_crc = r.value > HB_HEADER_SIZE ? dev->slots[p[0]].body_crc : HB_CRC16_INIT;
     err = hb_program_validate_format(hb_dev_slot_bytes(dev, p[0]), r.value, &dev->cfg->core,
                                      HB_FORMAT_VERSION_3, &body_crc, dev->yield, dev->ctx, &header, &info);

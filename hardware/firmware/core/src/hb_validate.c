@@ -173,22 +173,28 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
 
 /* ---- format 3: rule (f), the peak and the seek bound (PROTOCOL-3.md 3.1, 3.5) ---- */
 
-#define SHAPE_A 0u     /* index of the amplitude channel's end */
-#define SHAPE_S 1u     /* the sharpness channel's */
-#define SHAPE_PULSE 2u /* the largest pulse end */
+#define SHAPE_PULSE 2u /* index of the largest pulse end; 0 and 1: the A and S channels' */
 
-/* What one pass keeps beyond hb_check: for each open loop, the relative ends (time minus the loop's
- * start) of its last A and S instructions and its largest pulse end, and which channels it touched;
- * for each open list (0: the program), the seek bound of its items so far. */
+/* An open loop: the ends of its last A and S instructions (a SET's time, a RAMP's time + dur) and
+ * its largest pulse end (time + length), which of the three it has (bit i: end[i]), and the seek
+ * bound of its body so far. Ends are times of the validator's pass (1.6 (c): the first iteration of
+ * every open loop), so rule (f) compares them with the loop's ENDLOOP time: the relative ends and
+ * P of PROTOCOL-3.md 3.1, both shifted by the loop's start. */
+typedef struct shape_loop {
+    uint32_t end[3];
+    uint32_t cost;
+    uint8_t has;
+} shape_loop;
+
+/* What one pass keeps beyond hb_check (on the stack, as hb_check: 4 x 17 + 6 bytes). */
 typedef struct shape {
-    uint32_t end[HB_MAX_LOOP_DEPTH][3];
-    uint32_t cost[HB_MAX_LOOP_DEPTH + 1u];
-    uint8_t touched[HB_MAX_LOOP_DEPTH]; /* bit SHAPE_A, bit SHAPE_S */
+    shape_loop loop[HB_MAX_LOOP_DEPTH];
+    uint32_t cost; /* the seek bound of the program's top-level items so far */
     uint8_t peak;
-    uint8_t open; /* 1: some loop broke rule (f); the ends are no longer kept */
+    uint8_t open; /* 1: some loop broke rule (f) */
 } shape;
 
-static uint32_t add_saturated(uint32_t a, uint32_t b)
+static HB_NOINLINE uint32_t add_saturated(uint32_t a, uint32_t b)
 {
     return a + b < a ? 0xFFFFFFFFu : a + b;
 }
@@ -200,96 +206,87 @@ static void note_run(shape *sh, uint8_t run)
     }
 }
 
-/* SET, RAMP or PULSE at chk->time, inside the loop chk->depth - 1 (if any) */
-static void shape_channel(shape *sh, const hb_check *chk, const hb_instr *in)
+/* The seek bound of the list open at `depth` (0: the program's) */
+static uint32_t *cost_at(shape *sh, uint8_t depth)
 {
-    uint8_t top = (uint8_t)(chk->depth - 1u), op = in->op;
-    uint32_t end;
-    if (chk->depth == 0 || sh->open) {
-        return;
-    }
-    end = chk->time - chk->loop_start[top];
-    if (op == HB_OP_PULSE) {
-        end += hb_pulse_length(in->sharp);
-        if (end > sh->end[top][SHAPE_PULSE]) {
-            sh->end[top][SHAPE_PULSE] = end;
-        }
-        return;
-    }
-    if (op == HB_OP_RAMP_A || op == HB_OP_RAMP_S) {
-        end = add_saturated(end, in->dur);
-    }
-    op = op <= HB_OP_RAMP_A ? (uint8_t)SHAPE_A : (uint8_t)SHAPE_S;
-    sh->end[top][op] = end;
-    sh->touched[top] = (uint8_t)(sh->touched[top] | (1u << op));
+    return depth == 0 ? &sh->cost : &sh->loop[depth - 1u].cost;
 }
 
-/* ENDLOOP of loop `top` (chk->depth after the pop), whose ENDLOOP is at `endloop_time` */
-static void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
+/* A new end i for loop `lp`: a later A or S end replaces its own, a pulse end counts if it is the
+ * largest. */
+static void shape_move(shape_loop *lp, uint8_t i, uint32_t end)
 {
-    uint8_t top = chk->depth, count = chk->loop_count[top], runs, i;
-    uint32_t start = chk->loop_start[top], period = endloop_time - start, *end = sh->end[top];
-    uint32_t cost = 1, body = add_saturated(sh->cost[top + 1u], 1);
+    if (i != SHAPE_PULSE || !(lp->has & (1u << i)) || end > lp->end[i]) {
+        lp->end[i] = end;
+    }
+    lp->has = (uint8_t)(lp->has | (1u << i));
+}
+
+/* ENDLOOP of the loop at chk->depth (after the pop), whose ENDLOOP is at `endloop_time` */
+static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
+{
+    uint8_t top = chk->depth, count = chk->loop_count[top], runs = 2u, i;
+    uint32_t period = endloop_time - chk->loop_start[top], cost = 1, *outer_cost = cost_at(sh, top);
+    const shape_loop *in = &sh->loop[top];
     /* X: 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period)) */
-    runs = 2u;
     if (period < 20u) {
         runs = (uint8_t)((uint8_t)(20u + period - 1u) / (uint8_t)period + 1u);
     }
-    runs = count < runs ? count : runs;
-    for (i = 0; i < runs; i++) {
-        cost = add_saturated(cost, body);
+    for (i = 0; i < runs && i < count; i++) {
+        cost = add_saturated(cost, add_saturated(in->cost, 1));
     }
-    sh->cost[top] = add_saturated(sh->cost[top], cost);
-    note_run(sh, (uint8_t)(chk->run + chk->loop_head[top]));
-    if (sh->open) {
-        return;
+    *outer_cost = add_saturated(*outer_cost, cost);
+    if (count > 1u) { /* a jump's tick: this run, then the head (a loop of count 1 never jumps) */
+        note_run(sh, (uint8_t)(chk->run + chk->loop_head[top]));
     }
-    for (i = 0; i < 3u; i++) {
-        if (end[i] > period) {
-            sh->open = 1;
-            return;
-        }
-    }
-    if (top > 0) {
-        /* to the enclosing loop, at the last iteration's place */
-        uint32_t shift = start - chk->loop_start[top - 1u] + (uint32_t)(count - 1u) * period;
-        uint32_t *outer = sh->end[top - 1u];
-        for (i = SHAPE_A; i <= SHAPE_S; i++) {
-            if (sh->touched[top] & (1u << i)) {
-                outer[i] = end[i] + shift;
+    /* (f), and the ends to the enclosing loop, at the last iteration's place */
+    for (i = 0; i <= SHAPE_PULSE; i++) {
+        if (in->has & (1u << i)) {
+            if (in->end[i] > endloop_time) {
+                sh->open = 1;
             }
-        }
-        sh->touched[top - 1u] = (uint8_t)(sh->touched[top - 1u] | sh->touched[top]);
-        if (end[SHAPE_PULSE] != 0 && end[SHAPE_PULSE] + shift > outer[SHAPE_PULSE]) {
-            outer[SHAPE_PULSE] = end[SHAPE_PULSE] + shift;
+            if (top > 0) {
+                shape_move(&sh->loop[top - 1u], i, in->end[i] + (uint32_t)(count - 1u) * period);
+            }
         }
     }
 }
 
 /* After hb_check_instr accepted `in`, which began at `before` (chk->time before it). */
-static void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint32_t before)
+static HB_NOINLINE void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint32_t before)
 {
-    uint8_t depth = chk->depth;
+    uint8_t depth = chk->depth, op = in->op, i;
+    shape_loop *lp;
+    uint32_t end = chk->time;
     note_run(sh, chk->run);
-    if (in->op == HB_OP_ENDLOOP) {
+    if (op == HB_OP_ENDLOOP) {
         shape_close(sh, chk, before + in->delay);
         return;
     }
-    if (in->op == HB_OP_LOOP) {
-        uint8_t top = (uint8_t)(depth - 1u);
-        sh->end[top][SHAPE_A] = sh->end[top][SHAPE_S] = sh->end[top][SHAPE_PULSE] = 0;
-        sh->touched[top] = 0;
-        sh->cost[depth] = 0;
+    if (op == HB_OP_LOOP) {
+        lp = &sh->loop[depth - 1u];
+        lp->cost = 0;
+        lp->has = 0;
         return;
     }
-    sh->cost[depth] = add_saturated(sh->cost[depth], 1);
-    if (in->op == HB_OP_END) {
-        if (chk->time != 0) {
+    *cost_at(sh, depth) = add_saturated(*cost_at(sh, depth), 1);
+    if (op == HB_OP_END) {
+        if (end != 0) {
             note_run(sh, (uint8_t)(chk->run + chk->first));
         }
         return;
     }
-    shape_channel(sh, chk, in);
+    if (depth == 0) {
+        return;
+    }
+    /* SET, RAMP or PULSE inside the loop depth - 1 */
+    i = (uint8_t)(op >> 1); /* SET_A, RAMP_A: 0; SET_S, RAMP_S: 1; PULSE: 2 */
+    if (op == HB_OP_PULSE) {
+        end = add_saturated(end, hb_pulse_length(in->sharp));
+    } else if (op & 1u) {
+        end = add_saturated(end, in->dur);
+    }
+    shape_move(&sh->loop[depth - 1u], i, end);
 }
 
 /* `body_crc` is the body's CRC when the caller already has it, else NULL; `yield` (may be NULL)
@@ -322,7 +319,7 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
     body = program + HB_HEADER_SIZE;
     end = body + header->body_length;
     hb_check_init(&chk, header, 0);
-    sh.cost[0] = 0;
+    sh.cost = 0;
     sh.peak = 0;
     sh.open = 0;
     for (;;) {
@@ -354,7 +351,7 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
             return HB_ERR_LOOP_NOT_CLOSED;
         }
         info->peak = sh.peak;
-        info->seek_bound = sh.cost[0];
+        info->seek_bound = sh.cost;
     }
     return HB_OK;
 }
