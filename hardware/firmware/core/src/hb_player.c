@@ -64,7 +64,7 @@ uint16_t hb_player_work(const hb_player *pl)
 
 uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
 {
-    uint8_t fading = (uint8_t)((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->fade_end) < 0);
+    uint8_t fading = (uint8_t)((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->at) < 0);
     return (uint8_t)(pl->state == HB_PLAYER_PLAYING
                      && (pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_MUTED)) == 0u && !fading);
 }
@@ -133,10 +133,10 @@ static uint8_t advance_stream(hb_player *pl, uint8_t *code)
     return 0;
 }
 
-/* 3.7: frozen while paused or in a seek's fade (which ends at fade_end). */
+/* 3.7: frozen while paused or in a seek's fade (which ends at `at`). */
 static uint8_t frozen(hb_player *pl, uint32_t n)
 {
-    if ((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->fade_end) >= 0) {
+    if ((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->at) >= 0) {
         pl->flags = (uint8_t)(pl->flags & ~HB_PLAYER_SEEK_FADE);
     }
     return (uint8_t)((pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_SEEK_FADE)) != 0u);
