@@ -3,7 +3,7 @@
  * controls themselves, at once or scheduled. */
 #include "hb_device3_private.h"
 
-uint8_t hb_dev3_in_mask(uint16_t mask, uint8_t channel)
+HB_NOINLINE uint8_t hb_dev3_in_mask(uint16_t mask, uint8_t channel)
 {
     return (uint8_t)(((unsigned)mask >> (channel & 15u)) & 1u);
 }

@@ -31,8 +31,8 @@ hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel)
     return NULL;
 }
 
-hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state, uint8_t code,
-                                     uint32_t tick)
+HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state,
+                                                 uint8_t code, uint32_t tick)
 {
     hb_player_record *r = hb_dev3_record(d, pl->play, pl->channel);
     if (r != NULL) {
@@ -51,7 +51,8 @@ void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_
     }
 }
 
-void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code, uint32_t tick)
+HB_NOINLINE void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code,
+                                      uint32_t tick)
 {
     hb_player_record *old = hb_dev3_record(d, pl->play, pl->channel), *r = &pl->record;
     if (old != NULL) {
@@ -69,7 +70,7 @@ void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t c
     r->code = code;
 }
 
-void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after)
+HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after)
 {
     if (pl->state == HB_PLAYER_PLAYING) {
         uint8_t index = (uint8_t)(pl - d->players);

@@ -234,10 +234,9 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     for (i = 0; i < d->cfg->players; i++) {
         const hb_player *q = &d->players[i];
         if (ended[i] != HB_PLAYER_GOES_ON) {
-            uint8_t event = ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT;
             hb_player_record *r;
-            hb_dev3_notice(d, event, q->play, q->channel, q->slot, ended[i], n);
-            r = hb_dev3_record_end(d, q, event, ended[i], n);
+            hb_dev3_telemetry(d, q, ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, ended[i], n);
+            r = hb_dev3_record(d, q->play, q->channel);
             if (r != NULL) {
                 r->iterations = q->iterations;
             }

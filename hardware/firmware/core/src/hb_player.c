@@ -69,13 +69,13 @@ uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
                      && (pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_MUTED)) == 0u && !fading);
 }
 
-void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
+HB_NOINLINE void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
 {
     pl->state = brake_ticks != 0u ? HB_PLAYER_BRAKING : HB_PLAYER_FREE;
     pl->brake_left = brake_ticks;
 }
 
-uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
+HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
 {
     hb_player_brake(pl, brake_ticks);
     if (pl->state != HB_PLAYER_BRAKING) {
@@ -91,7 +91,7 @@ uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
  * its end tick E (L, or T on the last iteration): with iterations left the program starts again
  * and p becomes p - E (possibly again within this step). Returns 1 when the play's last iteration
  * ended. At most ceil(r / 256) program ticks run in all (3.9). */
-static uint8_t advance(hb_player *pl)
+static HB_NOINLINE uint8_t advance(hb_player *pl)
 {
     for (;;) {
         uint8_t last = (uint8_t)(pl->loops == 1u);
