@@ -36,7 +36,7 @@ static uint8_t rate_valid(uint16_t rate)
 /* A channel mask naming a channel the device does not have. */
 static uint8_t mask_beyond(const hb_device3 *d, uint16_t mask)
 {
-    return (uint8_t)(((uint32_t)mask >> d->cfg->channel_count) != 0u);
+    return (uint8_t)(d->cfg->channel_count < 16u && ((unsigned)mask >> d->cfg->channel_count) != 0u);
 }
 
 static uint8_t is_old_pending(const hb_player *pl, uint8_t play)
@@ -204,7 +204,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
             hb_dev3_stop_player(d, &d->players[i], (uint8_t)(flags & HB_STOP3_BRAKE), 1);
         }
     }
-    all = (uint16_t)(((uint32_t)1u << d->cfg->channel_count) - 1u);
+    all = (uint16_t)(0xFFFFu >> (16u - d->cfg->channel_count)); /* channel_count is 1..16 */
     if (play == HB_ALL_PLAYS && (mask & all) == all) {
         hb_dev_stream_close(&d->dev); /* a session start closes an open stream too (3.12) */
     }
