@@ -192,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "HapticProtocolTests", dependencies: ["HapticProtocol", "HapticTransport", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "CFirmwareCore", "TestSupport"], swiftSettings: strict),
+            name: "FirmwareModelTests", dependencies: ["FirmwareModel", "HapticProtocol", "HapticConformance", "CFirmwareCore", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "HapticCompilerTests", dependencies: ["HapticCompiler", "HapticPattern", "HapticProtocol", "FirmwareModel", "TestSupport"],
             swiftSettings: strict),

@@ -29,6 +29,9 @@ public struct BoardFeltOnset: Encodable, Sendable {
     /// The PLAY frame's line time plus the worst warm latency: first output, the same for every play.
     public var firstOutputMs: Double
     public var felt50, felt90, rise50, rise90: Summary
+    /// Felt lag and its floor over the same plays (docs/performance.md, "Felt lag and its
+    /// floor"): the first output as above; the floor's transport the PLAY frame's line time.
+    public var feltLag, feltFloor: FeltLagSummary
 
     /// Measures on a board running `firmware`, whose worst warm latency is `warmCycles`; nil
     /// when the board sent no INFO or no preset played.
@@ -43,7 +46,7 @@ public struct BoardFeltOnset: Encodable, Sendable {
         var options = CompileOptions()
         options.tickRate = info.rate
         let window = Int(FeltRise.peakWindow * rate) + 1
-        var plays: [(String, UInt32, Int)] = []
+        var plays: [(String, UInt32, Int, FeltTarget?)] = []
         for preset in Preset.all {
             guard let program = try? PatternCompiler.compile(preset.pattern, profile: profile, options: options).program,
                 program.bytes.count <= Int(info.slotCapacity), program.body.count <= Int(info.maxBody),
@@ -57,20 +60,28 @@ public struct BoardFeltOnset: Encodable, Sendable {
             let stop = try link.send(.stop(.init(brake: false)))
             _ = try link.response(to: stop.sequence)
             try board.run(ticks: Int(info.brakeTicks) + 5)
-            plays.append((preset.name, start, lead))
+            plays.append((preset.name, start, lead, FeltTarget.of(pattern: preset.pattern, profile: profile, rate: rate)))
         }
         guard let timerStart = board.events().first(where: { $0.kind == .tickTimerStart })?.cycle,
             let (configuration, _) = BoardTrace.configuration(fromOutput: link.allBytes)
         else { return nil }
         let replay = ModelReplay(board: board, timerStart: timerStart, configuration: configuration)
         let frameBytes = try Message.play(.init(slot: 0)).encoded(sequence: 0).count
-        let fixed = Double(frameBytes * Int(board.uartCyclesPerByte) + warmCycles) / Double(board.frequency)
+        let line = Double(frameBytes * Int(board.uartCyclesPerByte)) / Double(board.frequency)
+        let fixed = line + Double(warmCycles) / Double(board.frequency)
         var felt50: [Double] = [], felt90: [Double] = [], rise50: [Double] = [], rise90: [Double] = []
-        for (_, start, lead) in plays {
+        var lags: [Double] = [], floors: [Double] = []
+        for (_, start, lead, target) in plays {
             let first = Int(start) + lead
-            guard first + window <= replay.samples.count,
-                let rise = FeltRise.of(drive: Array(replay.samples[first..<(first + window)]), model: model)
-            else { continue }
+            guard first + window <= replay.samples.count else { continue }
+            let drive = Array(replay.samples[first..<(first + window)])
+            if let target {
+                // A drive that never gets to half the level in the window counts as the window.
+                let toLevel = target.rise(of: drive, model: model) ?? Double(window) / rate
+                lags.append(target.lag(firstOutput: fixed + Double(lead) / rate, rise: toLevel))
+                floors.append(target.floor(transport: line))
+            }
+            guard let rise = FeltRise.of(drive: drive, model: model) else { continue }
             rise50.append(rise.rise50)
             rise90.append(rise.rise90)
             felt50.append(fixed + rise.rise50)
@@ -80,6 +91,6 @@ public struct BoardFeltOnset: Encodable, Sendable {
         return BoardFeltOnset(
             actuatorProfile: profile.name, patterns: "presets that fit a slot", firstOutputMs: fixed * 1000,
             felt50: Summary(seconds: felt50), felt90: Summary(seconds: felt90), rise50: Summary(seconds: rise50),
-            rise90: Summary(seconds: rise90))
+            rise90: Summary(seconds: rise90), feltLag: FeltLagSummary(seconds: lags), feltFloor: FeltLagSummary(seconds: floors))
     }
 }

@@ -1,3 +1,4 @@
+import HapticBridge
 import HapticPattern
 
 /// The board's budget as `haptic profile --mcu` reports it: `--json` encodes it (schema haptic-profile-mcu/1,
@@ -27,6 +28,9 @@ public struct BoardProfileReport: Encodable {
     @Nullable public var stackFreeMin: Int? = nil
     /// Felt onset of the presets on the board (`BoardFeltOnset`); null if not measured.
     @Nullable public var feltOnset: BoardFeltOnset? = nil
+    /// The same plays' felt lag and its floor (`BoardFeltOnset.feltLag`, `feltFloor`); null if not measured.
+    @Nullable public var feltLag: FeltLagSummary? = nil
+    @Nullable public var feltFloor: FeltLagSummary? = nil
 
     /// The last byte of a PLAY frame to the first output change.
     public struct PlayLatency: Encodable {

@@ -21,17 +21,6 @@ public struct DeviceModel: Sendable {
         }
     }
 
-    enum StreamState { case closed, open, playing }
-
-    /// A remembered response (2.4): re-sent unchanged for a retransmitted command.
-    struct RememberedReply {
-        var sequence: UInt8
-        var crc: UInt16
-        var type: UInt8
-        var code: UInt8
-        var value: UInt32
-    }
-
     /// PLAY accepted but not started (2.8).
     struct PendingPlay {
         var slot: UInt8
@@ -51,11 +40,6 @@ public struct DeviceModel: Sendable {
         var hadOutput = false
     }
 
-    struct Slot {
-        var fill: UInt32 = 0
-        var ready = false
-    }
-
     public let configuration: Configuration
     public internal(set) var interpreter: Interpreter
     public internal(set) var stage: DeviceOutputStage
@@ -66,28 +50,19 @@ public struct DeviceModel: Sendable {
     /// Steps since the last valid frame, saturating at 65535.
     public internal(set) var silence: UInt16 = 0
     /// Frame-layer outcome counters of the receive path.
-    public var frameStatistics: FrameDecoder.Statistics { decoder.statistics }
+    public var frameStatistics: FrameDecoder.Statistics { link.decoder.statistics }
 
-    var decoder = FrameDecoder()
-    var memory: [UInt8]
-    var slots: [Slot]
-    var streamState = StreamState.closed
-    var streamHeader: [UInt8] = Array(repeating: 0, count: 16)
-    /// The ring while the stream is OPEN; once PLAYING the interpreter owns it (`feed`).
-    var ring: ByteSource
-    /// Body bytes written in order (C: ring.written).
-    var streamNext: UInt32 = 0
-    var granted: UInt32 = 0
+    var link = DeviceLink()
+    var programs: ProgramSlots
+    /// The stream; once PLAYING the interpreter owns its ring (`feed`).
+    var stream: DeviceStream
     var pending: PendingPlay?
     var active: ActivePlay?
-    var remembered: RememberedReply?
-    var noticeSequence: UInt8 = 0
     /// The play records (2.19), the most recent first, at most `DeviceModel.playHistory`.
     var plays: [Message.PlayRecord] = []
     /// The board's output-stage fault (2.18), and the one last reported.
     public internal(set) var stageFault: UInt8 = 0
     var faultSent: UInt8 = 0
-    var outbox: [UInt8] = []
 
     /// Boots: slots empty, stream closed, stage cold; the RESET notice waits in the output that the
     /// first `receive`, `step` or `takeOutput` returns (the C core sends it from `hb_device_init`).
@@ -97,44 +72,32 @@ public struct DeviceModel: Sendable {
         interpreter = Interpreter(configuration: configuration.core)
         stage = DeviceOutputStage(wakeTicks: configuration.wakeTicks, idleTicks: configuration.idleTicks)
         watchdog = configuration.watchdog
-        memory = Array(repeating: 0, count: Int(configuration.slotCount) * Int(configuration.slotCapacity))
-        slots = Array(repeating: Slot(), count: Int(configuration.slotCount))
-        ring = ByteSource.ring(capacity: Int(max(configuration.streamCapacity, 1)))!
+        programs = ProgramSlots(count: configuration.slotCount, capacity: configuration.slotCapacity)
+        stream = DeviceStream(capacity: configuration.streamCapacity)
         sendNotice(.reset(.init(reasonCode: configuration.resetReason.rawValue, bootCount: configuration.bootCount)))
     }
 
     /// Bytes sent since the last call that returned output (at boot: the RESET notice).
-    public mutating func takeOutput() -> [UInt8] {
-        defer { outbox.removeAll(keepingCapacity: true) }
-        return outbox
-    }
+    public mutating func takeOutput() -> [UInt8] { link.takeOutput() }
 
     /// Received bytes, processed in order before the next step (2.3). Returns the bytes sent in
     /// reply. `subtick` is what a PONG reports as the elapsed fraction of the tick (2.11).
     public mutating func receive(_ bytes: some Sequence<UInt8>, subtick: UInt16 = 0) -> [UInt8] {
-        for byte in bytes {
-            if case .success(let frame)? = decoder.push(byte) { handle(frame, subtick: subtick) }
-        }
+        for frame in link.frames(in: bytes) { handle(frame, subtick: subtick) }
         return takeOutput()
     }
 
     /// Whether slot `slot` is READY (holds a validated program).
-    public func slotIsReady(_ slot: Int) -> Bool { slots[slot].ready }
+    public func slotIsReady(_ slot: Int) -> Bool { programs.slots[slot].ready }
 
     /// Bytes uploaded in order to slot `slot`.
-    public func slotFill(_ slot: Int) -> UInt32 { slots[slot].fill }
+    public func slotFill(_ slot: Int) -> UInt32 { programs.slots[slot].fill }
 
     // MARK: Sending
 
-    mutating func send(_ message: Message, sequence: UInt8) {
-        // Device messages are at most 60 payload bytes (INFO): encoding cannot fail.
-        outbox += (try? message.encoded(sequence: sequence)) ?? []
-    }
+    mutating func send(_ message: Message, sequence: UInt8) { link.send(message, sequence: sequence) }
 
-    mutating func sendNotice(_ message: Message) {
-        send(message, sequence: noticeSequence)
-        noticeSequence &+= 1
-    }
+    mutating func sendNotice(_ message: Message) { link.sendNotice(message) }
 
     mutating func sendTelemetry(_ event: Message.Telemetry.Event, slot: UInt8, code: UInt8 = 0, tick: UInt32) {
         sendNotice(.telemetry(.init(event: event, slot: slot, code: code, tick: tick)))
@@ -142,27 +105,8 @@ public struct DeviceModel: Sendable {
 
     // MARK: Stream credit (2.10)
 
-    var streamBodyLength: UInt32 {
-        UInt32(streamHeader[6]) | UInt32(streamHeader[7]) << 8 | UInt32(streamHeader[8]) << 16 | UInt32(streamHeader[9]) << 24
-    }
-
-    /// The interpreter's read position: bytes below it may be overwritten.
-    var streamReleased: UInt32 {
-        streamState == .playing
-            ? streamNext &- (configuration.streamCapacity - UInt32(interpreter.feedSpace))
-            : ring.released
-    }
-
-    var streamLimit: UInt32 {
-        let body = streamBodyLength
-        let released = streamReleased
-        return body - released <= configuration.streamCapacity ? body : released + configuration.streamCapacity
-    }
-
     mutating func sendCredit() {
-        let limit = streamLimit
-        granted = limit
-        sendNotice(.credit(.init(next: streamNext, limit: limit)))
+        sendNotice(stream.credit(feedSpace: interpreter.feedSpace))
     }
 
     // MARK: One step (2.14)
@@ -186,7 +130,7 @@ public struct DeviceModel: Sendable {
             play.startTick.map({ Int32(bitPattern: n &- $0) >= 0 }) ?? true
         {
             pending = nil
-            if play.slot == Message.streamSlot { streamState = .closed }
+            if play.slot == Message.streamSlot { stream.state = .closed }
             sendTelemetry(.fault, slot: play.slot, code: stageFault, tick: n)
             recordUnstarted(play, code: stageFault, tick: n)
         } else if let play = pending, stage.state == .warm,
@@ -195,7 +139,7 @@ public struct DeviceModel: Sendable {
             if let old = active, interpreter.mode == .playing {
                 sendTelemetry(.stopped, slot: old.slot, code: Message.Telemetry.stoppedByReplacement, tick: n)
                 recordEnd(.stopped, code: Message.Telemetry.stoppedByReplacement, tick: n)
-                if old.slot == Message.streamSlot { streamState = .closed }
+                if old.slot == Message.streamSlot { stream.state = .closed }
             }
             let error = start(play)
             if error != 0 {
@@ -249,11 +193,7 @@ public struct DeviceModel: Sendable {
         // 7. Output stage.
         stage.step(inUse: interpreter.mode != .idle || pending != nil)
         // 8. Credit.
-        if streamState != .closed {
-            let limit = streamLimit
-            let threshold = max(configuration.streamCapacity / 4, 1)
-            if limit &- granted >= threshold || (limit == streamBodyLength && granted < limit) { sendCredit() }
-        }
+        if stream.state != .closed, stream.creditDue(feedSpace: interpreter.feedSpace) { sendCredit() }
         // 9.
         if silence != .max { silence += 1 }
         now &+= 1
@@ -271,7 +211,7 @@ public struct DeviceModel: Sendable {
         }
         pending = nil
         if interpreter.mode == .playing { interpreter.stop(brake: true) }
-        streamState = .closed
+        stream.state = .closed
         sendTelemetry(.fault, slot: slot, code: code, tick: tick)
         active = nil
     }
@@ -279,18 +219,15 @@ public struct DeviceModel: Sendable {
     /// The board reports its output stage's fault (0: none), between steps (2.18).
     public mutating func setStageFault(_ code: UInt8) { stageFault = code }
 
-    func slotProgram(_ slot: UInt8) -> [UInt8] {
-        let start = Int(slot) * Int(configuration.slotCapacity)
-        return Array(memory[start..<(start + Int(slots[Int(slot)].fill))])
-    }
+    func slotProgram(_ slot: UInt8) -> [UInt8] { programs.program(slot) }
 
     /// Loads the pending play (2.14 step 2); returns the load error, 0 if none.
     mutating func start(_ play: PendingPlay) -> UInt8 {
         var code: UInt8 = 0
         do {
             if play.slot == Message.streamSlot {
-                streamState = .playing
-                try interpreter.loadStream(header: streamHeader, ring: ring)
+                stream.state = .playing
+                try interpreter.loadStream(header: stream.header, ring: stream.ring)
             } else {
                 try interpreter.load(slotProgram(play.slot))
             }
@@ -309,7 +246,7 @@ public struct DeviceModel: Sendable {
         guard let play = active else { return }
         sendTelemetry(code == 0 ? .finished : .fault, slot: play.slot, code: code, tick: tick)
         recordEnd(code == 0 ? .finished : .fault, code: code, tick: tick)
-        if play.slot == Message.streamSlot { streamState = .closed }
+        if play.slot == Message.streamSlot { stream.state = .closed }
         active = nil
     }
 }

@@ -27,7 +27,7 @@ extension DeviceModel {
         switch MessageType(rawValue: type) {
         case .ping?:
             guard p.count >= MessageType.ping.fixedPayloadCount else { return }
-            let echo = UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
+            let echo = p.u32(at: 0)
             send(.pong(.init(echo: echo, tick: now, subtick: subtick)), sequence: frame.sequence)
         case .setParam?:
             guard p.count >= MessageType.setParam.fixedPayloadCount else { return }
@@ -40,7 +40,7 @@ extension DeviceModel {
             }
         case .streamData?:
             guard p.count >= MessageType.streamData.fixedPayloadCount else { return }
-            streamData(offset: u32(p, 0), data: p[4...])
+            streamData(offset: p.u32(at: 0), data: p[4...])
         case .hello?:
             hello(frame)
         case .query?:
@@ -53,22 +53,12 @@ extension DeviceModel {
         }
     }
 
-    private func u32(_ p: [UInt8], _ i: Int) -> UInt32 {
-        UInt32(p[i]) | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]) << 16 | UInt32(p[i + 3]) << 24
-    }
-
-    private func u16(_ p: [UInt8], _ i: Int) -> UInt16 { UInt16(p[i]) | UInt16(p[i + 1]) << 8 }
-
     private mutating func sendResponse(sequence: UInt8, type: UInt8, code: UInt8, value: UInt32) {
-        if code == 0 {
-            send(.ack(.init(rawType: type, value: value)), sequence: sequence)
-        } else {
-            send(.nack(.init(rawType: type, code: MessageErrorCode(code), value: value)), sequence: sequence)
-        }
+        link.sendResponse(sequence: sequence, type: type, code: code, value: value)
     }
 
     private mutating func hello(_ frame: Frame) {
-        remembered = nil  // never a duplicate; a new session starts clean (2.4)
+        link.remembered = nil  // never a duplicate; a new session starts clean (2.4)
         let p = frame.payload
         let type = MessageType.hello.rawValue
         if p.count < MessageType.hello.fixedPayloadCount {
@@ -78,18 +68,16 @@ extension DeviceModel {
                 sequence: frame.sequence, type: type, code: MessageErrorCode.versionIncompatible.rawValue,
                 value: UInt32(ProtocolVersion.current.major) << 8 | UInt32(ProtocolVersion.current.minor))
         } else if p.count > MessageType.hello.fixedPayloadCount {
-            send(.infoPart(Self.infoPart(configuration.info(watchdog: watchdog), part: p[2])), sequence: frame.sequence)
+            let info = Message.info(configuration.info(watchdog: watchdog)).payload
+            send(.infoPart(DeviceLink.infoPart(info, part: p[2])), sequence: frame.sequence)
         } else {
             send(.info(configuration.info(watchdog: watchdog)), sequence: frame.sequence)
         }
     }
 
     private mutating func command(_ frame: Frame) {
-        let crc = CRC16.checksum([frame.version, frame.messageType, frame.sequence, frame.flags] + frame.payload)
-        if let last = remembered, last.sequence == frame.sequence, last.crc == crc {
-            sendResponse(sequence: last.sequence, type: last.type, code: last.code, value: last.value)
-            return
-        }
+        var crc: UInt16 = 0
+        if link.resendIfDuplicate(frame, crc: &crc) { return }
         let p = frame.payload
         let reply: Reply
         switch MessageType(rawValue: frame.messageType) {
@@ -102,10 +90,7 @@ extension DeviceModel {
         case .setConfig?: reply = setConfig(p)
         default: reply = .nack(.unknownMessage)
         }
-        remembered = RememberedReply(
-            sequence: frame.sequence, crc: crc, type: frame.messageType,
-            code: reply.code, value: reply.value)
-        sendResponse(sequence: frame.sequence, type: frame.messageType, code: reply.code, value: reply.value)
+        link.respond(to: frame, crc: crc, code: reply.code, value: reply.value)
         switch reply.after {
         case .nothing: break
         case .stopped(let slot): sendTelemetry(.stopped, slot: slot, code: Message.Telemetry.stoppedByHost, tick: now)
@@ -119,41 +104,17 @@ extension DeviceModel {
 
     private mutating func upload(_ p: [UInt8]) -> Reply {
         guard p.count >= MessageType.upload.fixedPayloadCount else { return .nack(.badLength) }
-        let slot = p[0]
-        let offset = u32(p, 1)
-        let count = UInt32(p.count - 5)
-        guard slot < configuration.slotCount else { return .nack(.badSlot) }
-        guard !isBusy(slot) else { return .nack(.slotBusy) }
-        let fill = slots[Int(slot)].fill
-        guard offset == 0 || offset == fill else { return .nack(.badOffset, fill) }
-        guard count <= configuration.slotCapacity - offset else { return .nack(.noSpace, configuration.slotCapacity) }
-        let start = Int(slot) * Int(configuration.slotCapacity) + Int(offset)
-        memory.replaceSubrange(start..<(start + Int(count)), with: p[5...])
-        slots[Int(slot)] = Slot(fill: offset + count, ready: false)
-        return .ack(offset + count)
+        let (code, value) = programs.upload(p, busyPlaying: isBusy(p[0]))
+        return Reply(code: code, value: value)
     }
 
     private mutating func commit(_ p: [UInt8]) -> Reply {
         guard p.count >= MessageType.commit.fixedPayloadCount else { return .nack(.badLength) }
-        let slot = p[0]
-        let length = u32(p, 1)
-        guard slot < configuration.slotCount else { return .nack(.badSlot) }
-        guard !isBusy(slot) else { return .nack(.slotBusy) }
-        guard length == slots[Int(slot)].fill else { return .nack(.commitLength, slots[Int(slot)].fill) }
-        let program = slotProgram(slot)
-        let crc = CRC16.checksum(program)
-        guard crc == u16(p, 5) else {
-            slots[Int(slot)] = Slot()
-            return .nack(.checksumMismatch, UInt32(crc))
+        let validator = Validator(configuration: configuration.core)
+        let (code, value) = programs.commit(p, busyPlaying: isBusy(p[0])) { program in
+            Result { () throws(ProgramError) in try validator.validate(program).totalTicks }
         }
-        do {
-            let header = try Validator(configuration: configuration.core).validate(program)
-            slots[Int(slot)].ready = true
-            return .ack(header.totalTicks)
-        } catch {
-            slots[Int(slot)] = Slot()
-            return .nack(error.rawValue)
-        }
+        return Reply(code: code, value: value)
     }
 
     // MARK: Playing (2.8, 2.9)
@@ -162,29 +123,23 @@ extension DeviceModel {
         guard p.count >= MessageType.play.fixedPayloadCount else { return .nack(.badLength) }
         let slot = p[0]
         let flags = p[1]
-        let at = u32(p, 2)
-        let loops = u16(p, 8)
+        let at = p.u32(at: 2)
+        let loops = p.u16(at: 8)
         guard flags & ~Message.Play.atFlag == 0 else { return .nack(.badParam) }
         if slot == Message.streamSlot {
             guard configuration.streamCapacity != 0 else { return .nack(.unsupported) }
-            guard streamState != .playing else { return .nack(.slotBusy) }
-            guard streamState == .open else { return .nack(.noStream) }
+            guard stream.state != .playing else { return .nack(.slotBusy) }
+            guard stream.state == .open else { return .nack(.noStream) }
             guard loops == 1 else { return .nack(.badParam) }
         } else {
             guard slot < configuration.slotCount else { return .nack(.badSlot) }
-            guard slots[Int(slot)].ready else { return .nack(.notCommitted) }
+            guard programs.slots[Int(slot)].ready else { return .nack(.notCommitted) }
         }
         let startTick: UInt32? = flags & Message.Play.atFlag != 0 ? at : nil
         pending = PendingPlay(
             slot: slot, startTick: startTick, scale: p[6], offset: Int8(bitPattern: p[7]), loops: loops, sequence: sequence)
         stage.requestWake()
-        var start = now
-        if let at = startTick, Int32(bitPattern: at &- now) > 0 { start = at }
-        if stage.state == .waking {
-            let warm = stage.warmTick(now: now)
-            if Int32(bitPattern: warm &- start) > 0 { start = warm }
-        }
-        return .ack(start)
+        return .ack(stage.startTick(now: now, at: startTick))
     }
 
     private mutating func stop(_ p: [UInt8]) -> Reply {
@@ -197,7 +152,7 @@ extension DeviceModel {
         }
         pending = nil
         interpreter.stop(brake: p[0] & Message.Stop.brakeFlag != 0)
-        streamState = .closed
+        stream.state = .closed
         active = nil
         return reply
     }
@@ -209,7 +164,7 @@ extension DeviceModel {
 
     private mutating func setConfig(_ p: [UInt8]) -> Reply {
         guard p.count >= MessageType.setConfig.fixedPayloadCount else { return .nack(.badLength) }
-        let value = u32(p, 1)
+        let value = p.u32(at: 1)
         guard p[0] == Message.SetConfig.Key.watchdog.rawValue, value <= UInt32(UInt16.max) else { return .nack(.badParam) }
         watchdog = UInt16(value)
         return .ack(value)
@@ -220,34 +175,31 @@ extension DeviceModel {
     private mutating func streamOpen(_ p: [UInt8]) -> Reply {
         guard p.count >= MessageType.streamOpen.fixedPayloadCount else { return .nack(.badLength) }
         guard configuration.streamCapacity != 0 else { return .nack(.unsupported) }
-        guard streamState != .playing, pending?.slot != Message.streamSlot else { return .nack(.slotBusy) }
+        guard stream.state != .playing, pending?.slot != Message.streamSlot else { return .nack(.slotBusy) }
         let header = Array(p[0..<16])
         do {
             _ = try Validator(configuration: configuration.core).checkHeader(header)
         } catch {
             return .nack(error.rawValue)
         }
-        streamHeader = header
-        ring = ByteSource.ring(capacity: Int(configuration.streamCapacity))!
-        streamNext = 0
-        streamState = .open
+        stream.open(header: header)
         var reply = Reply.ack(configuration.streamCapacity)
         reply.after = .credit
         return reply
     }
 
     private mutating func streamData(offset: UInt32, data: ArraySlice<UInt8>) {
-        guard streamState != .closed else { return }
+        guard stream.state != .closed else { return }
         let count = UInt32(data.count)
-        guard count != 0, offset == streamNext, count <= streamLimit - streamNext else {
+        guard stream.accepts(offset: offset, count: count, feedSpace: interpreter.feedSpace) else {
             sendCredit()
             return
         }
-        if streamState == .playing {
+        if stream.state == .playing {
             interpreter.feed(data)
         } else {
-            ring.write(data)
+            stream.ring.write(data)
         }
-        streamNext += count
+        stream.next += count
     }
 }

@@ -50,13 +50,4 @@ extension DeviceModel {
             now: now, pendingSlot: pending?.slot ?? Message.Telemetry.noSlot, pendingSequence: pending?.sequence ?? 0,
             index: index, record: record)
     }
-
-    /// The piece `part` of an INFO (2.19).
-    static func infoPart(_ info: Message.Info, part: UInt8) -> Message.InfoPart {
-        let bytes = Message.info(info).payload
-        let size = Message.InfoPart.pieceSize
-        let parts = (bytes.count + size - 1) / size
-        let from = min(Int(part) * size, bytes.count)
-        return Message.InfoPart(part: part, parts: UInt8(parts), data: Array(bytes[from..<min(from + size, bytes.count)]))
-    }
 }

@@ -71,4 +71,13 @@ public struct DeviceOutputStage: Hashable, Sendable {
     public func warmTick(now: UInt32) -> UInt32 {
         state == .waking ? now &+ UInt32(wakeLeft) : now
     }
+
+    /// A PLAY's start tick (2.8), its ACK value: `at` when it is in the future, and not before
+    /// the stage is warm.
+    public func startTick(now: UInt32, at: UInt32?) -> UInt32 {
+        var start = now
+        if let at, Int32(bitPattern: at &- now) > 0 { start = at }
+        let warm = warmTick(now: now)
+        return Int32(bitPattern: warm &- start) > 0 ? warm : start
+    }
 }

@@ -37,8 +37,8 @@ public struct Interpreter: Sendable {
     public let configuration: DeviceConfiguration
 
     // The program (1.14: a flat body, or a ring with the validator's rules applied on fetch).
-    private var header = ProgramHeader(hasSharpness: false, bodyLength: 0, totalTicks: 0, crc: 0)
-    private var streamed = false
+    var header = ProgramHeader(hasSharpness: false, bodyLength: 0, totalTicks: 0, crc: 0)
+    var streamed = false
     /// The body of a flat program, validated whole at load.
     private var flatBody = ByteSource.flat(body: [])
     /// The ring of the last `loadStream`: a streamed program reads it, `feed(_:)` writes it. Like
@@ -53,22 +53,22 @@ public struct Interpreter: Sendable {
     // Interpreter state, 1.7.
     public private(set) var mode = Mode.idle
     public private(set) var error: ProgramError?
-    public private(set) var tick: UInt32 = 0
+    public internal(set) var tick: UInt32 = 0
     /// The fetched, not yet executed instruction, and its time.
-    private var fetched: Instruction?
-    private var fetchedTime: UInt32 = 0
+    var fetched: Instruction?
+    var fetchedTime: UInt32 = 0
     /// Time of the last executed instruction.
-    private var lastTime: UInt32 = 0
-    private var readOffset: UInt32 = 0
+    var lastTime: UInt32 = 0
+    var readOffset: UInt32 = 0
     /// An open loop: body offset of its first body instruction, iterations still to play after this one.
-    private struct OpenLoop: Sendable {
+    struct OpenLoop: Sendable {
         var bodyOffset: UInt32
         var left: UInt8
     }
 
-    private var loops = FourSlots(filler: OpenLoop(bodyOffset: 0, left: 0))
-    private var amplitude = RampChannel()
-    private var sharpness = RampChannel()
+    var loops = FourSlots(filler: OpenLoop(bodyOffset: 0, left: 0))
+    var amplitude = RampChannel()
+    var sharpness = RampChannel()
     private var voices = PulseVoices()
     /// c: consecutive output samples at or above the safety threshold (1.12).
     private var fullScaleRun: UInt32 = 0
@@ -138,7 +138,7 @@ public struct Interpreter: Sendable {
 
     /// 1.7: every state row to its initial value except the live controls; mode PLAYING. Ends
     /// whatever was playing or braking, without a brake.
-    private mutating func startPlaying(header: ProgramHeader, streamed: Bool) {
+    mutating func startPlaying(header: ProgramHeader, streamed: Bool) {
         self.header = header
         self.streamed = streamed
         checker = InstructionChecker(header: header, streamed: streamed)
@@ -244,7 +244,7 @@ public struct Interpreter: Sendable {
     /// Reads the next instruction at the read offset (1.8 step 3). A streamed program gets the
     /// validator's rules here, its CRC at END, and releases the bytes it read (1.14). A flat
     /// program was validated whole, so its fetches cannot fail.
-    private mutating func fetch() throws(ProgramError) {
+    mutating func fetch() throws(ProgramError) {
         var offset = readOffset
         let instruction: Instruction
         if streamed {
@@ -266,7 +266,7 @@ public struct Interpreter: Sendable {
 
     /// Executes one instruction (1.9, 1.10, 1.5); returns true for END. The loop errors can only
     /// come from bytes that skipped validation, which no load allows; they fault like the firmware.
-    private mutating func execute(_ instruction: Instruction) throws(ProgramError) -> Bool {
+    mutating func execute(_ instruction: Instruction) throws(ProgramError) -> Bool {
         switch instruction {
         case .setA(let value, _):
             amplitude.set(value)

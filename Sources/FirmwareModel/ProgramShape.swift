@@ -81,7 +81,7 @@ struct ProgramShape: Sendable {
         if loop.count > 1 { peak = max(peak, headRun) }  // a jump's tick (count 1 never jumps)
         let period = endLoopTime - loop.start
         // X = 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period))
-        let settle = period >= 20 ? 1 : (20 + period - 1) / period
+        let settle = Self.settle(period: period)
         let runs = min(UInt32(loop.count), settle + 1)
         var loopCost: UInt32 = 1
         for _ in 0..<runs { loopCost = Self.adding(loopCost, Self.adding(loop.bodyCost, 1)) }
@@ -98,6 +98,13 @@ struct ProgramShape: Sendable {
         if let end = loop.endS { outer.endS = end + shift }
         if loop.endPulse != 0 { outer.endPulse = max(outer.endPulse, loop.endPulse + shift) }
         replaceLast(outer)
+    }
+
+    /// 3.5: s = max(1, ceil(20 / P)), the iterations of a loop of period P > 0 after which every
+    /// pulse started before them has ended (a pulse lasts at most 20 ticks): a seek skips the
+    /// loop's later whole iterations.
+    static func settle(period: UInt32) -> UInt32 {
+        period >= 20 ? 1 : (20 + period - 1) / period
     }
 
     private mutating func replaceLast(_ loop: OpenLoop) {

@@ -52,4 +52,17 @@ struct RampChannel: Sendable {
         value = down ? value - increment : value + increment
         left -= 1
     }
+
+    /// Moves `ticks` ticks on at once, by the closed form (the values `ticks` calls of `advance()`
+    /// reach): after k advances the ramp has added `q * k + floor((floor(D / 2) + r * k) / D)` and
+    /// its remainder is `(floor(D / 2) + r * k) mod D`. A seek's jump (PROTOCOL-3.md 3.5).
+    mutating func advance(by ticks: UInt32) {
+        guard left > 0, ticks > 0 else { return }
+        let k = UInt64(min(ticks, left))
+        let carried = UInt64(error) + UInt64(remainder) * k
+        let moved = UInt64(quotient) * k + carried / UInt64(duration)
+        error = UInt32(carried % UInt64(duration))
+        value = down ? value - UInt8(moved) : value + UInt8(moved)
+        left -= UInt32(k)
+    }
 }

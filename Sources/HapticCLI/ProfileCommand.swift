@@ -17,7 +17,8 @@ struct Profile: AsyncParsableCommand {
             pseudo-terminal is measured. Beside it, the felt onset: to the simulated acceleration first reaching 50 % and \
             90 % of the pattern's first peak on the device's actuator profile (docs/performance.md, "Felt onset"). Patterns: --corpus DIR, else $HAPTIC_CORPUS, else Examples/corpus of the checkout.
 
-            Gates for CI: --max-p99 MS fails the run when the prepared plays' p99 is above MS; --min-speedup X when prepared \
+            Gates for CI: --max-p99 MS fails the run when the prepared plays' p99 is above MS; --max-felt-lag-over-floor MS \
+            when their felt lag p99 is more than MS above its floor's p99 (docs/performance.md, "Felt lag and its floor"); --min-speedup X when prepared \
             plays are less than X times faster at the corpus median than unprepared plays from a cold output stage (with \
             --cold) or than upload-then-play (without --cold). A missed gate is one line on standard error after the output.
 
@@ -76,6 +77,12 @@ struct Profile: AsyncParsableCommand {
     var minSpeedup: Double?
 
     @Option(
+        name: .customLong("max-felt-lag-over-floor"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Gate: exit 1 when the prepared plays' felt lag p99 is more than this above its floor's p99, in ms (0 or more).", valueName: "ms"))
+    var maxFeltLagOverFloor: Double?
+
+    @Option(
         help: "Measure the firmware on this emulated microcontroller instead: atmega328p (cycles, simavr), cortex-m or microbit (instructions, QEMU)."
     )
     var mcu: String?
@@ -111,6 +118,12 @@ struct Profile: AsyncParsableCommand {
             guard value > 0, value.isFinite else { throw ValidationError("\(option) must be a number more than 0, not \(value)") }
             if mcu != nil { throw ValidationError("\(option) gates the latency profiler; --mcu measures cycle budgets instead") }
         }
+        if let maxFeltLagOverFloor {
+            guard maxFeltLagOverFloor >= 0, maxFeltLagOverFloor.isFinite else {
+                throw ValidationError("--max-felt-lag-over-floor must be a number 0 or more, not \(maxFeltLagOverFloor)")
+            }
+            if mcu != nil { throw ValidationError("--max-felt-lag-over-floor gates the latency profiler; --mcu measures cycle budgets instead") }
+        }
     }
 
     /// The gates given on the command line, judged on the report.
@@ -118,6 +131,15 @@ struct Profile: AsyncParsableCommand {
         var gates: [Gate] = []
         if let maxP99 {
             gates.append(.atMost("max-p99", "prepared p99", value: report.prepared.p99Ms, limit: maxP99) { String(format: "%.3f ms", $0) })
+        }
+        if let maxFeltLagOverFloor {
+            gates.append(
+                .atMost(
+                    "max-felt-lag-over-floor", "felt lag p99 over its floor's p99", value: report.feltLag.p99Ms - report.feltFloor.p99Ms,
+                    limit: maxFeltLagOverFloor
+                ) {
+                    String(format: "%.3f ms", $0)
+                })
         }
         if let minSpeedup {
             let (figure, value) =
@@ -228,6 +250,10 @@ struct Profile: AsyncParsableCommand {
                         b.hostMs, b.lineMs, b.tickWaitMs, b.wakeUpMs, b.firstOutputMs, b.rise50Ms, b.felt50Ms, b.rise90Ms, b.felt90Ms))
         }
         lines.append(String(format: "prepared felt onset (50 %%) p99 / first output p99: %.1fx", report.feltToFirstOutputRatio))
+        lines.append(
+            String(
+                format: "felt lag (felt later than intended), prepared: p50 %.3f p99 %.3f ms; floor p50 %.3f p99 %.3f ms",
+                report.feltLag.p50Ms, report.feltLag.p99Ms, report.feltFloor.p50Ms, report.feltFloor.p99Ms))
         if !report.silentPatterns.isEmpty {
             lines.append("left out (never sound): " + report.silentPatterns.joined(separator: ", "))
         }

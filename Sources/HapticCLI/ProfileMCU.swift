@@ -13,6 +13,7 @@
             let (measured, elf) = try measure(mcu: mcu, firmware: firmware)
             var report = Report(measured, firmware: elf)
             report.feltOnset = try BoardFeltOnset.measure(firmware: elf, warmCycles: measured.playLatencyWarmCycles)
+            (report.feltLag, report.feltFloor) = (report.feltOnset?.feltLag, report.feltOnset?.feltFloor)
             report.stackFreeMin = try StackWorstPaths.measure(firmware: elf, mcu: mcu).stackFreeMinimum
             return json ? try reportJSON(report) : text(report) + feltText(report.feltOnset)
         }
@@ -79,9 +80,10 @@
             guard let felt else { return "felt onset: not measured (no INFO or no preset played)\n" }
             return String(
                 format:
-                    "felt onset on %@ (%d %@, model replay of the board's input; line + worst warm latency %.3f ms + rise): 50 %% p50 %.3f p99 %.3f ms, 90 %% p50 %.3f p99 %.3f ms\n",
+                    "felt onset on %@ (%d %@, model replay of the board's input; line + worst warm latency %.3f ms + rise): 50 %% p50 %.3f p99 %.3f ms, 90 %% p50 %.3f p99 %.3f ms\nfelt lag p50 %.3f p99 %.3f ms; floor p50 %.3f p99 %.3f ms\n",
                 felt.actuatorProfile, felt.felt50.count, felt.patterns, felt.firstOutputMs,
-                felt.felt50.p50Ms, felt.felt50.p99Ms, felt.felt90.p50Ms, felt.felt90.p99Ms)
+                felt.felt50.p50Ms, felt.felt50.p99Ms, felt.felt90.p50Ms, felt.felt90.p99Ms,
+                felt.feltLag.p50Ms, felt.feltLag.p99Ms, felt.feltFloor.p50Ms, felt.feltFloor.p99Ms)
         }
     }
 #endif

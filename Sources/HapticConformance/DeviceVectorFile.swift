@@ -6,12 +6,7 @@ import HapticProtocol
 /// device configuration, the host's bytes with the tick each arrives before, and everything the
 /// device must send and output at that configuration.
 public struct DeviceVectorFile: Sendable {
-    /// Bytes received before the step of `tick`, with the `# in` comment that reads them.
-    public struct Input: Sendable {
-        public var tick: UInt32
-        public var bytes: [UInt8]
-        public var note: String
-    }
+    public typealias Input = SessionVectorLines.Input
 
     public var name: String
     /// The first comment line: what the session covers.
@@ -40,72 +35,33 @@ public struct DeviceVectorFile: Sendable {
 
     /// Every `*.txt` of `directory`, sorted by name.
     public static func all(in directory: String) throws -> [DeviceVectorFile] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".txt") }.sorted()
-        return try names.map { file in
-            let text = try String(contentsOfFile: (directory as NSString).appendingPathComponent(file), encoding: .utf8)
-            return try DeviceVectorFile(name: String(file.dropLast(4)), text: text)
-        }
+        try SessionVectorLines.files(in: directory).map { try DeviceVectorFile(name: $0.name, text: $0.text) }
     }
 
     public init(name: String, text: String) throws {
+        let lines = try SessionVectorLines(name: name, text: text)
+        guard let configuration = lines.configuration.isEmpty ? .default : Self.configuration(lines) else {
+            throw ReadError.malformed(file: name, line: 0, text: "config: " + lines.configuration.description)
+        }
         self.name = name
-        summary = ""
-        configuration = .default
+        summary = lines.summary
+        self.configuration = configuration
         inputs = []
-        ticks = 0
-        output = []
-        samples = []
-        var note = ""
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-            func malformed() -> ReadError { .malformed(file: name, line: number + 1, text: String(line)) }
-            if line.hasPrefix("#") {
-                let comment = line.dropFirst().trimmingCharacters(in: .whitespaces)
-                if summary.isEmpty { summary = comment }
-                if comment.hasPrefix("in ") { note = comment }
-                continue
-            }
-            let fields = line.split(separator: " ")
-            switch fields[0] {
-            case "config:":
-                guard let c = Self.configuration(fields.dropFirst()) else { throw malformed() }
-                configuration = c
-            case "in":
-                guard fields.count == 3, let tick = UInt32(fields[1]), let bytes = Self.hex(fields[2]) else { throw malformed() }
-                inputs.append(Input(tick: tick, bytes: bytes, note: note))
-            case "out":
-                guard fields.count == 3, let tick = UInt32(fields[1]), let bytes = Self.hex(fields[2]) else { throw malformed() }
-                output += bytes.map { (tick, $0) }
-            case "fault":
-                guard fields.count == 3, let tick = UInt32(fields[1]), let code = UInt8(fields[2]) else { throw malformed() }
-                stageFaults.append((tick, code))
-            case "ticks:":
-                guard fields.count == 2, let count = Int(fields[1]) else { throw malformed() }
-                ticks = count
-            default:
-                // `<first>-<last>: amp sharp flags` or `<tick>: ...`
-                let bounds = fields[0].dropLast().split(separator: "-").compactMap { Int($0) }
-                guard fields.count == 4, fields[0].hasSuffix(":"), let last = bounds.last,
-                    let amp = UInt8(fields[1]), let sharp = UInt8(fields[2]), let flags = UInt8(fields[3])
-                else { throw malformed() }
-                let sample = OutputSample(amplitude: amp, sharpness: sharp, flags: flags)
-                while samples.count <= last { samples.append(sample) }
+        for event in lines.events {
+            switch event {
+            case .input(let input): inputs.append(input)
+            case .fault(let tick, _, let code): stageFaults.append((tick, code))
             }
         }
+        ticks = lines.ticks
+        output = lines.output
+        samples = lines.samples[0] ?? []
         guard samples.count == ticks else { throw ReadError.malformed(file: name, line: 0, text: "\(samples.count) samples for \(ticks) ticks") }
     }
 
-    static func hex(_ text: Substring) -> [UInt8]? { text == "-" ? [] : Hex.decode(text) }
-
     /// The `config:` line's `key=value` fields.
-    static func configuration(_ fields: ArraySlice<Substring>) -> DeviceModel.Configuration? {
-        var values: [String: String] = [:]
-        for field in fields {
-            let pair = field.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { return nil }
-            values[String(pair[0])] = String(pair[1])
-        }
-        func number<T: FixedWidthInteger>(_ key: String) -> T? { values[key].flatMap { T($0) } }
-        let version = values["fw"]?.split(separator: ".").compactMap { UInt8($0) } ?? []
+    static func configuration(_ lines: SessionVectorLines) -> DeviceModel.Configuration? {
+        func number<T: FixedWidthInteger>(_ key: String) -> T? { lines.number(key) }
         guard let rate: UInt16 = number("rate"), let maxBody: UInt32 = number("max_body"), let brake: UInt16 = number("brake"),
             let threshold: UInt8 = number("threshold"), let safety: UInt32 = number("safety"),
             let slots: UInt8 = number("slots"), let capacity: UInt32 = number("slot_capacity"),
@@ -114,15 +70,15 @@ public struct DeviceVectorFile: Sendable {
             let actuator: UInt8 = number("actuator"), let profileID: UInt16 = number("profile_id"),
             let deviceID: UInt32 = number("device_id"), let caps: UInt16 = number("caps"),
             let reason: UInt8 = number("reset_reason"), let boots: UInt32 = number("boot_count"),
-            let profileName = values["profile_name"], version.count == 3
+            let profileName = lines.configuration["profile_name"], let version = lines.firmware
         else { return nil }
         var c = DeviceModel.Configuration(
             core: DeviceConfiguration(rate: rate, maxBody: maxBody, brakeTicks: brake, safetyThreshold: threshold, safetyTicks: safety),
             slotCount: slots, slotCapacity: capacity, streamCapacity: stream, rxBuffer: rx, wakeTicks: wake, idleTicks: idle,
             watchdog: watchdog)
-        c.firmwareMajor = version[0]
-        c.firmwareMinor = version[1]
-        c.firmwarePatch = version[2]
+        c.firmwareMajor = version.0
+        c.firmwareMinor = version.1
+        c.firmwarePatch = version.2
         c.actuator = Message.Info.Actuator(rawValue: actuator) ?? .unknown
         c.profileID = profileID
         c.profileName = profileName == "-" ? "" : profileName

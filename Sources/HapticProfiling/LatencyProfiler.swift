@@ -93,11 +93,13 @@ public struct LatencyProfiler: Sendable {
         let physics = profile.physicsModel(tickRate: rate)
         // Compile everything first: compiling is not part of either latency.
         var programs: [(Subject, Program, Double)] = []
+        var targets: [String: FeltTarget] = [:]
         var silent: [String] = []
         for subject in subjects {
             let program = try await device.compile(subject.pattern).program
             if let leadIn = Self.leadIn(of: program, rate: rate) {
                 programs.append((subject, program, leadIn))
+                targets[subject.name] = FeltTarget.of(pattern: subject.pattern, profile: profile, rate: rate)
             } else {
                 silent.append(subject.name)
             }
@@ -109,14 +111,18 @@ public struct LatencyProfiler: Sendable {
             let (subject, program, leadIn) = programs[iteration % programs.count]
             // Prepared: the program is on the device and the stage awake before the clock starts.
             let ready = try await device.prepareAndWarm(program: program)
-            let one = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics) {
+            let one = try await measure(
+                subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics, target: targets[subject.name]
+            ) {
                 try await device.play(ready)
             }
             prepared.append(one)
             progress?("prepared \(subject.name): \(String(format: "%.3f", one.latency * 1000)) ms")
             // Upload-then-play: the device is made to receive the program again.
             await device.discardPreparedPrograms()
-            let two = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics) {
+            let two = try await measure(
+                subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics, target: targets[subject.name]
+            ) {
                 try await device.play(try await device.load(program), at: .now)
             }
             uploaded.append(two)
@@ -130,7 +136,9 @@ public struct LatencyProfiler: Sendable {
             for (subject, program, leadIn) in programs {
                 await device.discardPreparedPrograms()
                 try await Task.sleep(nanoseconds: UInt64(idle * 1e9))
-                let cold = try await measure(subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics) {
+                let cold = try await measure(
+                    subject: subject, program: program, leadIn: leadIn, rate: rate, physics: physics, target: targets[subject.name]
+                ) {
                     try await device.play(try await device.load(program), at: .now)
                 }
                 unprepared.append(cold)
@@ -147,7 +155,7 @@ public struct LatencyProfiler: Sendable {
     /// One play: clock estimate, the call, FIRST_OUTPUT, then a stop so long patterns do not hold
     /// the run up.
     private func measure(
-        subject: Subject, program: Program, leadIn: Double, rate: Double, physics: ActuatorSimulator.Model,
+        subject: Subject, program: Program, leadIn: Double, rate: Double, physics: ActuatorSimulator.Model, target: FeltTarget?,
         play: () async throws -> PlayReceipt
     ) async throws -> LatencyReport.Sample {
         let clock = try await device.synchronizeClock(samples: options.pings)
@@ -159,7 +167,15 @@ public struct LatencyProfiler: Sendable {
             throw SessionError.timedOut("FIRST_OUTPUT of \(subject.name) (got \(first))")
         }
         let output = clock.hostTime(ofStep: tick)
-        let rise = try await feltRise(from: tick, program: program, rate: rate, physics: physics)
+        let drive = try await firstDrive(from: tick, program: program, rate: rate)
+        let rise = FeltRise.of(drive: drive, model: physics)
+        // Felt lag: a drive that never gets to half the level in the window counts as the window.
+        var lag: Double?, reached = false
+        if let target {
+            let toLevel = target.rise(of: drive, model: physics)
+            reached = toLevel != nil
+            lag = target.lag(firstOutput: output - called, rise: toLevel ?? Double(drive.count) / rate)
+        }
         let remaining = Double(receipt.totalTicks) / rate - leadIn - (options.recordedOutput != nil ? FeltRise.peakWindow : 0)
         if remaining > 0.05 {
             try await device.stop(brake: false)
@@ -175,24 +191,25 @@ public struct LatencyProfiler: Sendable {
         return LatencyReport.Sample(
             pattern: subject.name, latency: output - called - leadIn,
             programBytes: program.bytes.count, uncertainty: clock.uncertainty,
-            toStart: clock.hostTime(ofStep: receipt.startTick) - called, wakeUp: wake, rise: rise)
+            toStart: clock.hostTime(ofStep: receipt.startTick) - called, wakeUp: wake, rise: rise,
+            feltLag: lag, feltLagReached: reached, floorBeyondTransport: target?.floor(transport: 0))
     }
 
-    /// The rise from the first output tick `tick`: through the device's recorded output when it
-    /// has one (waiting until the peak window has been output), else through the model's output
-    /// for the program.
-    private func feltRise(from tick: UInt32, program: Program, rate: Double, physics: ActuatorSimulator.Model) async throws -> FeltRise? {
-        guard let recorded = options.recordedOutput else {
-            return FeltPrediction.of(program: program, model: physics)?.rise
-        }
+    /// The play's output from its first output tick `tick`, over the peak window: the device's
+    /// recorded output when it has one (waiting until the window has been output), else the
+    /// model's output for the program.
+    private func firstDrive(from tick: UInt32, program: Program, rate: Double) async throws -> [OutputSample] {
         let count = Int((FeltRise.peakWindow * rate).rounded()) + 1
+        guard let recorded = options.recordedOutput else {
+            return FeltPrediction.firstOutput(of: program, count: count)?.drive ?? []
+        }
         let deadline = HapticDevice.hostTime() + FeltRise.peakWindow + 1
         var drive = recorded(tick, count)
         while drive.count < count, HapticDevice.hostTime() < deadline {
             try await Task.sleep(nanoseconds: 5_000_000)
             drive = recorded(tick, count)
         }
-        return FeltRise.of(drive: drive, model: physics)
+        return drive
     }
 
     /// Seconds of silence before the program's first non-zero sample; nil for a program that

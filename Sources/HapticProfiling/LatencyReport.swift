@@ -1,5 +1,6 @@
 import FirmwareModel
 import Foundation
+import HapticBridge
 import HapticCompiler
 import Histogram
 
@@ -20,6 +21,14 @@ public struct LatencyReport: Sendable {
         public var wakeUp: Double = 0
         /// The actuator's rise from the first output tick (`FeltRise`); nil if it does not move.
         public var rise: FeltRise?
+        /// Seconds felt later than intended (`FeltTarget`, docs/performance.md "Felt lag and its
+        /// floor"); nil when the pattern has no felt target on the profile.
+        public var feltLag: Double? = nil
+        /// False when the drive did not reach half the level within the peak window (the lag is
+        /// then counted to the window's end).
+        public var feltLagReached = false
+        /// The floor less its transport time (the report adds the link's lower bound).
+        public var floorBeyondTransport: Double? = nil
 
         /// Seconds from the `play` call to 50 % and 90 % of the first peak, lead-in subtracted
         /// (docs/performance.md, "Felt onset").
@@ -85,6 +94,13 @@ public struct LatencyReport: Sendable {
     public var preparedSummary: Summary { Self.summary(prepared) }
     public var uploadThenPlaySummary: Summary { Self.summary(uploadThenPlay) }
     public var unpreparedColdSummary: Summary? { unpreparedCold.isEmpty ? nil : Self.summary(unpreparedCold) }
+
+    /// Felt lag and its floor over the prepared plays (docs/performance.md, "Felt lag and its
+    /// floor"); the floor's only transport time is the PLAY frame's line time, `linkTime`.
+    public var feltLag: FeltLagSummary { FeltLagSummary(seconds: prepared.compactMap(\.feltLag)) }
+    public var feltFloor: FeltLagSummary { FeltLagSummary(seconds: prepared.compactMap { $0.floorBeyondTransport.map { $0 + linkTime } }) }
+    /// Prepared plays whose drive did not reach half the level within the peak window.
+    public var feltLagUnreached: [String] { prepared.filter { $0.feltLag != nil && !$0.feltLagReached }.map(\.pattern) }
 
     /// Felt onset (50 % and 90 % of the first peak) of each kind of play, and where its time goes.
     public func feltSummary(_ samples: [Sample], level: Int) -> Summary {

@@ -61,11 +61,7 @@ public enum Message: Hashable, Sendable {
     }
 
     /// The payload bytes, exactly as the C core lays them out.
-    public var payload: [UInt8] {
-        var fields = PayloadFields()
-        content.write(to: &fields)
-        return fields.bytes
-    }
+    public var payload: [UInt8] { content.bytes }
 
     /// The message's fields.
     private var content: any MessagePayload {
@@ -114,8 +110,10 @@ public enum Message: Hashable, Sendable {
     }
 
     public init(type rawType: UInt8, payload: [UInt8]) throws(MessageDecodeError) {
-        guard let type = MessageType(rawValue: rawType) else { throw .unknownType(rawType) }
-        guard payload.count >= type.fixedPayloadCount else { throw .tooShort(type, count: payload.count) }
+        guard let type = MessageType(rawValue: rawType), type.isInProtocol2 else { throw .unknownType(rawType) }
+        guard payload.count >= type.fixedPayloadCount else {
+            throw .tooShort(type, count: payload.count, fixedCount: type.fixedPayloadCount)
+        }
         var r = PayloadFields(reading: payload)
         switch type {
         case .hello: self = .hello(Hello(reading: &r))
@@ -141,6 +139,7 @@ public enum Message: Hashable, Sendable {
         case .diagReport: self = .diagReport(DiagReport(reading: &r))
         case .status: self = .status(Status(reading: &r))
         case .infoPart: self = .infoPart(InfoPart(reading: &r))
+        case .control, .describe, .channelInfo: throw .unknownType(rawType)
         }
         if let error = r.error { throw error }
     }

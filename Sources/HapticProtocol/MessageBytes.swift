@@ -16,9 +16,11 @@ extension MessagePayload {
         self.fields(&fields)
     }
 
-    func write(to fields: inout PayloadFields) {
-        var copy = self
+    /// The payload bytes.
+    var bytes: [UInt8] {
+        var copy = self, fields = PayloadFields()
         copy.fields(&fields)
+        return fields.bytes
     }
 }
 
@@ -59,6 +61,12 @@ struct PayloadFields {
         u8(&low)
         u8(&high)
         value = UInt16(low) | UInt16(high) << 8
+    }
+
+    mutating func i16(_ value: inout Int16) {
+        var raw = UInt16(bitPattern: value)
+        u16(&raw)
+        value = Int16(bitPattern: raw)
     }
 
     mutating func u32(_ value: inout UInt32) {

@@ -121,6 +121,12 @@ extension Message {
         )
 
         mutating func fields(_ f: inout PayloadFields) {
+            fixedFields(&f)
+            f.rest(&profileName)
+        }
+
+        /// The fields before the profile name (offsets 0..<44), which 3.0's INFO keeps (PROTOCOL-3.md 3.11).
+        mutating func fixedFields(_ f: inout PayloadFields) {
             f.version(&version)
             f.u8(&firmwareMajor)
             f.u8(&firmwareMinor)
@@ -141,7 +147,6 @@ extension Message {
             f.u16(&wakeTicks)
             f.u16(&idleTicks)
             f.u16(&watchdog)
-            f.rest(&profileName)
         }
     }
 

@@ -15,7 +15,8 @@ extension Message {
 
     /// One play as the device remembers it: what its notices said (2.19).
     public struct PlayRecord: Hashable, Sendable {
-        /// 0 none; 1 playing; or how it ended, as the TELEMETRY event: 3 FINISHED, 4 STOPPED, 5 FAULT.
+        /// 0 none; 1 playing; 2 pending (3.0 only, PROTOCOL-3.md 3.11); or how it ended, as the
+        /// TELEMETRY event: 3 FINISHED, 4 STOPPED, 5 FAULT.
         public var state: UInt8
         /// The PLAY command's sequence number.
         public var sequence: UInt8
@@ -30,6 +31,8 @@ extension Message {
         public var end: UInt32
 
         public static let playing: UInt8 = 1
+        /// Accepted, not started (3.0's STATUS only).
+        public static let pending: UInt8 = 2
 
         public init(state: UInt8, sequence: UInt8, slot: UInt8, code: UInt8, start: UInt32, firstOffset: UInt16?, end: UInt32) {
             self.state = state
@@ -41,11 +44,26 @@ extension Message {
             self.end = end
         }
 
+        /// 14 bytes: state, sequence, slot, code, start, first (0xFFFF: none), end.
+        mutating func fields(_ f: inout PayloadFields) {
+            var first = firstOffset ?? 0xFFFF
+            f.u8(&state)
+            f.u8(&sequence)
+            f.u8(&slot)
+            f.u8(&code)
+            f.u32(&start)
+            f.u16(&first)
+            f.u32(&end)
+            firstOffset = first == 0xFFFF ? nil : first
+        }
+
         /// Nothing is recorded.
         public var isEmpty: Bool { state == 0 }
         public var isPlaying: Bool { state == Self.playing }
         /// The end event this record shows, if it ended.
-        public var endEvent: Telemetry.Event? { state > Self.playing ? Telemetry.Event(rawValue: state) : nil }
+        public var endEvent: Telemetry.Event? {
+            state >= Telemetry.Event.finished.rawValue ? Telemetry.Event(rawValue: state) : nil
+        }
     }
 
     /// STATUS (0x88, reply to QUERY): the device tick, the pending play, one play record.
@@ -74,19 +92,11 @@ extension Message {
             record: PlayRecord(state: 0, sequence: 0, slot: 0, code: 0, start: 0, firstOffset: nil, end: 0))
 
         mutating func fields(_ f: inout PayloadFields) {
-            var first = record.firstOffset ?? 0xFFFF
             f.u32(&now)
             f.u8(&pendingSlot)
             f.u8(&pendingSequence)
             f.u8(&index)
-            f.u8(&record.state)
-            f.u8(&record.sequence)
-            f.u8(&record.slot)
-            f.u8(&record.code)
-            f.u32(&record.start)
-            f.u16(&first)
-            f.u32(&record.end)
-            record.firstOffset = first == 0xFFFF ? nil : first
+            record.fields(&f)
         }
     }
 

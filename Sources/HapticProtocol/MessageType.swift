@@ -1,5 +1,6 @@
 /// Message types of the wire protocol (firmware-protocol/PROTOCOL.md 2.2.2): the frame's `type` byte.
-/// 0x01...0x7F travel host to device, 0x80...0xFF device to host; C: hb_messages.h.
+/// 0x01...0x7F travel host to device, 0x80...0xFF device to host; C: hb_messages.h. CONTROL,
+/// DESCRIBE and CHANNEL_INFO exist only in protocol 3.0 (PROTOCOL-3.md 3.11): `Message` refuses them.
 public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case hello = 0x01
     case ping = 0x02
@@ -14,6 +15,8 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     case setConfig = 0x0B
     case diag = 0x0C
     case query = 0x0D
+    case control = 0x0E
+    case describe = 0x0F
 
     case ack = 0x80
     case nack = 0x81
@@ -25,6 +28,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     case diagReport = 0x87
     case status = 0x88
     case infoPart = 0x89
+    case channelInfo = 0x8A
 
     /// Types the host sends: the device answers a command from this range, or ignores the frame.
     public static func isHostToDevice(_ raw: UInt8) -> Bool { raw < 0x80 }
@@ -33,13 +37,22 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     /// number, and the host retransmits until it has one (2.4).
     public var isCommand: Bool {
         switch self {
-        case .hello, .upload, .commit, .play, .stop, .prepare, .streamOpen, .setConfig: true
+        case .hello, .upload, .commit, .play, .stop, .prepare, .streamOpen, .setConfig, .control: true
         default: false
         }
     }
 
-    /// Bytes every payload of this type has at least (2.2.1); longer payloads carry data
-    /// (UPLOAD, STREAM_DATA), a profile name (INFO) or fields of a later minor version.
+    /// Defined by protocol 2.0 (PROTOCOL.md 2.2.2); the others are 3.0's alone.
+    public var isInProtocol2: Bool {
+        switch self {
+        case .control, .describe, .channelInfo: false
+        default: true
+        }
+    }
+
+    /// Bytes every payload of this type has at least in protocol 2.0 (2.2.1); longer payloads carry
+    /// data (UPLOAD, STREAM_DATA), a profile name (INFO) or fields of a later minor version. Types
+    /// 2.0 lacks give their 3.0 figure; 3.0's own table is `Message3.fixedPayloadCount(of:)`.
     public var fixedPayloadCount: Int {
         switch self {
         case .hello: 2
@@ -55,6 +68,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .setConfig: 5
         case .diag: 0
         case .query: 0
+        case .control, .describe, .channelInfo: Message3.fixedPayloadCount(of: self)
         case .ack: 5
         case .nack: 6
         case .info: Message.Info.fixedCount
@@ -89,6 +103,8 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .setConfig: "SET_CONFIG"
         case .diag: "DIAG"
         case .query: "QUERY"
+        case .control: "CONTROL"
+        case .describe: "DESCRIBE"
         case .ack: "ACK"
         case .nack: "NACK"
         case .info: "INFO"
@@ -99,6 +115,7 @@ public enum MessageType: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
         case .diagReport: "DIAG_REPORT"
         case .status: "STATUS"
         case .infoPart: "INFO_PART"
+        case .channelInfo: "CHANNEL_INFO"
         }
     }
 }

@@ -14,7 +14,7 @@ final class CDevice {
     private let name: UnsafeMutablePointer<CChar>
     private let memory: UnsafeMutablePointer<UInt8>
     private let ring: UnsafeMutablePointer<UInt8>
-    fileprivate var sent: [UInt8] = []
+    private let out = CTransmitted()
 
     init(_ c: DeviceModel.Configuration) {
         let nameBytes = Array(c.profileName.utf8CString)
@@ -43,12 +43,7 @@ final class CDevice {
         config.pointee.capabilities = c.capabilities.rawValue
         config.pointee.reset_reason = c.resetReason.rawValue
         config.pointee.boot_count = c.bootCount
-        let ok = hb_device_init(
-            device, config, memory, ring,
-            { ctx, bytes, length in
-                let me = Unmanaged<CDevice>.fromOpaque(ctx!).takeUnretainedValue()
-                me.sent.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
-            }, Unmanaged.passUnretained(self).toOpaque())
+        let ok = hb_device_init(device, config, memory, ring, CTransmitted.tx, out.context)
         precondition(ok == 1, "hb_device_init refused the configuration")
     }
 
@@ -60,20 +55,9 @@ final class CDevice {
         ring.deallocate()
     }
 
-    func takeOutput() -> [UInt8] {
-        defer { sent.removeAll(keepingCapacity: true) }
-        return sent
-    }
+    func takeOutput() -> [UInt8] { out.take() }
 
-    func receive(_ bytes: [UInt8]) -> [UInt8] {
-        var start = 0
-        while start < bytes.count {  // the C API takes at most 65535 bytes per call
-            let end = min(bytes.count, start + 0xFFFF)
-            bytes[start..<end].withUnsafeBufferPointer { hb_device_receive(device, $0.baseAddress, UInt16($0.count)) }
-            start = end
-        }
-        return takeOutput()
-    }
+    func receive(_ bytes: [UInt8]) -> [UInt8] { out.receive(bytes) { hb_device_receive(device, $0, $1) } }
 
     func step() -> DeviceModel.Step {
         let s = hb_device_tick(device)

@@ -100,4 +100,29 @@ import Testing
         #expect(bad.status == 64)
         #expect(bad.errors.contains("--max-p99 must be a number more than 0"), "\(bad.errors)")
     }
+
+    /// `--max-felt-lag-over-floor`: met at the measured excess, missed just under it (issue 27).
+    @Test func feltLagGate() throws {
+        let corpus = try Self.smallCorpus()
+        defer { try? FileManager.default.removeItem(atPath: corpus) }
+        let run = try HapticProcess.run(["profile", "--corpus", corpus, "-n", "2", "--json", "--max-felt-lag-over-floor", "1000"], timeout: 120)
+        #expect(run.status == 0, "\(run.errors)")
+        let root = try Self.json(run.output)
+        let lag = try #require(root["felt_lag"] as? [String: Double]), floor = try #require(root["felt_floor"] as? [String: Double])
+        let lagP99 = try #require(lag["p99_ms"]), floorP99 = try #require(floor["p99_ms"])
+        #expect(lag["p50_ms"] != nil && floor["p50_ms"] != nil && floorP99 > 0 && lagP99 >= floorP99)
+        let gate = try #require(try Self.gates(run.output)["max-felt-lag-over-floor"])
+        #expect(gate["met"] as? Bool == true && abs((gate["value"] as? Double ?? -1) - (lagP99 - floorP99)) < 1e-9)
+
+        // Set to 0, below any measurable excess: a play's transport is the floor's line time plus
+        // the host's path and the wait for the tick, so its lag p99 is above the floor's.
+        let missed = try HapticProcess.run(["profile", "--corpus", corpus, "-n", "2", "--max-felt-lag-over-floor", "0"], timeout: 120)
+        #expect(missed.status == 1, "\(missed.errors)")
+        let line = Self.gateLines(missed.errors).first ?? ""
+        #expect(
+            line.hasPrefix("gate missed: felt lag p99 over its floor's p99 ") && line.hasSuffix(" ms > --max-felt-lag-over-floor 0.000 ms"),
+            "\(missed.errors)")
+        let bad = try HapticProcess.run(["profile", "--max-felt-lag-over-floor", "-1"], timeout: 30)
+        #expect(bad.status == 64 && bad.errors.contains("--max-felt-lag-over-floor must be a number 0 or more"), "\(bad.errors)")
+    }
 }

@@ -133,6 +133,11 @@ import Testing
             let first = report.preparedSummary, f50 = report.feltSummary(report.prepared, level: 50),
                 f90 = report.feltSummary(report.prepared, level: 90)
             let b = report.breakdown(report.prepared)
+            print(
+                String(
+                    format: "REPORT felt lag %@: lag p50 %.3f p99 %.3f ms, floor p50 %.3f p99 %.3f ms, lag p99 - floor p99 %.3f ms; unreached: %@",
+                    profile.name, report.feltLag.p50Ms, report.feltLag.p99Ms, report.feltFloor.p50Ms, report.feltFloor.p99Ms,
+                    report.feltLag.p99Ms - report.feltFloor.p99Ms, report.feltLagUnreached.joined(separator: ",")))
             let landing = try await Self.landings(fixture, subjects: subjects).map(\.predicted)
             print(
                 String(

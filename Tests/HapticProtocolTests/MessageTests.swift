@@ -46,7 +46,7 @@ struct MessageTests {
         idleTicks: 2000, watchdog: 1000, profileName: Array("lra-170".utf8))
 
     @Test func everyTypeHasASample() {
-        #expect(Set(Self.samples.map(\.type)) == Set(MessageType.allCases))
+        #expect(Set(Self.samples.map(\.type)) == Set(MessageType.allCases.filter(\.isInProtocol2)))
     }
 
     @Test func roundTripThroughWireBytes() throws {
@@ -105,17 +105,18 @@ struct MessageTests {
     }
 
     @Test func shortPayloadsAreRejectedLongOnesTolerated() throws {
-        #expect(throws: MessageDecodeError.tooShort(.play, count: 9)) {
+        #expect(throws: MessageDecodeError.tooShort(.play, count: 9, fixedCount: 10)) {
             try Message(type: MessageType.play.rawValue, payload: Array(repeating: 0, count: 9))
         }
-        #expect(throws: MessageDecodeError.tooShort(.upload, count: 5)) {
+        #expect(throws: MessageDecodeError.tooShort(.upload, count: 5, fixedCount: 6)) {
             try Message(type: MessageType.upload.rawValue, payload: [0, 0, 0, 0, 0])
         }
         #expect(throws: MessageDecodeError.unknownType(0x0E)) { try Message(type: 0x0E, payload: []) }
-        #expect(throws: MessageDecodeError.tooShort(.status, count: 20)) {
+        #expect(throws: MessageDecodeError.unknownType(0x8A)) { try Message(type: 0x8A, payload: Array(repeating: 0, count: 20)) }
+        #expect(throws: MessageDecodeError.tooShort(.status, count: 20, fixedCount: 21)) {
             try Message(type: MessageType.status.rawValue, payload: Array(repeating: 0, count: 20))
         }
-        #expect(throws: MessageDecodeError.tooShort(.diagReport, count: 17)) {
+        #expect(throws: MessageDecodeError.tooShort(.diagReport, count: 17, fixedCount: 18)) {
             try Message(type: MessageType.diagReport.rawValue, payload: Array(repeating: 0, count: 17))
         }
         #expect(throws: MessageDecodeError.invalidField(.telemetry, field: "event", value: 9)) {
@@ -129,9 +130,9 @@ struct MessageTests {
     }
 
     @Test func commandKinds() {
-        let commands = MessageType.allCases.filter(\.isCommand)
+        let commands = MessageType.allCases.filter { $0.isCommand && $0.isInProtocol2 }
         #expect(commands == [.hello, .upload, .commit, .play, .stop, .prepare, .streamOpen, .setConfig])
-        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) }.count == 13)
+        #expect(MessageType.allCases.filter { MessageType.isHostToDevice($0.rawValue) && $0.isInProtocol2 }.count == 13)
         #expect(!MessageType.diag.isCommand)
         #expect(!MessageType.query.isCommand)
     }

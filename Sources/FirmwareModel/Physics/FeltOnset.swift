@@ -36,4 +36,13 @@ public struct FeltRise: Sendable, Hashable {
         }
         return FeltRise(peak: peak, rise50: rise(0.5), rise90: rise(0.9))
     }
+
+    /// Seconds from the start of the first tick of `envelope` (an envelope at the end of each tick,
+    /// from rest: 0 at the start) to its first crossing of `level`, interpolated linearly between
+    /// tick edges as above; nil if it stays under `level`.
+    public static func timeToReach(_ level: Double, envelope: [Double], tickRate: Double) -> Double? {
+        func edge(_ k: Int) -> Double { k == 0 ? 0 : envelope[k - 1] }
+        let ticks = ResponseAnalysis.firstCrossing(envelope: edge, from: 0, to: envelope.count, threshold: level, rising: true)
+        return ticks.map { $0 / tickRate }
+    }
 }

@@ -33,6 +33,10 @@ extension Profile {
         var feltOnset: FeltOnsets
         /// Prepared felt onset (50 %) p99 over prepared first-output p99.
         var feltToFirstOutputRatio: Double
+        /// Felt lag of the prepared plays and its floor (docs/performance.md, "Felt lag and its floor").
+        var feltLag, feltFloor: FeltLagSummary
+        /// Prepared plays whose drive never got to half the level within 100 ms (counted as 100 ms).
+        var feltLagUnreached: [String]
         var samples: Samples
         /// `--max-p99`, `--min-speedup`: empty when none was given.
         var gates: [Gate] = []
@@ -121,6 +125,9 @@ extension Profile.Report {
             prepared: felt(report.prepared), uploadThenPlay: felt(report.uploadThenPlay),
             unpreparedCold: report.unpreparedCold.isEmpty ? nil : felt(report.unpreparedCold))
         feltToFirstOutputRatio = report.feltToFirstOutputRatio
+        feltLag = report.feltLag
+        feltFloor = report.feltFloor
+        feltLagUnreached = report.feltLagUnreached
         samples = Samples(
             prepared: plays(report.prepared), uploadThenPlay: plays(report.uploadThenPlay),
             unpreparedCold: plays(report.unpreparedCold))

@@ -30,7 +30,7 @@ enum { HB_PLAYER_FREE = 0, HB_PLAYER_PENDING = 1, HB_PLAYER_PLAYING = 2, HB_PLAY
 #define HB_PLAYER_SUM 0x04u       /* mixes by SUM, else MAX (3.6) */
 #define HB_PLAYER_CUT 0x08u       /* its start ends the other plays on its channel (3.3) */
 #define HB_PLAYER_FRESH 0x10u     /* the next advance outputs the position as it is (3.4) */
-#define HB_PLAYER_SEEK_FADE 0x20u /* frozen in a seek's fade until fade_end (3.5) */
+#define HB_PLAYER_SEEK_FADE 0x20u /* frozen in a seek's fade until `at` (3.5) */
 #define HB_PLAYER_AT 0x40u        /* pending until the tick `at` */
 #define HB_PLAYER_SEEN 0x80u      /* its first output was reported */
 
@@ -65,8 +65,9 @@ typedef struct hb_player {
     uint32_t pos;      /* p: the program tick it outputs */
     uint32_t loop_end; /* L */
     uint32_t total;    /* T */
-    uint32_t at;       /* while pending with HB_PLAYER_AT: the start tick */
-    uint32_t fade_end; /* with HB_PLAYER_SEEK_FADE: the tick the new position is output */
+    /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
+     * only on a sounding player): the tick the new position is output. One field: never both. */
+    uint32_t at;
     uint16_t rate;
     uint16_t loops; /* iterations left, the current one included; 0: until stopped */
     uint16_t iterations;
@@ -131,7 +132,7 @@ uint16_t hb_player_work(const hb_player *pl);
 uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate);
 
 /* Counts for ducking at step n (3.6): PLAYING, not paused, muted, or in a seek's fade (which ends
- * at fade_end: from that step on it sounds, 3.5). */
+ * at `at`: from that step on it sounds, 3.5). */
 uint8_t hb_player_sounding(const hb_player *pl, uint32_t n);
 
 /* The play ends (3.3): BRAKING for `brake_ticks` steps, or FREE at once if 0. */

@@ -125,7 +125,8 @@ static void send_stopped(hb_device3 *d)
     d->stopped = 0;
 }
 
-static void on_command(hb_device3 *d, const hb_frame_header *h, const uint8_t *p, uint8_t n, uint16_t crc)
+static HB_NOINLINE void on_command(hb_device3 *d, const hb_frame_header *h, const uint8_t *p, uint8_t n,
+                                   uint16_t crc)
 {
     reply r;
     if (hb_dev_answer_duplicate(&d->dev, h->sequence, crc)) {

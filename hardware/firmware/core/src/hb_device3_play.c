@@ -3,10 +3,15 @@
  * controls themselves, at once or scheduled. */
 #include "hb_device3_private.h"
 
+HB_NOINLINE uint8_t hb_dev3_in_mask(uint16_t mask, uint8_t channel)
+{
+    return (uint8_t)(((unsigned)mask >> (channel & 15u)) & 1u);
+}
+
 uint8_t hb_dev3_matches(const hb_player *pl, uint8_t play, uint16_t mask)
 {
     return (uint8_t)(hb_dev3_live(pl) && (play == HB_ALL_PLAYS || pl->play == play)
-                     && (((uint32_t)mask >> pl->channel) & 1u) != 0u);
+                     && hb_dev3_in_mask(mask, pl->channel));
 }
 
 void hb_dev3_settle_stream(hb_device3 *d)
@@ -31,7 +36,7 @@ static uint8_t rate_valid(uint16_t rate)
 /* A channel mask naming a channel the device does not have. */
 static uint8_t mask_beyond(const hb_device3 *d, uint16_t mask)
 {
-    return (uint8_t)(((uint32_t)mask >> d->cfg->channel_count) != 0u);
+    return (uint8_t)(d->cfg->channel_count < 16u && ((unsigned)mask >> d->cfg->channel_count) != 0u);
 }
 
 static uint8_t is_old_pending(const hb_player *pl, uint8_t play)
@@ -48,7 +53,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
                                   : (uint16_t)HB_STREAM_WORK;
     uint32_t total = 0;
     for (c = 0; c < d->cfg->channel_count; c++) {
-        channels = (uint8_t)(channels + (((uint32_t)mask >> c) & 1u));
+        channels = (uint8_t)(channels + hb_dev3_in_mask(mask, c));
     }
     for (i = 0; i < d->cfg->players; i++) {
         const hb_player *q = &d->players[i];
@@ -75,7 +80,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
         if (q->state != HB_PLAYER_FREE) {
             continue;
         }
-        while (c < d->cfg->channel_count && (((uint32_t)mask >> c) & 1u) == 0u) {
+        while (c < d->cfg->channel_count && !hb_dev3_in_mask(mask, c)) {
             c++;
         }
         if (c == d->cfg->channel_count) {
@@ -199,7 +204,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
             hb_dev3_stop_player(d, &d->players[i], (uint8_t)(flags & HB_STOP3_BRAKE), 1);
         }
     }
-    all = (uint16_t)(((uint32_t)1u << d->cfg->channel_count) - 1u);
+    all = (uint16_t)(0xFFFFu >> (16u - d->cfg->channel_count)); /* channel_count is 1..16 */
     if (play == HB_ALL_PLAYS && (mask & all) == all) {
         hb_dev_stream_close(&d->dev); /* a session start closes an open stream too (3.12) */
     }
@@ -219,12 +224,12 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
         uint8_t fading = (uint8_t)(pl->flags & HB_PLAYER_SEEK_FADE);
         (void)hb_player_seek(pl, hb_dev_slot_bytes(&d->dev, pl->slot), value);
         if (fading) { /* a new target, the same end (3.5) */
-            return pl->fade_end;
+            return pl->at;
         }
         if (sounding) { /* the held sample fades out, the new position in */
             pl->flags = (uint8_t)(pl->flags | HB_PLAYER_SEEK_FADE);
-            pl->fade_end = now + d->fade;
-            return pl->fade_end;
+            pl->at = now + d->fade;
+            return pl->at;
         }
         break;
     }

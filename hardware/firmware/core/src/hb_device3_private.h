@@ -1,7 +1,10 @@
 /* Private to the core: what the 3.0 device's files share (hb_device3.c: the session's messages,
  * hb_device3_program.c: slots and the stream with format 3, hb_device3_play.c: PLAY, STOP,
  * CONTROL and the pool, hb_device3_records.c: notices, records and STATUS, hb_device3_step.c: the
- * step). 2.0's shared parts come from hb_device_private.h. */
+ * step). 2.0's shared parts come from hb_device_private.h.
+ * HB_NOINLINE on a 3.0 function (here, hb_player.c) marks one that -flto would otherwise copy into
+ * its callers at a cost in flash: each one kept only where make size-device3-avr measured a saving
+ * (docs/protocol-3-design.md, "Where the flash and RAM go"). */
 #ifndef HB_DEVICE3_PRIVATE_H
 #define HB_DEVICE3_PRIVATE_H
 
@@ -38,6 +41,8 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n);
 /* A control on one player at tick now (3.4-3.7); returns the tick its effect shows. */
 uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value);
 /* A PENDING or PLAYING player of `play` (HB_ALL_PLAYS: any) on a channel of `mask`. */
+/* Bit `channel` (0..15) of a channel mask. */
+uint8_t hb_dev3_in_mask(uint16_t mask, uint8_t channel);
 uint8_t hb_dev3_matches(const hb_player *pl, uint8_t play, uint16_t mask);
 /* The stream closes when no pending or playing player plays it (3.12). */
 void hb_dev3_settle_stream(hb_device3 *d);
@@ -51,6 +56,9 @@ void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel,
 hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel);
 /* An end event (3 FINISHED, 4 STOPPED, 5 FAULT) or another event of a player's play: the notice,
  * and its record's state, code and end for an end event. */
+/* The newest record of pl's (play, channel), if any, ends with `state`, `code` at `tick`. */
+hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state, uint8_t code,
+                                     uint32_t tick);
 void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick);
 /* A player's new record: its play starts (STARTED), or ends pending (FAULT, `code`). */
 void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code, uint32_t tick);

@@ -31,18 +31,28 @@ hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel)
     return NULL;
 }
 
-void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick)
+HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state,
+                                                 uint8_t code, uint32_t tick)
 {
     hb_player_record *r = hb_dev3_record(d, pl->play, pl->channel);
-    hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
-    if (r != NULL && event >= HB_EVENT_FINISHED) {
-        r->state = event;
+    if (r != NULL) {
+        r->state = state;
         r->code = code;
         r->end = tick;
     }
+    return r;
 }
 
-void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code, uint32_t tick)
+void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick)
+{
+    hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
+    if (event >= HB_EVENT_FINISHED) {
+        (void)hb_dev3_record_end(d, pl, event, code, tick);
+    }
+}
+
+HB_NOINLINE void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code,
+                                      uint32_t tick)
 {
     hb_player_record *old = hb_dev3_record(d, pl->play, pl->channel), *r = &pl->record;
     if (old != NULL) {
@@ -60,17 +70,12 @@ void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t c
     r->code = code;
 }
 
-void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after)
+HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after)
 {
     if (pl->state == HB_PLAYER_PLAYING) {
         uint8_t index = (uint8_t)(pl - d->players);
         if (after) { /* the record now, the notice after the ACK */
-            hb_player_record *r = hb_dev3_record(d, pl->play, pl->channel);
-            if (r != NULL) {
-                r->state = HB_EVENT_STOPPED;
-                r->code = HB_STOPPED_BY_HOST;
-                r->end = d->dev.now;
-            }
+            (void)hb_dev3_record_end(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
             d->stopped |= (uint32_t)1u << index;
         } else {
             hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);

@@ -4,6 +4,17 @@
 #include "hb_device3_private.h"
 #include "hb_mix.h"
 
+/* A PENDING player ends before it starts, with FAULT `code` and a record (as 2.19). */
+static HB_NOINLINE void cancel_pending(hb_device3 *d, hb_player *q, uint8_t code, uint32_t n)
+{
+    if (q->slot == HB_STREAM_SLOT) {
+        hb_dev_stream_close(&d->dev);
+    }
+    hb_dev3_notice(d, HB_EVENT_FAULT, q->play, q->channel, q->slot, code, n);
+    hb_dev3_record_begin(d, q, HB_EVENT_FAULT, code, n);
+    q->state = HB_PLAYER_FREE;
+}
+
 /* 1. Every PENDING or PLAYING player on `channel` (0xFF: every channel) ends with FAULT `code`: a
  * PLAYING one brakes from this step, a PENDING one is cancelled with a record (as 2.19). */
 static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t n)
@@ -18,12 +29,7 @@ static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t
             hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
             hb_player_brake(q, d->cfg->channels[q->channel].brake_ticks);
         } else {
-            if (q->slot == HB_STREAM_SLOT) {
-                hb_dev_stream_close(&d->dev);
-            }
-            hb_dev3_notice(d, HB_EVENT_FAULT, q->play, q->channel, q->slot, code, n);
-            hb_dev3_record_begin(d, q, HB_EVENT_FAULT, code, n);
-            q->state = HB_PLAYER_FREE;
+            cancel_pending(d, q, code, n);
         }
         q->scheduled_count = 0;
     }
@@ -106,14 +112,14 @@ static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
     }
     for (i = 0; i < d->cfg->players; i++) {
         hb_player *r = &d->players[i];
-        if (r->state == HB_PLAYER_PLAYING && r->play == play && (((uint32_t)chans >> r->channel) & 1u)) {
+        if (r->state == HB_PLAYER_PLAYING && r->play == play && hb_dev3_in_mask(chans, r->channel)) {
             hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
             r->state = HB_PLAYER_FREE;
         }
     }
     for (i = 0; cut && i < d->cfg->players; i++) {
         hb_player *r = &d->players[i];
-        if (r->state == HB_PLAYER_PLAYING && (((uint32_t)chans >> r->channel) & 1u)) {
+        if (r->state == HB_PLAYER_PLAYING && hb_dev3_in_mask(chans, r->channel)) {
             hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_CUT, n);
             r->state = HB_PLAYER_FREE;
         }
@@ -126,12 +132,7 @@ static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
         }
         fault = d->channels[r->channel].fault;
         if (fault != 0u) { /* its channel's stage is faulty: FAULT instead of STARTED */
-            if (r->slot == HB_STREAM_SLOT) {
-                hb_dev_stream_close(&d->dev);
-            }
-            hb_dev3_notice(d, HB_EVENT_FAULT, r->play, r->channel, r->slot, fault, n);
-            hb_dev3_record_begin(d, r, HB_EVENT_FAULT, fault, n);
-            r->state = HB_PLAYER_FREE;
+            cancel_pending(d, r, fault, n);
             continue;
         }
         if (r->slot == HB_STREAM_SLOT) {
@@ -233,13 +234,10 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     for (i = 0; i < d->cfg->players; i++) {
         const hb_player *q = &d->players[i];
         if (ended[i] != HB_PLAYER_GOES_ON) {
-            hb_player_record *r = hb_dev3_record(d, q->play, q->channel);
-            uint8_t event = ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT;
-            hb_dev3_notice(d, event, q->play, q->channel, q->slot, ended[i], n);
+            hb_player_record *r;
+            hb_dev3_telemetry(d, q, ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, ended[i], n);
+            r = hb_dev3_record(d, q->play, q->channel);
             if (r != NULL) {
-                r->state = event;
-                r->code = ended[i];
-                r->end = n;
                 r->iterations = q->iterations;
             }
         }

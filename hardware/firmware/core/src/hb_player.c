@@ -64,18 +64,18 @@ uint16_t hb_player_work(const hb_player *pl)
 
 uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
 {
-    uint8_t fading = (uint8_t)((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->fade_end) < 0);
+    uint8_t fading = (uint8_t)((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->at) < 0);
     return (uint8_t)(pl->state == HB_PLAYER_PLAYING
                      && (pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_MUTED)) == 0u && !fading);
 }
 
-void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
+HB_NOINLINE void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
 {
     pl->state = brake_ticks != 0u ? HB_PLAYER_BRAKING : HB_PLAYER_FREE;
     pl->brake_left = brake_ticks;
 }
 
-uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
+HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
 {
     hb_player_brake(pl, brake_ticks);
     if (pl->state != HB_PLAYER_BRAKING) {
@@ -91,7 +91,7 @@ uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
  * its end tick E (L, or T on the last iteration): with iterations left the program starts again
  * and p becomes p - E (possibly again within this step). Returns 1 when the play's last iteration
  * ended. At most ceil(r / 256) program ticks run in all (3.9). */
-static uint8_t advance(hb_player *pl)
+static HB_NOINLINE uint8_t advance(hb_player *pl)
 {
     for (;;) {
         uint8_t last = (uint8_t)(pl->loops == 1u);
@@ -133,10 +133,10 @@ static uint8_t advance_stream(hb_player *pl, uint8_t *code)
     return 0;
 }
 
-/* 3.7: frozen while paused or in a seek's fade (which ends at fade_end). */
+/* 3.7: frozen while paused or in a seek's fade (which ends at `at`). */
 static uint8_t frozen(hb_player *pl, uint32_t n)
 {
-    if ((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->fade_end) >= 0) {
+    if ((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->at) >= 0) {
         pl->flags = (uint8_t)(pl->flags & ~HB_PLAYER_SEEK_FADE);
     }
     return (uint8_t)((pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_SEEK_FADE)) != 0u);
