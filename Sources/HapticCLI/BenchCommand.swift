@@ -3,6 +3,7 @@ import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
+import HapticPlots
 
 /// `haptic bench [PATHS...] [--actuator NAME|PATH] [--json]`: compiles a folder of AHAP files and
 /// reports sizes, errors and speed in one run (docs/cli.md; figures in docs/performance.md).
@@ -164,7 +165,7 @@ struct Bench: ParsableCommand {
             f(Double(t.ahapMinifiedBytes) / Double(max(t.programBytes, 1)), 1),
             totalError, f(t.amplitudeMeanError, 3), f(speed.compileSeconds * 1000, 1),
         ]
-        printColumns([header] + rows + [total])
+        for line in TextTable.lines([header] + rows + [total]) { emit(line) }
         emit("")
         emit("max err: amplitude/sharpness in LSB; A, S: SET+RAMP per channel")
         emit(
@@ -179,23 +180,5 @@ struct Bench: ParsableCommand {
         emit("within tolerance: \(t.files - t.outsideTolerance) of \(t.files)")
         // Errors go to standard error, one line each, so the table can be piped on its own.
         for entry in bench.unreadable { FileHandle.standardError.write(Data("unreadable: \(entry.file): \(entry.error)\n".utf8)) }
-    }
-
-    private func printColumns(_ rows: [[String]]) {
-        var widths: [Int] = []
-        for row in rows where row.count > 2 {
-            for (index, cell) in row.enumerated() {
-                if index >= widths.count { widths.append(0) }
-                widths[index] = max(widths[index], cell.count)
-            }
-        }
-        for row in rows {
-            let cells = row.enumerated().map { index, cell -> String in
-                guard row.count > 2 else { return cell }
-                let pad = String(repeating: " ", count: widths[index] - cell.count)
-                return index == 0 ? cell + pad : pad + cell
-            }
-            emit(cells.joined(separator: "  "))
-        }
     }
 }

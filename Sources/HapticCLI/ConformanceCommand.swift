@@ -57,10 +57,7 @@ struct ConformanceCommand: ParsableCommand {
 
     var vectorDirectory: String? { vectors ?? ShippedVectors.directory }
 
-    var vectorNames: [String] {
-        guard let directory = vectorDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        return names.filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }
-    }
+    var vectorNames: [String] { Conformance.vectorNames(in: vectorDirectory) }
 
     /// What `haptic conformance` reports: `--json` encodes it (schema haptic-conformance/1,
     /// docs/cli.md), the table is printed from it.
@@ -79,10 +76,8 @@ struct ConformanceCommand: ParsableCommand {
         }
         defer { transport.close() }
         let only = checks.isEmpty ? nil : Set(checks)
-        let total = Double(
-            vectorNames.filter { Conformance.selects(only, kind: .vector, name: $0) }.count
-                + Conformance.liveChecks.filter { Conformance.selects(only, kind: .live, name: $0) }.count)
-        let progress = ProgressDisplay("conformance", total: total, quiet: json)
+        let total = Conformance.checkCount(vectorsDirectory: vectorDirectory, only: only)
+        let progress = ProgressDisplay("conformance", total: Double(total), quiet: json)
         let directory = vectorDirectory
         let run = Conformance.run(on: transport, options: .init(vectorsDirectory: directory, only: only)) { _ in progress.advance() }
         progress.finish()

@@ -31,3 +31,18 @@ extension ConformanceReport {
         return lines.joined(separator: "\n")
     }
 }
+
+extension Conformance {
+    /// The vectors in `directory`: its `.txt` files' names without the extension (none when it
+    /// cannot be read).
+    public static func vectorNames(in directory: String?) -> [String] {
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }
+    }
+
+    /// How many checks a run over the vectors of `directory` makes with the selection `only`.
+    public static func checkCount(vectorsDirectory: String?, only: Set<String>?) -> Int {
+        vectorNames(in: vectorsDirectory).filter { selects(only, kind: .vector, name: $0) }.count
+            + liveChecks.filter { selects(only, kind: .live, name: $0) }.count
+    }
+}

@@ -23,4 +23,15 @@ import Testing
         #expect(DoctorReport.kind(ofPort: "/dev/no-such-port") == "no such device")
         #expect(DoctorReport.kind(ofPort: "/dev/null") == "not a listed USB port: a native UART or another serial device")
     }
+
+    @Test func theChecksOfARunAreCountedBeforeItStarts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vectors-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["a.txt", "b.txt", "notes.md"] { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
+        #expect(Conformance.vectorNames(in: folder).sorted() == ["a", "b"])
+        #expect(Conformance.checkCount(vectorsDirectory: folder, only: nil) == 2 + Conformance.liveChecks.count)
+        #expect(Conformance.checkCount(vectorsDirectory: nil, only: nil) == Conformance.liveChecks.count)
+        #expect(Conformance.checkCount(vectorsDirectory: folder, only: ["vector:a"]) == 1)
+    }
 }
