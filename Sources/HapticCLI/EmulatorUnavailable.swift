@@ -1,4 +1,6 @@
 #if !Emulator
+    import SerialBridge
+
     /// Stand-ins for `--mcu` when the package was built without the "Emulator" trait (no libsimavr):
     /// the commands still parse, and say in one line how to get the emulator.
     let noEmulator = """
