@@ -150,7 +150,7 @@ class HapticBridgeWith : public HapticBridgeDevice
                 + HB_ARDUINO_FIXED_RAM + HB_ARDUINO_STACK_WORST + HB_ARDUINO_STACK_RESERVE
             <= (uint32_t)RAMEND - RAMSTART + 1u,
         "HapticBridgeWith: these sizes leave the stack less than 64 bytes beyond its measured worst "
-        "(353 bytes, beside 1,072 bytes of other static data: hb_port_config.h); use fewer or smaller slots");
+        "(361 bytes, beside 1,072 bytes of other static data: hb_port_config.h); use fewer or smaller slots");
 #endif
 
   public:

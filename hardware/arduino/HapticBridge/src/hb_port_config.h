@@ -44,10 +44,10 @@
  * HELLO, DIAG and QUERY during a streamed play at line rate, the DRV2605L's faults from power-up):
  * the DRV2605L example's deepest is HB_ARDUINO_STACK_WORST bytes, and its static RAM besides a
  * HapticBridgeWith's buffers is HB_ARDUINO_FIXED_RAM (the device, Serial, Wire, the stage). With
- * the default sizes an Uno keeps 102 bytes beyond that worst. HapticBridgeWith refuses to compile
+ * the default sizes an Uno keeps 94 bytes beyond that worst. HapticBridgeWith refuses to compile
  * sizes that would keep fewer than HB_ARDUINO_STACK_RESERVE (an interrupt at the worst moment, a
  * sketch's own few variables): 2 slots of 256 bytes with the 128-byte ring would leave none. */
-#define HB_ARDUINO_STACK_WORST 353
+#define HB_ARDUINO_STACK_WORST 361
 #define HB_ARDUINO_FIXED_RAM 1072
 #define HB_ARDUINO_STACK_RESERVE 64
 #if defined(__AVR__)
