@@ -180,8 +180,8 @@ static int check_seeks(const char *name, uint32_t total, uint32_t bound, uint32_
  * iterations (short and long ramps): the seek's closed form for the untouched channel; then peaks
  * made by a jump's run and head (count 3) and by the restart's run at END with `first`. (A loop of
  * count 1 never jumps, so its run and head do not count toward the peak, 3.1; Format3Tests'
- * property and C-against-Swift checks cover that case.) T, the peak and X from the reference (vectors/v3/program3.py:
- * validate3, peak, seek_cost_bound). */
+ * property and C-against-Swift checks cover that case.) T, the peak and X from the reference
+ * (vectors/v3/program3.py: validate3, peak, seek_cost_bound). */
 static const char *const extra[][2] = {
     {"48500301e803180000002a030000a61360c8900320ffd804a31e40324578c5a01482b428430ad4e7",
      "expect: ok total 810 peak 3 seek_bound 20"},
