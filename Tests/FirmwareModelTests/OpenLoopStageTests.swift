@@ -67,6 +67,20 @@ struct OpenLoopStageTests {
         #expect(duties[3..<36].allSatisfy { $0 == 127 } && duties[36] == 102)
     }
 
+    /// The lowest code moves the actuator: code 1 under the rated duty 102 rounds to duty 0
+    /// ((102 + 127) / 255), so a pattern that opens softly (six corpus files open at code 1 for
+    /// 100 ms and more on the LRAs) drove nothing; at least one duty step, it is kicked onto
+    /// that step (duty 1, the prediction 128) and held there. Code 0 stays silent.
+    @Test func theLowestCodeDrivesOneDutyStep() {
+        #expect(OpenLoopStage.scaled(1, 102) == 1 && OpenLoopStage.scaled(2, 102) == 1 && OpenLoopStage.scaled(3, 102) == 1)
+        #expect(OpenLoopStage.scaled(4, 102) == 2 && OpenLoopStage.scaled(255, 102) == 102)
+        #expect(OpenLoopStage.scaled(0, 102) == 0 && OpenLoopStage.scaled(1, 0) == 0 && OpenLoopStage.scaled(255, 1) == 1)
+        let (duties, envelopes) = Self.run(.ceiling, Array(repeating: 1, count: 100))
+        #expect(duties[0] > 1 && duties[0] <= 127 && duties[1...].allSatisfy { $0 == 1 }, "\(duties.prefix(5))")
+        #expect(envelopes[0] >= 128 && envelopes[0] < 256 && envelopes.allSatisfy { $0 > 0 })
+        #expect(Self.run(.ceiling, Array(repeating: 0, count: 10)).duties.allSatisfy { $0 == 0 })
+    }
+
     /// The brake after a fall is the same under both rules: B x the predicted motion, at most the
     /// ceiling, for brakeMs, against the motion.
     @Test func theBrakeFollowsTheFall() {

@@ -91,8 +91,12 @@ public struct OpenLoopStage: Sendable {
         return (131_072_000 + d / 2) / d
     }
 
-    /// (a x cap + 127) / 255.
-    public static func scaled(_ a: UInt8, _ cap: UInt8) -> UInt8 { UInt8((Int(a) * Int(cap) + 127) / 255) }
+    /// (a x cap + 127) / 255, but at least one duty step for a non-zero code under a non-zero cap
+    /// (`hb_duty_scaled`): rounding alone would give the lowest codes no drive at all.
+    public static func scaled(_ a: UInt8, _ cap: UInt8) -> UInt8 {
+        let duty = UInt8((Int(a) * Int(cap) + 127) / 255)
+        return duty == 0 && a != 0 && cap != 0 ? 1 : duty
+    }
 
     /// An edge's length at sharpness `s`: round(ticks x e), with the edge strength
     /// e = E0 + (256 - E0) x s' / 256 in 1/256 and s' = s + (s >> 7).

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hb_crc16.h"
+#include "hb_drive_cap.h"
 #include "hb_interp.h"
 #include "hb_validate.h"
 
@@ -349,6 +350,26 @@ static void decode_tests(void)
     }
 }
 
+/* hb_duty_scaled, every code under every cap: the rounded scaling, at least one duty step for a
+ * non-zero code under a non-zero cap (code 1 under an LRA's rated cap at 5 V, 97, rounds to 0),
+ * nothing for code 0 or cap 0, never over the cap, never falling as the code rises. */
+static void duty_tests(void)
+{
+    for (unsigned cap = 0; cap <= 255u; cap++) {
+        unsigned previous = 0;
+        for (unsigned code = 0; code <= 255u; code++) {
+            unsigned rounded = (code * cap + 127u) / 255u;
+            unsigned want = (rounded == 0u && code != 0u && cap != 0u) ? 1u : rounded;
+            unsigned got = hb_duty_scaled((uint8_t)code, (uint8_t)cap);
+            CHECK(got == want && got <= cap && got >= previous, "code %u under cap %u: duty %u, want %u",
+                  code, cap, got, want);
+            previous = got;
+        }
+    }
+    CHECK(hb_duty_scaled(1, 97) == 1 && hb_duty_scaled(255, 97) == 97 && hb_duty_scaled(1, 0) == 0,
+          "the lowest code under the 2 V LRA's cap at 5 V");
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -356,6 +377,7 @@ int main(int argc, char **argv)
     ramp_tests();
     loop_tests();
     decode_tests();
+    duty_tests();
     printf("core: %ld checks, %ld failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -2,8 +2,8 @@
  * (hb_drive_cap.h, hardware/README.md "Supply tolerance and the duty caps"): the sketch declares
  * the motor supply (nominal mV, default 5,000), and every duty is at most the profile's rated
  * voltage at the highest that supply may be (5 % over): amplitude code a drives
- * (a x D_R + 127) / 255, D_R = HB_DUTY_CAP(rated, supply). A 3 V motor on 5 V USB: D_R 145 of 255,
- * 2.985 V at 5.25 V.
+ * (a x D_R + 127) / 255, at least 1 for a non-zero code (hb_duty_scaled), D_R =
+ * HB_DUTY_CAP(rated, supply). A 3 V motor on 5 V USB: D_R 145 of 255, 2.985 V at 5.25 V.
  *
  * HapticERM: one PWM pin to a logic-level MOSFET (low side, flyback diode across the motor, a
  * pull-down on the gate). It can only drive or coast: a brake sample coasts (duty 0).

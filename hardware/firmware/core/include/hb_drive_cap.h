@@ -34,10 +34,13 @@ static inline uint8_t hb_div255(uint16_t x)
 }
 
 /* The amplitude code `code` (0..255) as a duty under `cap`: (code x cap + 127) / 255, so code 255
- * is the cap and no code exceeds it. */
+ * is the cap and no code exceeds it, but at least 1 for a non-zero code under a non-zero cap:
+ * rounding alone silences the lowest codes (code 1 under an LRA's cap of 102 at 5 V), so a pattern
+ * that opens softly would not move the actuator at all. One step is never over the cap. */
 static inline uint8_t hb_duty_scaled(uint8_t code, uint8_t cap)
 {
-    return hb_div255((uint16_t)((uint16_t)code * cap + 127u));
+    uint8_t duty = hb_div255((uint16_t)((uint16_t)code * cap + 127u));
+    return (duty == 0u && code != 0u && cap != 0u) ? 1u : duty;
 }
 
 #endif
