@@ -1,3 +1,4 @@
+import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
@@ -178,10 +179,17 @@ public actor HapticDeviceGroup {
             let estimate = try await Self.synchronize(device, samples: 2)
             let program = try await program(of: entry, on: device)
             programs.append(program)
-            let prediction = try await felt(program, entry: entry, on: device)
-            plans.append(GroupPlay.Member(board: entry.board, onset50: prediction?.onset50(deviceRate: estimate.rate), scheduledWith: estimate))
+            let (prediction, release) = try await felt(program, entry: entry, on: device)
+            plans.append(
+                GroupPlay.Member(
+                    board: entry.board, onset50: prediction?.onset50(deviceRate: estimate.rate), release50: release?.release50,
+                    scheduledWith: estimate))
         }
         let maxOnset = plans.compactMap(\.onset50).max() ?? 0
+        // Felt alignment ends together too: each board's program ends its onset minus its release
+        // later than the group's mean (an ERM that is felt later and longer ends earlier).
+        let tails = plans.map { ($0.onset50 ?? 0) - ($0.release50 ?? 0) }
+        let meanTail = tails.isEmpty ? 0 : tails.reduce(0, +) / Double(tails.count)
         let target = at ?? HapticDevice.hostTime() + lead + (alignment == .felt ? maxOnset : 0)
         var played = entries
         for index in plans.indices {
@@ -194,7 +202,9 @@ public actor HapticDeviceGroup {
             }
             // The ticks from the start tick to where the program ends on an exact clock.
             let ticks = Double(programs[index].header.totalTicks)
-            let wanted = (ideal + ticks / estimate.nominalRate - estimate.hostTime(ofStep: plans[index].requestedTick)) * estimate.rate
+            let tail = alignment == .felt ? tails[index] - meanTail : 0
+            let end = ideal + ticks / estimate.nominalRate + tail
+            let wanted = (end - estimate.hostTime(ofStep: plans[index].requestedTick)) * estimate.rate
             let rate = estimate.rate / estimate.nominalRate, limit = ClockFit.priorPPM / 1_000_000
             let factor = ticks > 0 ? min(rate + limit, max(rate - limit, wanted / ticks)) : rate
             played[index].content = .pattern(pattern.stretched(by: factor))
@@ -221,11 +231,13 @@ public actor HapticDeviceGroup {
         }
     }
 
-    /// When `program` is felt once it starts, on the entry's actuator (nil: the board's own).
-    private func felt(_ program: Program, entry: Entry, on device: HapticDevice) async throws -> FeltPrediction? {
+    /// When `program` is felt once it starts and when it stops being felt after its end, on the
+    /// entry's actuator (nil: the board's own).
+    private func felt(_ program: Program, entry: Entry, on device: HapticDevice) async throws -> (FeltPrediction?, FeltRelease?) {
         let own = await device.profile
-        guard let profile = entry.profile ?? own else { throw SessionError.notConnected }
-        return FeltPrediction.of(program: program, model: profile.physicsModel(tickRate: Double(program.header.rate)))
+        guard let profile = entry.profile ?? own, let info = await device.info else { throw SessionError.notConnected }
+        let model = profile.physicsModel(tickRate: Double(program.header.rate))
+        return (FeltPrediction.of(program: program, model: model), FeltRelease.of(program: program, brakeTicks: info.brakeTicks, model: model))
     }
 
     /// Entries a group cannot play.
