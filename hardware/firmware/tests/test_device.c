@@ -350,7 +350,7 @@ static void stream_placement(void)
     for (k = 0; k < 13; k++) {
         ok = ok && amp[k] == (k == 0 ? 0 : 10 + 10 * (k - 1));
     }
-    check(ok && !dev.active && dev.interp.error == HB_OK,
+    check(ok && !dev.active && dev.interp.p.error == HB_OK,
           "the stream plays every sample to its END, CRC right");
 }
 

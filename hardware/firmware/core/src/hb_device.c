@@ -146,7 +146,7 @@ static reply cmd_stop(hb_device *dev, const uint8_t *p, uint8_t n)
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
     r = hb_dev_ack(dev->now);
-    was_playing = (uint8_t)(dev->active && dev->interp.mode == HB_MODE_PLAYING);
+    was_playing = (uint8_t)(dev->active && dev->interp.p.mode == HB_MODE_PLAYING);
     if (was_playing) {
         r.after = AFTER_STOPPED;
         r.after_slot = dev->plays[0].slot;

@@ -19,6 +19,12 @@ static inline hb_device3 *hb_dev3_of(hb_device *dev)
     return (hb_device3 *)(void *)dev;
 }
 
+/* The interpreter's part the players share (hb_player.h). */
+static inline hb_interp_shared *hb_dev3_interp(hb_device3 *d)
+{
+    return &d->dev.interp.sh;
+}
+
 static inline uint8_t hb_dev3_live(const hb_player *pl)
 {
     return (uint8_t)(pl->state == HB_PLAYER_PENDING || pl->state == HB_PLAYER_PLAYING);

@@ -207,7 +207,7 @@ static inline void hb_dev_answer(hb_device *dev, const hb_frame_header *h, uint1
  * step and the next received byte (which may write the stream the ramps read). */
 static HB_ALWAYS_INLINE void hb_dev_settle(hb_device *dev)
 {
-    if (dev->interp.amp.ramp >= HB_RAMP_PENDING || dev->interp.sharp.ramp >= HB_RAMP_PENDING) {
+    if (dev->interp.p.amp.ramp >= HB_RAMP_PENDING || dev->interp.p.sharp.ramp >= HB_RAMP_PENDING) {
         hb_interp_settle(&dev->interp);
     }
 }

@@ -9,7 +9,7 @@
 
 static void step_output_stage(hb_device *dev)
 {
-    hb_dev_output_stage(dev, (uint8_t)(dev->interp.mode != HB_MODE_IDLE || dev->pending));
+    hb_dev_output_stage(dev, (uint8_t)(dev->interp.p.mode != HB_MODE_IDLE || dev->pending));
 }
 
 /* ---- plays ---- */
@@ -62,7 +62,7 @@ static void fault_stop(hb_device *dev, uint8_t code, uint32_t n)
         hb_dev_play_fault_pending(dev, code, n);
     }
     dev->pending = 0;
-    if (dev->interp.mode == HB_MODE_PLAYING) {
+    if (dev->interp.p.mode == HB_MODE_PLAYING) {
         hb_interp_stop(&dev->interp, 1);
     }
     hb_dev_stream_close(dev);
@@ -74,7 +74,7 @@ static void fault_stop(hb_device *dev, uint8_t code, uint32_t n)
 static HB_ALWAYS_INLINE void step_watchdog(hb_device *dev, uint32_t n)
 {
     if (dev->watchdog != 0u && dev->silence >= dev->watchdog
-        && (dev->interp.mode == HB_MODE_PLAYING || dev->pending)) {
+        && (dev->interp.p.mode == HB_MODE_PLAYING || dev->pending)) {
         fault_stop(dev, HB_ERR_WATCHDOG, n);
     }
 }
@@ -109,7 +109,7 @@ static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
             hb_dev_play_fault_pending(dev, dev->stage_fault, n);
             return;
         }
-        if (dev->active && it->mode == HB_MODE_PLAYING) {
+        if (dev->active && it->p.mode == HB_MODE_PLAYING) {
             hb_dev_telemetry(dev, HB_EVENT_STOPPED, dev->plays[0].slot, HB_STOPPED_BY_PLAY, n);
             hb_dev_play_end(dev, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
             if (dev->plays[0].slot == HB_STREAM_SLOT) {
@@ -154,22 +154,22 @@ hb_sample hb_device_step(hb_device *dev)
     step_start(dev, n);
     /* 3. the interpreter's tick, with seamless loop restarts: a slot play with iterations left
      * (PLAY's `loops`; 0: forever) restarts in the tick its iteration ended */
-    was_playing = (uint8_t)(it->mode == HB_MODE_PLAYING);
+    was_playing = (uint8_t)(it->p.mode == HB_MODE_PLAYING);
     s = hb_interp_sample(it);
-    if (dev->active && was_playing && it->mode != HB_MODE_PLAYING) {
-        if (it->error == HB_OK && dev->plays[0].slot != HB_STREAM_SLOT && dev->loops_left != 1u) {
+    if (dev->active && was_playing && it->p.mode != HB_MODE_PLAYING) {
+        if (it->p.error == HB_OK && dev->plays[0].slot != HB_STREAM_SLOT && dev->loops_left != 1u) {
             if (dev->loops_left > 1u) {
                 dev->loops_left--;
             }
             hb_interp_restart(it); /* the same slot, validated at COMMIT, parsed at the play's start */
             s = hb_interp_sample(it);
-            if (it->mode != HB_MODE_PLAYING) {
+            if (it->p.mode != HB_MODE_PLAYING) {
                 ended = 1;
-                code = it->error;
+                code = it->p.error;
             }
         } else {
             ended = 1;
-            code = it->error;
+            code = it->p.error;
         }
     }
     /* 4. the safety limiter across iterations (2.8): the interpreter's own restarts with each
