@@ -320,7 +320,7 @@ static int diag_per_channel(void)
     int ok = 0;
     prog_cfg.channel_count = 1;
     if (!hb_device3_init(&prog_dev, &prog_cfg, prog_memory, NULL, tx, NULL)) return 0;
-    hb_device_set_diag(&prog_dev.dev, fill_diag);
+    prog_dev.dev.diag = fill_diag; /* the session's hook (hb_device_set_diag's, on 2.0's device) */
     (void)command(HB_MSG_DIAG, 1, &channel, 1, &value);
     ok = session.got_used == 0; /* channel 1 of 1: ignored */
     channel = 0;

@@ -166,9 +166,14 @@ void hb_interp_stop(hb_interp *it, uint8_t brake);
 
 hb_status hb_interp_status(const hb_interp *it);
 
-/* The same, on a device's shared part and one play's part (protocol 3.0's players). */
+/* The same, on a device's shared part and one play's part (the devices: hb_device.h, hb_player.h). */
 void hb_interp_shared_init(hb_interp_shared *sh, const hb_config *cfg);
 void hb_interp_play_init(hb_interp_play *p); /* IDLE, nothing loaded */
+HB_MUST_CHECK hb_err hb_interp_play_load_validated(hb_interp_shared *sh, hb_interp_play *p,
+                                                   const uint8_t *program);
+void hb_interp_play_settle(hb_interp_play *p);
+void hb_interp_shared_set_scale(hb_interp_shared *sh, uint8_t scale);
+void hb_interp_play_stop(hb_interp_shared *sh, hb_interp_play *p, uint8_t brake);
 void hb_interp_play_load_parsed(hb_interp_shared *sh, hb_interp_play *p, const hb_header *header,
                                 const uint8_t *program);
 void hb_interp_play_restart(hb_interp_shared *sh, hb_interp_play *p);

@@ -153,7 +153,7 @@ static HB_NOINLINE void on_command(hb_device3 *d, const hb_frame_header *h, cons
     }
 }
 
-static void on_frame(hb_device *dev)
+static void on_frame(hb_session *dev)
 {
     hb_device3 *d = hb_dev3_of(dev);
     hb_frame_header h;

@@ -402,7 +402,7 @@ hb_sample hb_interp_play_sample(hb_interp_shared *sh, hb_interp_play *it)
     return out;
 }
 
-static void settle(hb_interp_play *it)
+void hb_interp_play_settle(hb_interp_play *it)
 {
     if (it->mode == HB_MODE_PLAYING) {
         channel_settle(&it->amp);
@@ -413,7 +413,7 @@ static void settle(hb_interp_play *it)
 hb_sample hb_interp_play_step(hb_interp_shared *sh, hb_interp_play *p)
 {
     hb_sample out = hb_interp_play_sample(sh, p);
-    settle(p);
+    hb_interp_play_settle(p);
     return out;
 }
 
@@ -424,7 +424,7 @@ hb_sample hb_interp_sample(hb_interp *it)
 
 void hb_interp_settle(hb_interp *it)
 {
-    settle(&it->p);
+    hb_interp_play_settle(&it->p);
 }
 
 hb_sample hb_interp_step(hb_interp *it)

@@ -56,7 +56,7 @@ void hb_interp_shared_init(hb_interp_shared *sh, const hb_config *cfg)
 {
     memset(sh, 0, sizeof *sh);
     sh->cfg = *cfg;
-    sh->scale_internal = 256; /* scale 255 */
+    hb_interp_shared_set_scale(sh, 255);
     sh->offset = 0;
 }
 
@@ -82,14 +82,19 @@ hb_err hb_interp_load(hb_interp *it, const uint8_t *program, uint32_t length)
     return HB_OK;
 }
 
+hb_err hb_interp_play_load_validated(hb_interp_shared *sh, hb_interp_play *p, const uint8_t *program)
+{
+    hb_err err = hb_header_parse(program, HB_HEADER_SIZE, &sh->cfg, &sh->header);
+    if (err != HB_OK) {
+        return reject(sh, p, err);
+    }
+    start_flat(sh, p, &sh->header, program);
+    return HB_OK;
+}
+
 hb_err hb_interp_load_validated(hb_interp *it, const uint8_t *program)
 {
-    hb_err err = hb_header_parse(program, HB_HEADER_SIZE, &it->sh.cfg, &it->sh.header);
-    if (err != HB_OK) {
-        return reject(&it->sh, &it->p, err);
-    }
-    start_flat(&it->sh, &it->p, &it->sh.header, program);
-    return HB_OK;
+    return hb_interp_play_load_validated(&it->sh, &it->p, program);
 }
 
 void hb_interp_play_load_parsed(hb_interp_shared *sh, hb_interp_play *p, const hb_header *header,
@@ -138,9 +143,14 @@ hb_err hb_interp_load_stream(hb_interp *it, const uint8_t *header, hb_source *sr
 
 /* ---- live controls, stop, status ---- */
 
+void hb_interp_shared_set_scale(hb_interp_shared *sh, uint8_t scale)
+{
+    sh->scale_internal = (uint16_t)(scale + (scale >> 7));
+}
+
 void hb_interp_set_scale(hb_interp *it, uint8_t scale)
 {
-    it->sh.scale_internal = (uint16_t)(scale + (scale >> 7));
+    hb_interp_shared_set_scale(&it->sh, scale);
 }
 
 void hb_interp_set_offset(hb_interp *it, int8_t offset)
@@ -148,14 +158,19 @@ void hb_interp_set_offset(hb_interp *it, int8_t offset)
     it->sh.offset = offset;
 }
 
-void hb_interp_stop(hb_interp *it, uint8_t brake)
+void hb_interp_play_stop(hb_interp_shared *sh, hb_interp_play *p, uint8_t brake)
 {
     if (!brake) {
-        it->p.mode = HB_MODE_IDLE;
-        it->sh.brake_left = 0;
-    } else if (it->p.mode == HB_MODE_PLAYING) {
-        hb_interp_enter_brake(&it->sh, &it->p);
+        p->mode = HB_MODE_IDLE;
+        sh->brake_left = 0;
+    } else if (p->mode == HB_MODE_PLAYING) {
+        hb_interp_enter_brake(sh, p);
     }
+}
+
+void hb_interp_stop(hb_interp *it, uint8_t brake)
+{
+    hb_interp_play_stop(&it->sh, &it->p, brake);
 }
 
 hb_status hb_interp_status(const hb_interp *it)
