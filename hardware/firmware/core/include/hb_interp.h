@@ -166,7 +166,9 @@ void hb_interp_stop(hb_interp *it, uint8_t brake);
 
 hb_status hb_interp_status(const hb_interp *it);
 
-/* The same, on a device's shared part and one play's part (the devices: hb_device.h, hb_player.h). */
+/* The same, on a device's shared part and one play's part (the devices: hb_device.h, hb_player.h).
+ * Several plays may share one part as long as one step runs at a time and at most one of them is
+ * streamed: a flat play's load and restart leave the stream's fetch state and header alone. */
 void hb_interp_shared_init(hb_interp_shared *sh, const hb_config *cfg);
 void hb_interp_play_init(hb_interp_play *p); /* IDLE, nothing loaded */
 HB_MUST_CHECK hb_err hb_interp_play_load_validated(hb_interp_shared *sh, hb_interp_play *p,
