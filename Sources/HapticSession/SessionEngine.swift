@@ -43,6 +43,8 @@ package final class SessionEngine {
 
     struct PendingPing {
         var sent: Double
+        /// `bytesSent` before this PING went out.
+        var offset: Int
         var completion: (Result<PingSample, SessionError>) -> Void
     }
 
@@ -75,6 +77,13 @@ package final class SessionEngine {
     var lastSend = -Double.infinity
     var slots: [UInt8: SlotProgram] = [:]
     var pings: [UInt32: PendingPing] = [:]
+    /// PINGs given up unanswered (`pingWait`): their bytes may still wait in the device's ring, so
+    /// they keep counting (`pingFits`) until a later answer shows the device past them, or a second.
+    var givenUpPings: [UInt32: (offset: Int, at: Double)] = [:]
+    /// `bytesSent` before the last command's latest transmission, and before the last answered
+    /// frame: the device has consumed everything sent before it.
+    var commandOffset = 0
+    var consumedOffset = 0
     private var nextEcho: UInt32 = 1
     var pendingParameters: Message.SetParam?
     var lastParameters = -Double.infinity
@@ -123,9 +132,11 @@ package final class SessionEngine {
         if case .failed(let error) = state { return completion(.failure(error)) }
         let echo = nextEcho
         nextEcho = nextEcho == UInt32.max ? 1 : nextEcho + 1
-        pings[echo] = PendingPing(sent: now, completion: completion)
         // A PING is small (12 bytes); it goes out even with a command in flight unless that would
-        // overfill the device's receive buffer. Not sent: the caller sees a lost PONG and retries.
+        // overfill the device's receive buffer, or unanswered PINGs already fill half of it (2.5).
+        // Not sent: the caller sees a lost PONG and retries.
+        guard pingFits else { return completion(.failure(.timedOut("room in the device's receive buffer for a PING"))) }
+        pings[echo] = PendingPing(sent: now, offset: bytesSent, completion: completion)
         if !transmitUnacknowledged(.ping(Message.Ping(echo: echo)), now: now) {
             pings[echo] = nil
             completion(.failure(.timedOut("room in the device's receive buffer for a PING")))
@@ -184,8 +195,10 @@ package final class SessionEngine {
         }
         for (echo, ping) in pings where now - ping.sent >= pingWait {
             pings[echo] = nil
+            givenUpPings[echo] = (ping.offset, now)
             ping.completion(.failure(.timedOut("PONG")))
         }
+        givenUpPings = givenUpPings.filter { now - $0.value.at < 1 }
         flushParameters(now: now)
         pumpStream(now: now)
         keepAlive(now: now)
@@ -318,6 +331,8 @@ package final class SessionEngine {
             }
         case .pong(let pong):
             deviceTick = (pong.tick, now)
+            if let offset = pings[pong.echo]?.offset ?? givenUpPings[pong.echo]?.offset { consumedOffset = max(consumedOffset, offset) }
+            givenUpPings[pong.echo] = nil
             if let ping = pings.removeValue(forKey: pong.echo) {
                 ping.completion(.success(PingSample(sent: ping.sent, received: now, pong: pong)))
             }
@@ -357,6 +372,7 @@ package final class SessionEngine {
         // attempt only makes the estimate longer, which is safe).
         if command.attempt == 1 || smoothedRoundTrip == nil { roundTrip(now - command.lastSent) }
         respondedSequence = sequence
+        consumedOffset = max(consumedOffset, commandOffset)
         inFlight = nil
         bytesSinceCommand = 0
         deliver(reply, now: now)
