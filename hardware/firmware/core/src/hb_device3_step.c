@@ -100,7 +100,7 @@ static void step_scheduled(hb_device3 *d, uint32_t n)
 }
 
 /* 3. A due play starts, every channel of it (3.3): replaced and cut players end first. */
-static HB_NOINLINE void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
+static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
 {
     uint8_t i, play = first->play, seq = first->seq, cut = (uint8_t)(first->flags & HB_PLAYER_CUT);
     uint16_t chans = 0;
@@ -162,7 +162,7 @@ static void step_starts(hb_device3 *d, uint32_t n)
 }
 
 /* 7. A channel's limiter: every PLAYING player on it ends with FAULT 49, braking from this step. */
-static HB_NOINLINE void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
+static void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
 {
     uint8_t i;
     uint16_t brake = d->cfg->channels[c].brake_ticks;

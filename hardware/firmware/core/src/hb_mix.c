@@ -10,7 +10,7 @@ void hb_mix_clear(hb_mix *m)
     m->brake = 0;
 }
 
-HB_NOINLINE void hb_mix_add(hb_mix *m, uint8_t amp, uint8_t sharp, uint8_t sum_mode)
+void hb_mix_add(hb_mix *m, uint8_t amp, uint8_t sharp, uint8_t sum_mode)
 {
     if (sum_mode) {
         m->sum = (uint16_t)(m->sum + amp);
@@ -40,7 +40,7 @@ hb_sample hb_mix_sample(const hb_mix *m)
     return s;
 }
 
-HB_NOINLINE uint16_t hb_mix_duck_gain(const hb_player *pool, uint8_t count, const hb_player *pl, uint32_t n)
+uint16_t hb_mix_duck_gain(const hb_player *pool, uint8_t count, const hb_player *pl, uint32_t n)
 {
     uint16_t gain = 256;
     uint8_t j;
@@ -56,7 +56,7 @@ HB_NOINLINE uint16_t hb_mix_duck_gain(const hb_player *pool, uint8_t count, cons
     return gain;
 }
 
-HB_NOINLINE uint8_t hb_mix_limiter(uint32_t *full, uint8_t amp, uint8_t threshold, uint32_t safety_ticks)
+uint8_t hb_mix_limiter(uint32_t *full, uint8_t amp, uint8_t threshold, uint32_t safety_ticks)
 {
     if (amp < threshold) {
         *full = 0;

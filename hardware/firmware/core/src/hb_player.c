@@ -142,7 +142,7 @@ static uint8_t frozen(hb_player *pl, uint32_t n)
     return (uint8_t)((pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_SEEK_FADE)) != 0u);
 }
 
-HB_NOINLINE uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, uint16_t brake_ticks,
+uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, uint16_t brake_ticks,
                        hb_player_out *out)
 {
     uint8_t still = 0, sharp_flag;
