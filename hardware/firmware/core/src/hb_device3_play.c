@@ -265,6 +265,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     uint8_t play, op, flags, i, targets = 0, stream = 0;
     uint16_t mask;
     uint32_t at, value, work = 0, effect;
+    hb_player *q;
     if (n < HB_LEN3_CONTROL) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
@@ -281,8 +282,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     if (mask_beyond(d, mask)) {
         return hb_dev_nack(HB_ERR_BAD_CHANNEL, d->cfg->channel_count);
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask)) {
             targets++;
             stream = (uint8_t)(stream | (q->slot == HB_STREAM_SLOT));
@@ -305,8 +305,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
             return hb_dev_nack(HB_ERR_WORK_LIMIT, work);
         }
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask) && control_range(q, op, value) != 0u) {
             return hb_dev_nack(HB_ERR_SEEK_RANGE, q->total);
         }
@@ -318,9 +317,9 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
         return schedule(d, play, mask, op, at);
     }
     effect = d->dev.now;
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_matches(&d->players[i], play, mask)) {
-            effect = hb_dev3_apply(d, &d->players[i], op, value);
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (hb_dev3_matches(q, play, mask)) {
+            effect = hb_dev3_apply(d, q, op, value);
         }
     }
     return hb_dev_ack(effect);
