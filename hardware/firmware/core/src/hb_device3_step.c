@@ -103,29 +103,27 @@ static void step_scheduled(hb_device3 *d, uint32_t n)
 static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
 {
     uint8_t i, play = first->play, seq = first->seq, cut = (uint8_t)(first->flags & HB_PLAYER_CUT);
+    uint8_t count = d->cfg->players;
     uint16_t chans = 0;
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *r = &d->players[i];
+    hb_player *r;
+    for (i = 0, r = d->players; i < count; i++, r++) {
         if (r->state == HB_PLAYER_PENDING && r->play == play && r->seq == seq) {
             chans = (uint16_t)(chans | (1u << r->channel));
         }
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *r = &d->players[i];
+    for (i = 0, r = d->players; i < count; i++, r++) {
         if (r->state == HB_PLAYER_PLAYING && r->play == play && hb_dev3_in_mask(chans, r->channel)) {
             hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
             r->state = HB_PLAYER_FREE;
         }
     }
-    for (i = 0; cut && i < d->cfg->players; i++) {
-        hb_player *r = &d->players[i];
+    for (i = 0, r = d->players; cut && i < count; i++, r++) {
         if (r->state == HB_PLAYER_PLAYING && hb_dev3_in_mask(chans, r->channel)) {
             hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_CUT, n);
             r->state = HB_PLAYER_FREE;
         }
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *r = &d->players[i];
+    for (i = 0, r = d->players; i < count; i++, r++) {
         uint8_t fault;
         if (r->state != HB_PLAYER_PENDING || r->play != play || r->seq != seq) {
             continue;
