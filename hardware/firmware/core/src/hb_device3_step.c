@@ -19,9 +19,9 @@ static HB_NOINLINE void cancel_pending(hb_device3 *d, hb_player *q, uint8_t code
  * PLAYING one brakes from this step, a PENDING one is cancelled with a record (as 2.19). */
 static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t n)
 {
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    uint8_t i, count = d->cfg->players;
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
         if (!hb_dev3_live(q) || (channel != 0xFFu && q->channel != channel)) {
             continue;
         }
