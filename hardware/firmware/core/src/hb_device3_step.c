@@ -70,9 +70,9 @@ static void step_faults(hb_device3 *d, uint32_t n)
 /* 2. Scheduled controls due at n, player by player, earliest first, equal ticks in arrival order. */
 static void step_scheduled(hb_device3 *d, uint32_t n)
 {
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    uint8_t i, count = d->cfg->players;
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
         while (q->scheduled_count != 0u) {
             uint8_t k, best = 0xFFu;
             for (k = 0; k < q->scheduled_count; k++) {
