@@ -162,10 +162,10 @@ static void step_starts(hb_device3 *d, uint32_t n)
 /* 7. A channel's limiter: every PLAYING player on it ends with FAULT 49, braking from this step. */
 static void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
 {
-    uint8_t i;
+    uint8_t i, count = d->cfg->players;
     uint16_t brake = d->cfg->channels[c].brake_ticks;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
         if (q->state == HB_PLAYER_PLAYING && q->channel == c) {
             hb_dev3_telemetry(d, q, HB_EVENT_FAULT, HB_ERR_SAFETY_LIMIT, n);
             q->scheduled_count = 0;
