@@ -186,6 +186,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     uint8_t ended[HB_DEVICE3_MAX_PLAYERS];
     uint16_t slew = 256u; /* S = ceil(256 / R), 256 when R = 0 (3.7) */
     uint8_t i, c, busy = 0;
+    hb_player *q;
     if (d->fade != 0u) {
         slew = (uint16_t)((256u + d->fade - 1u) / d->fade);
     }
@@ -204,8 +205,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
         hb_mix_clear(&mix[c]);
     }
     /* 5. players, in pool order */
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         hb_player_out out;
         ended[i] = HB_PLAYER_GOES_ON;
         if (q->state != HB_PLAYER_PLAYING && q->state != HB_PLAYER_BRAKING) {
@@ -229,8 +229,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
         mix[c].brake = (uint8_t)(mix[c].brake | out.brake);
     }
     /* 6. end notices */
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (ended[i] != HB_PLAYER_GOES_ON) {
             hb_player_record *r;
             hb_dev3_telemetry(d, q, ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, ended[i], n);
