@@ -251,8 +251,8 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
         samples[c] = s;
     }
     /* 8. output stage; 9. the stream, credit, silence and the tick */
-    for (i = 0; i < d->cfg->players; i++) {
-        busy = (uint8_t)(busy | (d->players[i].state != HB_PLAYER_FREE));
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        busy = (uint8_t)(busy | (q->state != HB_PLAYER_FREE));
     }
     hb_dev_output_stage(&d->dev, busy);
     hb_dev3_settle_stream(d);
