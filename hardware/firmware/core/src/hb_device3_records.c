@@ -21,9 +21,10 @@ void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel,
 
 hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel)
 {
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player_record *r = &d->players[i].record;
+    uint8_t i, count = d->cfg->players;
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
+        hb_player_record *r = &q->record;
         if (r->state != 0u && r->play == play && r->channel == channel) {
             return r;
         }
