@@ -186,7 +186,7 @@ uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, 
     }
     /* 3.6: one rounding for scale and gain, u32: at most 255 * 256 * 256 + 32768 */
     m = (uint16_t)(pl->scale + (pl->scale >> 7));
-    amp = ((uint32_t)pl->held_amp * m * pl->gain + 32768u) >> 16;
+    amp = ((uint32_t)(uint16_t)(pl->held_amp * m) * pl->gain + 32768u) >> 16; /* 255 * 256 fits u16 */
     out->amp = (uint8_t)amp;
     sharp_flag = (uint8_t)(pl->it.header.flags & HB_FLAG_SHARP);
     if (sharp_flag) {
