@@ -52,11 +52,11 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
     uint16_t per = header != NULL ? (uint16_t)(d->slot_peak[pp->slot] * ((pp->rate + 255u) / 256u))
                                   : (uint16_t)HB_STREAM_WORK;
     uint32_t total = 0;
+    hb_player *q;
     for (c = 0; c < d->cfg->channel_count; c++) {
         channels = (uint8_t)(channels + hb_dev3_in_mask(mask, c));
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (q->state == HB_PLAYER_FREE || is_old_pending(q, pp->play)) {
             free++;
         } else {
@@ -70,13 +70,12 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
     if (total > d->cfg->work_budget) {
         return hb_dev_nack(HB_ERR_WORK_LIMIT, total);
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        if (is_old_pending(&d->players[i], pp->play)) {
-            d->players[i].state = HB_PLAYER_FREE; /* replaced before it started: not reported */
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (is_old_pending(q, pp->play)) {
+            q->state = HB_PLAYER_FREE; /* replaced before it started: not reported */
         }
     }
-    for (i = 0, c = 0; i < d->cfg->players && c < d->cfg->channel_count; i++) {
-        hb_player *q = &d->players[i];
+    for (i = 0, c = 0, q = d->players; i < d->cfg->players && c < d->cfg->channel_count; i++, q++) {
         if (q->state != HB_PLAYER_FREE) {
             continue;
         }
