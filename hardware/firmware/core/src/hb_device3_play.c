@@ -185,6 +185,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
     uint8_t play, flags, i;
     uint16_t mask, all;
     uint32_t at;
+    hb_player *q;
     if (n < HB_LEN3_STOP) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
@@ -198,9 +199,9 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
     if ((flags & HB_STOP3_AT) && hb_dev_tick_diff(at, d->dev.now) > 0) {
         return schedule(d, play, mask, (flags & HB_STOP3_BRAKE) ? HB_OP3_STOP_BRAKE : HB_OP3_STOP, at);
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_matches(&d->players[i], play, mask)) {
-            hb_dev3_stop_player(d, &d->players[i], (uint8_t)(flags & HB_STOP3_BRAKE), 1);
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (hb_dev3_matches(q, play, mask)) {
+            hb_dev3_stop_player(d, q, (uint8_t)(flags & HB_STOP3_BRAKE), 1);
         }
     }
     all = (uint16_t)(0xFFFFu >> (16u - d->cfg->channel_count)); /* channel_count is 1..16 */
