@@ -80,8 +80,8 @@ static void on_set_param(hb_device3 *d, const uint8_t *p)
 {
     uint8_t i, play = p[2];
     uint16_t mask = hb_dev_get_u16(p + 3);
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    hb_player *q;
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask)) {
             q->scale = p[0];
             q->offset = (int8_t)(p[1] <= 127u ? (int)p[1] : (int)p[1] - 256);

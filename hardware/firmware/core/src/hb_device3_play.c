@@ -17,11 +17,12 @@ uint8_t hb_dev3_matches(const hb_player *pl, uint8_t play, uint16_t mask)
 void hb_dev3_settle_stream(hb_device3 *d)
 {
     uint8_t i;
+    const hb_player *q;
     if (d->dev.stream_state != STREAM_PLAYING) {
         return;
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_live(&d->players[i]) && d->players[i].slot == HB_STREAM_SLOT) {
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (hb_dev3_live(q) && q->slot == HB_STREAM_SLOT) {
             return;
         }
     }
