@@ -28,10 +28,10 @@ static void ramp_skip(hb_channel *c, uint32_t n)
     if (c->ramp == HB_RAMP_SHORT) {
         uint8_t d = (uint8_t)(c->thr8 + c->rem); /* D <= 255 */
         uint8_t q = down ? (uint8_t)(0u - c->step) : c->step;
-        uint32_t sum;
-        if (n < d) {
-            sum = c->err8 + n * c->rem; /* < 255 + 254 * 254 */
-            moved = n * q + sum / d;
+        if (n < d) { /* 16-bit: n < 255, sum <= 254 + 254 * 254, moved <= n * (q + 1) <= 254 * 256 */
+            uint8_t k = (uint8_t)n;
+            uint16_t sum = (uint16_t)(c->err8 + (uint16_t)k * c->rem);
+            moved = (uint16_t)((uint16_t)k * q + sum / d);
             c->err8 = (uint8_t)(sum % d);
         }
         if (n >= d || moved >= needed) {
