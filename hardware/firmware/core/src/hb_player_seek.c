@@ -141,20 +141,22 @@ static void loops_after_tick(hb_interp *it, loop_view *v, uint32_t t, uint32_t k
                 uint32_t j = (k - 1u - t) / period;
                 uint8_t touched = body_touches(it, it->loop_pc[d], cost);
                 uint8_t inner;
+                uint32_t ticks;
                 if (j > it->loop_left[d]) {
                     j = it->loop_left[d];
                 }
+                ticks = j * period;
                 if ((touched & 1u) == 0u) {
-                    channel_skip(&it->amp, j * period);
+                    channel_skip(&it->amp, ticks);
                 }
                 if ((touched & 2u) == 0u) {
-                    channel_skip(&it->sharp, j * period);
+                    channel_skip(&it->sharp, ticks);
                 }
                 it->loop_left[d] = (uint8_t)(it->loop_left[d] - j);
-                it->tick += j * period;
+                it->tick += ticks;
                 v->done[d] = (uint8_t)(v->done[d] + j);
                 for (inner = d; inner < it->loop_depth; inner++) {
-                    v->start[inner] += j * period;
+                    v->start[inner] += ticks;
                 }
                 skipped = 1;
             }
