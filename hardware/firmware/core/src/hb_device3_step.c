@@ -240,15 +240,19 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
         }
     }
     /* 7. channels: mix, limiter, brake rule */
-    for (c = 0; c < d->cfg->channel_count; c++) {
-        const hb_channel_config *cc = &d->cfg->channels[c];
-        hb_sample s = hb_mix_sample(&mix[c]);
-        if (hb_mix_limiter(&d->channels[c].full, s.amp, cc->safety_threshold, cc->safety_ticks)) {
-            limiter_fault(d, c, &mix[c], n);
-            mix[c].weight = 0;
-            s = hb_mix_sample(&mix[c]);
+    {
+        const hb_channel_config *cc = d->cfg->channels;
+        hb_channel3 *ch = d->channels;
+        hb_mix *m = mix;
+        for (c = 0; c < d->cfg->channel_count; c++, cc++, ch++, m++) {
+            hb_sample s = hb_mix_sample(m);
+            if (hb_mix_limiter(&ch->full, s.amp, cc->safety_threshold, cc->safety_ticks)) {
+                limiter_fault(d, c, m, n);
+                m->weight = 0;
+                s = hb_mix_sample(m);
+            }
+            samples[c] = s;
         }
-        samples[c] = s;
     }
     /* 8. output stage; 9. the stream, credit, silence and the tick */
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
