@@ -49,11 +49,11 @@ static uint8_t any_live(const hb_device3 *d, uint8_t channel)
 static void step_faults(hb_device3 *d, uint32_t n)
 {
     uint8_t c;
+    hb_channel3 *ch = d->channels;
     if (d->dev.watchdog != 0u && d->dev.silence >= d->dev.watchdog && any_live(d, 0xFFu)) {
         fault_players(d, 0xFFu, HB_ERR_WATCHDOG, n);
     }
-    for (c = 0; c < d->cfg->channel_count; c++) {
-        hb_channel3 *ch = &d->channels[c];
+    for (c = 0; c < d->cfg->channel_count; c++, ch++) {
         if (ch->fault != ch->fault_sent) {
             ch->fault_sent = ch->fault;
             if (ch->fault != 0u) {
