@@ -1,7 +1,9 @@
 /* Private to the core: what the device's files share (hb_device.c: the session and the commands,
  * hb_device_slots.c: filling a slot, hb_device_stream.c: the stream, hb_device_telemetry.c: what
  * the device sends, hb_device_step.c: the step). Functions are out of line: the ATmega328P build
- * links with -flto, which inlines across the files exactly as it did within one. */
+ * links with -flto, which inlines across the files exactly as it did within one. HB_NOINLINE on
+ * one (hb_dev_start_tick, hb_dev_slot_empty, hb_dev_queue_notice) keeps -flto from copying it into
+ * its callers: each measured smaller in both protocols' images (docs/protocol-3-design.md). */
 #ifndef HB_DEVICE_PRIVATE_H
 #define HB_DEVICE_PRIVATE_H
 
