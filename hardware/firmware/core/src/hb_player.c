@@ -62,7 +62,7 @@ uint16_t hb_player_work(const hb_player *pl)
     return hb_player_work_at(pl, pl->rate);
 }
 
-uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
+HB_NOINLINE uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
 {
     uint8_t fading = (uint8_t)((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->at) < 0);
     return (uint8_t)(pl->state == HB_PLAYER_PLAYING
