@@ -6,7 +6,7 @@
 #include "hb_port.h"
 #include "hb_program.h"
 
-static uint32_t stream_limit(const hb_device *dev)
+static HB_NOINLINE uint32_t stream_limit(const hb_device *dev)
 {
     uint32_t body = hb_dev_stream_body_length(dev);
     uint32_t released = dev->ring.released;
