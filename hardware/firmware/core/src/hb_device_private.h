@@ -73,6 +73,8 @@ static inline uint32_t hb_dev_stream_body_length(const hb_device *dev)
 {
     return hb_dev_get_u32(dev->stream_header + 6);
 }
+/* The limit a CREDIT grants now: the body's end, or what the ring holds beyond the released bytes. */
+uint32_t hb_dev_stream_limit(const hb_device *dev);
 void hb_dev_stream_close(hb_device *dev);
 /* The board's yield hook, if it has one: due steps run there (hb_device_set_yield). */
 void hb_dev_yield(hb_device *dev);
@@ -215,19 +217,17 @@ static HB_ALWAYS_INLINE void hb_dev_settle(hb_device *dev)
 }
 
 /* A step's credit (2.10): a CREDIT when the limit moved by a quarter of the ring, or reached the
- * body's end (hb_dev_send_credit's limit, with the body length read once). */
+ * body's end. */
 static HB_ALWAYS_INLINE void hb_dev_step_credit(hb_device *dev)
 {
     if (dev->stream_state != STREAM_CLOSED) {
-        uint32_t body = hb_dev_stream_body_length(dev);
-        uint32_t released = dev->ring.released;
-        uint32_t capacity = dev->cfg->stream_capacity;
-        uint32_t limit = body - released <= capacity ? body : released + capacity;
-        uint32_t step = capacity / 4u;
+        uint32_t limit = hb_dev_stream_limit(dev);
+        uint32_t step = dev->cfg->stream_capacity / 4u;
         if (step == 0u) {
             step = 1u;
         }
-        if (limit - dev->granted >= step || (limit == body && dev->granted < limit)) {
+        if (limit - dev->granted >= step
+            || (limit == hb_dev_stream_body_length(dev) && dev->granted < limit)) {
             dev->granted = limit;
             hb_dev_queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
         }
