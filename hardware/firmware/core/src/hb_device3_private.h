@@ -2,7 +2,8 @@
  * hb_device3_program.c: slots and the stream with format 3, hb_device3_play.c: PLAY, STOP,
  * CONTROL and the pool, hb_device3_records.c: notices, records and STATUS, hb_device3_step.c: the
  * step). 2.0's shared parts come from hb_device_private.h.
- * HB_NOINLINE on a 3.0 function (here, hb_player.c) marks one that -flto would otherwise copy into
+ * HB_NOINLINE on a 3.0 function (here, hb_player.c, hb_device3_program.c, hb_validate.c's format 3
+ * part) marks one that -flto would otherwise copy into
  * its callers at a cost in flash: each one kept only where make size-device3-avr measured a saving
  * (docs/protocol-3-design.md, "Where the flash and RAM go"). */
 #ifndef HB_DEVICE3_PRIVATE_H
