@@ -44,12 +44,11 @@ HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player 
     return r;
 }
 
-void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick)
+hb_player_record *hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code,
+                                    uint32_t tick)
 {
     hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
-    if (event >= HB_EVENT_FINISHED) {
-        (void)hb_dev3_record_end(d, pl, event, code, tick);
-    }
+    return event >= HB_EVENT_FINISHED ? hb_dev3_record_end(d, pl, event, code, tick) : NULL;
 }
 
 HB_NOINLINE void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code,
@@ -79,7 +78,7 @@ HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake
             (void)hb_dev3_record_end(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
             d->stopped |= (uint32_t)1u << index;
         } else {
-            hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
+            (void)hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
         }
         hb_player_brake(pl, brake ? d->cfg->channels[pl->channel].brake_ticks : 0u);
     } else {

@@ -26,7 +26,7 @@ static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t
             continue;
         }
         if (q->state == HB_PLAYER_PLAYING) {
-            hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
+            (void)hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
             hb_player_brake(q, d->cfg->channels[q->channel].brake_ticks);
         } else {
             cancel_pending(d, q, code, n);
@@ -113,13 +113,13 @@ static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
     }
     for (i = 0, r = d->players; i < count; i++, r++) {
         if (r->state == HB_PLAYER_PLAYING && r->play == play && hb_dev3_in_mask(chans, r->channel)) {
-            hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
+            (void)hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
             r->state = HB_PLAYER_FREE;
         }
     }
     for (i = 0, r = d->players; cut && i < count; i++, r++) {
         if (r->state == HB_PLAYER_PLAYING && hb_dev3_in_mask(chans, r->channel)) {
-            hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_CUT, n);
+            (void)hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_CUT, n);
             r->state = HB_PLAYER_FREE;
         }
     }
@@ -167,7 +167,7 @@ static void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
     hb_player *q;
     for (i = 0, q = d->players; i < count; i++, q++) {
         if (q->state == HB_PLAYER_PLAYING && q->channel == c) {
-            hb_dev3_telemetry(d, q, HB_EVENT_FAULT, HB_ERR_SAFETY_LIMIT, n);
+            (void)hb_dev3_telemetry(d, q, HB_EVENT_FAULT, HB_ERR_SAFETY_LIMIT, n);
             q->scheduled_count = 0;
             if (hb_player_brake_from_here(q, brake)) {
                 m->brake = 1;
@@ -231,9 +231,8 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     /* 6. end notices */
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (ended[i] != HB_PLAYER_GOES_ON) {
-            hb_player_record *r;
-            hb_dev3_telemetry(d, q, ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, ended[i], n);
-            r = hb_dev3_record(d, q->play, q->channel);
+            hb_player_record *r =
+                hb_dev3_telemetry(d, q, ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, ended[i], n);
             if (r != NULL) {
                 r->iterations = q->iterations;
             }
