@@ -12,6 +12,9 @@ public struct GroupPlay: Sendable {
         public var board: Int
         /// Seconds from the program's tick 0 to its felt onset on the entry's actuator (nil: never felt).
         public var onset50: Double?
+        /// Seconds from the program's end to when it is last felt at 50 % of its last peak on the
+        /// entry's actuator (`FeltRelease`; nil: never felt).
+        public var release50: Double?
         /// The clock estimate the start tick was chosen with.
         public var scheduledWith: ClockEstimate
         /// The start tick asked for (PLAY's AT).
@@ -20,9 +23,10 @@ public struct GroupPlay: Sendable {
         /// the output stage was cold).
         public var receipt: PlayReceipt?
 
-        public init(board: Int, onset50: Double?, scheduledWith: ClockEstimate) {
+        public init(board: Int, onset50: Double?, release50: Double? = nil, scheduledWith: ClockEstimate) {
             self.board = board
             self.onset50 = onset50
+            self.release50 = release50
             self.scheduledWith = scheduledWith
         }
 

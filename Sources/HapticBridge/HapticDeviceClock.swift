@@ -145,6 +145,8 @@ private final class PingTrain: @unchecked Sendable {
         return runner.withEngine { engine, now in
             let spacing = min(0.01, max(0.001, (engine.smoothedRoundTrip ?? 0.002) / 2))
             guard force || now - lastSent >= spacing else { return lastSent + spacing - now }
+            // No room for another unanswered PING (2.5): the next answer or time-out makes some.
+            guard engine.pingFits else { return spacing }
             sent += 1
             lastSent = now
             engine.ping(now: now) { answer($0) }

@@ -1,3 +1,4 @@
+import FirmwareModel
 import Foundation
 import HapticCompiler
 import HapticPattern
@@ -141,18 +142,25 @@ public actor HapticDeviceGroup {
         tracker = nil
     }
 
-    /// Prepares every entry's program on its board (upload, wake the output stage).
+    /// Prepares every entry's program on its board (upload, wake the output stage), on every board
+    /// at once: a group play chooses its target before, so four boards one after another could
+    /// miss it.
     public func prepare(_ entries: [Entry]) async throws -> [PreparedPattern] {
         try check(entries)
-        var prepared: [PreparedPattern] = []
-        for entry in entries {
-            let device = devices[entry.board]
-            switch entry.content {
-            case .pattern(let pattern): prepared.append(try await device.prepare(pattern))
-            case .program(let program): prepared.append(try await device.prepare(program: program))
+        return try await withThrowingTaskGroup(of: (Int, PreparedPattern).self) { tasks in
+            for (index, entry) in entries.enumerated() {
+                let device = devices[entry.board]
+                tasks.addTask {
+                    switch entry.content {
+                    case .pattern(let pattern): (index, try await device.prepare(pattern))
+                    case .program(let program): (index, try await device.prepare(program: program))
+                    }
+                }
             }
+            var prepared = [PreparedPattern?](repeating: nil, count: entries.count)
+            for try await (index, item) in tasks { prepared[index] = item }
+            return prepared.compactMap { $0 }
         }
-        return prepared
     }
 
     /// Plays every entry so that what `alignment` names lands at host time `at` on every board
@@ -178,28 +186,50 @@ public actor HapticDeviceGroup {
             let estimate = try await Self.synchronize(device, samples: 2)
             let program = try await program(of: entry, on: device)
             programs.append(program)
-            let prediction = try await felt(program, entry: entry, on: device)
-            plans.append(GroupPlay.Member(board: entry.board, onset50: prediction?.onset50(deviceRate: estimate.rate), scheduledWith: estimate))
+            let (prediction, release) = try await felt(program, entry: entry, on: device)
+            plans.append(
+                GroupPlay.Member(
+                    board: entry.board, onset50: prediction?.onset50(deviceRate: estimate.rate), release50: release?.release50,
+                    scheduledWith: estimate))
         }
         let maxOnset = plans.compactMap(\.onset50).max() ?? 0
-        let target = at ?? HapticDevice.hostTime() + lead + (alignment == .felt ? maxOnset : 0)
+        // Felt alignment ends together too: each board's program ends its onset minus its release
+        // later than the group's mean (an ERM that is felt later and longer ends earlier).
+        let tails = plans.map { ($0.onset50 ?? 0) - ($0.release50 ?? 0) }
+        let meanTail = tails.isEmpty ? 0 : tails.reduce(0, +) / Double(tails.count)
+        var target = 0.0
         var played = entries
-        for index in plans.indices {
-            // The tick whose start (or felt onset) is nearest the target: within half a tick.
-            let estimate = plans[index].scheduledWith
-            let ideal = target - (alignment == .felt ? plans[index].onset50 ?? 0 : 0)
-            plans[index].requestedTick = estimate.step(atOrAfter: ideal - 0.5 / estimate.rate)
-            guard compensatingRates, case .pattern(let pattern) = entries[index].content, estimate.ratePPMBound < ClockFit.priorPPM else {
-                continue
+        var prepared: [PreparedPattern] = []
+        // Uploading the stretched patterns takes time: when it used up the lead (a loaded host,
+        // a long pattern), plan once more from now, with twice the time it took as the lead,
+        // rather than send PLAYs for ticks gone by.
+        var lead = lead
+        for attempt in 0..<2 {
+            let planned = HapticDevice.hostTime()
+            target = at ?? planned + lead + (alignment == .felt ? maxOnset : 0)
+            played = entries
+            for index in plans.indices {
+                // The tick whose start (or felt onset) is nearest the target: within half a tick.
+                let estimate = plans[index].scheduledWith
+                let ideal = target - (alignment == .felt ? plans[index].onset50 ?? 0 : 0)
+                plans[index].requestedTick = estimate.step(atOrAfter: ideal - 0.5 / estimate.rate)
+                guard compensatingRates, case .pattern(let pattern) = entries[index].content, estimate.ratePPMBound < ClockFit.priorPPM
+                else { continue }
+                // The ticks from the start tick to where the program ends on an exact clock.
+                let ticks = Double(programs[index].header.totalTicks)
+                let tail = alignment == .felt ? tails[index] - meanTail : 0
+                let end = ideal + ticks / estimate.nominalRate + tail
+                let wanted = (end - estimate.hostTime(ofStep: plans[index].requestedTick)) * estimate.rate
+                let rate = estimate.rate / estimate.nominalRate, limit = ClockFit.priorPPM / 1_000_000
+                let factor = ticks > 0 ? min(rate + limit, max(rate - limit, wanted / ticks)) : rate
+                played[index].content = .pattern(pattern.stretched(by: factor))
             }
-            // The ticks from the start tick to where the program ends on an exact clock.
-            let ticks = Double(programs[index].header.totalTicks)
-            let wanted = (ideal + ticks / estimate.nominalRate - estimate.hostTime(ofStep: plans[index].requestedTick)) * estimate.rate
-            let rate = estimate.rate / estimate.nominalRate, limit = ClockFit.priorPPM / 1_000_000
-            let factor = ticks > 0 ? min(rate + limit, max(rate - limit, wanted / ticks)) : rate
-            played[index].content = .pattern(pattern.stretched(by: factor))
+            prepared = try await prepare(played)
+            let firstStart = plans.map { $0.scheduledWith.hostTime(ofStep: $0.requestedTick) }.min() ?? target
+            let now = HapticDevice.hostTime()
+            if at != nil || attempt == 1 || firstStart - now >= lead / 4 { break }
+            lead = max(lead, 2 * (now - planned))
         }
-        let prepared = try await prepare(played)
         let receipts = try await withThrowingTaskGroup(of: (Int, PlayReceipt).self) { tasks in
             for (index, entry) in entries.enumerated() {
                 let device = devices[entry.board], tick = plans[index].requestedTick, item = prepared[index]
@@ -221,11 +251,13 @@ public actor HapticDeviceGroup {
         }
     }
 
-    /// When `program` is felt once it starts, on the entry's actuator (nil: the board's own).
-    private func felt(_ program: Program, entry: Entry, on device: HapticDevice) async throws -> FeltPrediction? {
+    /// When `program` is felt once it starts and when it stops being felt after its end, on the
+    /// entry's actuator (nil: the board's own).
+    private func felt(_ program: Program, entry: Entry, on device: HapticDevice) async throws -> (FeltPrediction?, FeltRelease?) {
         let own = await device.profile
-        guard let profile = entry.profile ?? own else { throw SessionError.notConnected }
-        return FeltPrediction.of(program: program, model: profile.physicsModel(tickRate: Double(program.header.rate)))
+        guard let profile = entry.profile ?? own, let info = await device.info else { throw SessionError.notConnected }
+        let model = profile.physicsModel(tickRate: Double(program.header.rate))
+        return (FeltPrediction.of(program: program, model: model), FeltRelease.of(program: program, brakeTicks: info.brakeTicks, model: model))
     }
 
     /// Entries a group cannot play.

@@ -100,14 +100,14 @@ public struct SyncProfiler: Sendable {
             ends.append(event.playEvent?.tick ?? receipt.startTick &+ receipt.totalTicks)
         }
         let estimates = try await group.synchronizeClocks()
-        let onsets = play.members.map { $0.onset50 ?? 0 }
+        let onsets = play.members.map { $0.onset50 ?? 0 }, releases = play.members.map { $0.release50 ?? 0 }
         let endTimes = zip(estimates, ends).map { $0.hostTime(ofStep: $1) }
         let scheduled = play.members.map { $0.scheduledWith.hostTime(ofStep: $0.receipt?.startTick ?? $0.requestedTick) }
         let wanted = onsets.map { play.target - $0 }
         let bounds = starts.map(\.bound).sorted(by: >)
         return Measured(
             start: spread(starts.map(\.time)), feltStart: spread(zip(starts, onsets).map { $0.time + $1 }),
-            end: spread(endTimes), feltEnd: spread(zip(endTimes, onsets).map { $0 + $1 }),
+            end: spread(endTimes), feltEnd: spread(zip(endTimes, releases).map { $0 + $1 }),
             bound: bounds.prefix(2).reduce(0, +),
             quantisation: spread(zip(scheduled, wanted).map { $0 - $1 }),
             estimateError: spread(zip(starts, scheduled).map { $0.time - $1 }),

@@ -43,6 +43,8 @@ package final class SessionEngine {
 
     struct PendingPing {
         var sent: Double
+        /// `bytesSent` before this PING went out.
+        var offset: Int
         var completion: (Result<PingSample, SessionError>) -> Void
     }
 
@@ -123,9 +125,11 @@ package final class SessionEngine {
         if case .failed(let error) = state { return completion(.failure(error)) }
         let echo = nextEcho
         nextEcho = nextEcho == UInt32.max ? 1 : nextEcho + 1
-        pings[echo] = PendingPing(sent: now, completion: completion)
         // A PING is small (12 bytes); it goes out even with a command in flight unless that would
-        // overfill the device's receive buffer. Not sent: the caller sees a lost PONG and retries.
+        // overfill the device's receive buffer, or unanswered PINGs already fill half of it (2.5).
+        // Not sent: the caller sees a lost PONG and retries.
+        guard pingFits else { return completion(.failure(.timedOut("room in the device's receive buffer for a PING"))) }
+        pings[echo] = PendingPing(sent: now, offset: bytesSent, completion: completion)
         if !transmitUnacknowledged(.ping(Message.Ping(echo: echo)), now: now) {
             pings[echo] = nil
             completion(.failure(.timedOut("room in the device's receive buffer for a PING")))

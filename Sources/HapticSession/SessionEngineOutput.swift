@@ -45,6 +45,22 @@ extension SessionEngine {
         return true
     }
 
+    /// Whether a PING may go out now (2.5): a PONG (18 bytes) is longer than its PING (12), so a
+    /// device answers PINGs slower than the line brings them, and unanswered PINGs must leave half
+    /// its receive buffer free. With a command in flight the bytes-in-flight rule holds as well.
+    package var pingFits: Bool {
+        guard case .ready = state else { return false }
+        let rxBuffer = Int(info?.rxBuffer ?? 136)
+        let oldest = pings.values.map(\.offset).min()
+        let unanswered = oldest.map { bytesSent - $0 } ?? 0
+        let ping = Self.pingFrameBytes + (needsDelimiter ? 1 : 0)
+        if unanswered + ping > rxBuffer / 2 { return false }
+        return inFlight == nil || bytesSinceCommand + ping <= rxBuffer
+    }
+
+    /// A PING on the wire (12 bytes; a leading delimiter, when one is due, comes on top).
+    package static let pingFrameBytes = (try? Message.ping(Message.Ping(echo: 1)).encoded(sequence: 0).count) ?? 12
+
     func flushParameters(now: Double) {
         guard let parameters = pendingParameters else { return }
         let tick = 1 / Double(info?.rate ?? 1000)

@@ -64,7 +64,7 @@ final class CDevice {
         return DeviceModel.Step(sample: OutputSample(amplitude: s.amp, sharpness: s.sharp, flags: s.flags), sent: takeOutput())
     }
 
-    var now: UInt32 { device.pointee.now }
+    var now: UInt32 { device.pointee.s.now }
 
     func setStageFault(_ code: UInt8) { hb_device_set_stage_fault(device, code) }
 }

@@ -76,12 +76,13 @@ final class CFirmware {
     func setOffset(_ o: Int8) { hb_interp_set_offset(interpreter, o) }
     func stop(brake: Bool) { hb_interp_stop(interpreter, brake ? 1 : 0) }
 
-    var mode: UInt8 { interpreter.pointee.mode }
+    var mode: UInt8 { interpreter.pointee.p.mode }
 
     /// The sample of a step with the status after it.
     func observe(_ sample: OutputSample) -> Observation {
         let s = interpreter.pointee
-        return Observation(sample: sample, mode: s.mode, error: s.error, tick: s.tick, executed: Int(s.executed))
+        return Observation(
+            sample: sample, mode: s.p.mode, error: s.p.error, tick: s.p.tick, executed: Int(s.sh.executed))
     }
 }
 

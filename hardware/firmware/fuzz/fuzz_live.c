@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int sharp = (int)t.sharp + offset;
             CHECK(s.flags == 0);
             CHECK(s.amp == amp);
-            if (amp == 0 || (live.header.flags & HB_FLAG_SHARP) == 0) {
+            if (amp == 0 || (live.p.flags & HB_FLAG_SHARP) == 0) {
                 CHECK(s.sharp == 0);
             } else { /* t.amp != 0 here, so t.sharp is the combined sharpness itself */
                 CHECK(s.sharp == (sharp < 0 ? 0 : sharp > 255 ? 255 : sharp));

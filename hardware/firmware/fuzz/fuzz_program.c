@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (played = 0; played < limit; played++) {
         hb_sample s = hb_interp_step(&it);
         hb_status st = hb_interp_status(&it);
-        CHECK(it.executed <= HB_MAX_TICK_EXECUTIONS);
+        CHECK(it.sh.executed <= HB_MAX_TICK_EXECUTIONS);
         if (st.mode != HB_MODE_PLAYING) {
             /* left playing: at END (tick T, no error) or on the safety limit */
             if (st.error == HB_OK) {

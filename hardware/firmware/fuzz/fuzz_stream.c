@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(load >= 1 && load <= 5);
         return 0;
     }
-    header = streamed.header;
+    header = streamed.sh.header;
     if (header.body_length < body_have) {
         body_have = header.body_length; /* bytes past the body are never fed */
     }
@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         s = hb_interp_step(&streamed);
         f = hb_interp_step(&flat);
         st = hb_interp_status(&streamed);
-        CHECK(streamed.executed <= HB_MAX_TICK_EXECUTIONS);
+        CHECK(streamed.sh.executed <= HB_MAX_TICK_EXECUTIONS);
         CHECK(st.tick <= header.total_ticks);
         if (st.error == HB_ERR_LOOP_IN_STREAM) {
             has_loop = 1;

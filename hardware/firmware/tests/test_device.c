@@ -125,7 +125,7 @@ static int run(const char *name, int split)
                        (unsigned)(session.got_used - before));
                 return 0;
             }
-            if (dev.queued_count > max_queued) max_queued = dev.queued_count;
+            if (dev.s.queued_count > max_queued) max_queued = dev.s.queued_count;
             if (split != 2) hb_device_flush(&dev);
         } else {
             s = hb_device_tick(&dev);
@@ -235,7 +235,7 @@ static void hello_yields(void)
     }
     check(session.got_used == first_used && memcmp(first, session.got_bytes, session.got_used) == 0,
           "INFO sent in pieces: same bytes, STARTED after INFO");
-    check(a.now == 3u && b.now == 3u && a.silence == b.silence && a.active && b.active,
+    check(a.s.now == 3u && b.s.now == 3u && a.s.silence == b.s.silence && a.s.active && b.s.active,
           "same tick, silence and play after HELLO and three steps");
     /* With no step to run, INFO (50 raw bytes, 52 on the wire) yields after each 16-byte piece
      * of its checksum (3) and between its 4 wire pieces (3). */
@@ -320,7 +320,7 @@ static void stream_placement(void)
     memcpy(data, "\0\0\0\0", 4);
     memcpy(data + 4, body, 16);
     send_frame(&dev, HB_MSG_STREAM_DATA, 2, data, 20); /* the whole ring, placed as it came */
-    check(dev.ring.written == 16 && dev.ring.crc_at == 16 && memcmp(ring, body, 16) == 0
+    check(dev.s.ring.written == 16 && dev.s.ring.crc_at == 16 && memcmp(ring, body, 16) == 0
               && memcmp(ring + 16, body, HB_SOURCE_TAIL) == 0,
           "STREAM_DATA placed in the ring and its mirrored tail as it arrived");
     send_frame(&dev, HB_MSG_PLAY, 3, play, sizeof play);
@@ -332,16 +332,16 @@ static void stream_placement(void)
     data[0] = 16;
     memcpy(data + 4, body + 16, 9);
     n = hb_frame_encode(&h, data, 4 + 9, wire, sizeof wire);
-    check(dev.ring.released == 8u, "ticks 0..3 released body offsets 0..7");
+    check(dev.s.ring.released == 8u, "ticks 0..3 released body offsets 0..7");
     hb_device_receive(&dev, wire, 14); /* the frame's first data bytes: 8 free above next */
     for (; k < 6; k++) {
         amp[k] = hb_device_tick(&dev).amp;
     }
     hb_device_receive(&dev, wire + 14, (uint16_t)(n - 15));
-    check(dev.rx_placing == 0u && dev.ring.written == 16u,
+    check(dev.s.rx_placing == 0u && dev.s.ring.written == 16u,
           "the 9th byte, past the 8 free at its start, not placed");
     hb_device_receive(&dev, wire + n - 1, 1);
-    check(dev.ring.written == 25 && dev.ring.crc_at == 25 && memcmp(ring, body + 16, 9) == 0
+    check(dev.s.ring.written == 25 && dev.s.ring.crc_at == 25 && memcmp(ring, body + 16, 9) == 0
               && memcmp(ring + 16, body + 16, 9) == 0,
           "its frame, in by rule 2 at its end (steps released 4 more), copied then");
     for (; k < 20; k++) {
@@ -350,7 +350,7 @@ static void stream_placement(void)
     for (k = 0; k < 13; k++) {
         ok = ok && amp[k] == (k == 0 ? 0 : 10 + 10 * (k - 1));
     }
-    check(ok && !dev.active && dev.interp.error == HB_OK,
+    check(ok && !dev.s.active && dev.play.error == HB_OK,
           "the stream plays every sample to its END, CRC right");
 }
 
@@ -400,7 +400,7 @@ static void api_tests(void)
         for (k = 0; k < 300; k++) (void)hb_device_tick(&dev);
         session.got_used = 0;
         hb_device_receive(&dev, wire, (uint16_t)n);
-        check(dev.now == 300 && session.got_used > 0, "PONG sent, now = 300");
+        check(dev.s.now == 300 && session.got_used > 0, "PONG sent, now = 300");
     }
     /* A board's diagnostics and SET_CONFIG keys (2.18): its hooks fill DIAG_REPORT (the device adds
      * the stage fault) and answer RECALIBRATE. */

@@ -170,8 +170,8 @@ static int run(const char *name)
             }
         }
         s = hb_interp_step(&it);
-        if (it.executed > HB_MAX_TICK_EXECUTIONS) {
-            printf("FAIL %s: tick %ld executed %u instructions\n", name, tick, it.executed);
+        if (it.sh.executed > HB_MAX_TICK_EXECUTIONS) {
+            printf("FAIL %s: tick %ld executed %u instructions\n", name, tick, it.sh.executed);
             return 0;
         }
         while (span_index < v.span_count && v.spans[span_index].last < tick) span_index++;
@@ -227,8 +227,8 @@ static int stream_twin(const char *name)
     if (body_bytes > MAX_RING || hb_interp_load_stream(&ref, v.program, &ref_src) != HB_OK) {
         return 1;
     }
-    if (body_bytes > ref.header.body_length) {
-        body_bytes = ref.header.body_length;
+    if (body_bytes > ref.sh.header.body_length) {
+        body_bytes = ref.sh.header.body_length;
     }
     (void)hb_source_write(&ref_src, body, body_bytes);
     for (c = 0; c < 2u * sizeof capacities / sizeof capacities[0]; c++) {
@@ -324,7 +324,7 @@ static void api_tests(void)
     /* power-up: idle, scale 255 */
     s = hb_interp_step(&it);
     API_CHECK(s.amp == 0 && s.flags == 0 && hb_interp_status(&it).mode == HB_MODE_IDLE);
-    API_CHECK(it.scale_internal == 256 && it.offset == 0);
+    API_CHECK(it.sh.scale_internal == 256 && it.sh.offset == 0);
 
     /* controls set while idle persist into the next program */
     hb_interp_set_scale(&it, 128);

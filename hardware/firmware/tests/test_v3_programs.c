@@ -87,6 +87,9 @@ static int commit(const uint8_t *program, uint32_t length, uint32_t *value)
     return command(HB_MSG_COMMIT, ++seq, payload, 7, value);
 }
 
+/* The players' shared interpreter part, as a device's (hb_player_shared_init). */
+static hb_interp_shared prog_sh;
+
 /* A player of the committed slot 0 from program tick `from`, at 1x, once. */
 static void reserve_from(hb_player *pl, uint32_t from)
 {
@@ -101,7 +104,8 @@ static void reserve_from(hb_player *pl, uint32_t from)
     err = hb_header_parse_format(prog_memory, HB_HEADER_SIZE, &prog_cfg.base.core, HB_FORMAT_VERSION_3,
                                  &header);
     (void)err;
-    hb_player_reserve(pl, &prog_cfg.base.core, &pp, 0, prog_memory, &header, prog_dev.slot_peak[0]);
+    hb_player_shared_init(&prog_sh, &prog_cfg.base.core);
+    hb_player_reserve(pl, &prog_sh, &pp, 0, prog_memory, &header, prog_dev.slot_peak[0]);
     pl->state = HB_PLAYER_PLAYING;
 }
 
@@ -127,10 +131,10 @@ static int check_as_2_0(const char *name, uint32_t length)
     err = hb_interp_load_validated(&it, v2);
     reserve_from(&pl, 0);
     for (n = 0;
-         err == HB_OK && n < SESSION_MAX_TICKS && (it.mode != HB_MODE_IDLE || pl.state != HB_PLAYER_FREE);
+         err == HB_OK && n < SESSION_MAX_TICKS && (it.p.mode != HB_MODE_IDLE || pl.state != HB_PLAYER_FREE);
          n++) {
         hb_sample s = hb_interp_step(&it);
-        uint8_t ended = hb_player_step(&pl, n, 256, 256, core.brake_ticks, &out);
+        uint8_t ended = hb_player_step(&pl, &prog_sh, n, 256, 256, core.brake_ticks, &out);
         uint8_t flags = out.amp == 0u && out.brake ? HB_SAMPLE_BRAKE : 0u;
         (void)ended;
         if (s.amp != out.amp || s.sharp != (out.amp != 0u ? out.sharp : 0u) || s.flags != flags) {
@@ -150,14 +154,14 @@ static int check_seeks(const char *name, uint32_t total, uint32_t bound, uint32_
     hb_player_out out;
     reserve_from(&whole, 0);
     for (j = 0; j < steps; j++) {
-        (void)hb_player_step(&whole, j, 256, 256, 0, &out);
+        (void)hb_player_step(&whole, &prog_sh, j, 256, 256, 0, &out);
         expected[j].amp = out.amp;
         expected[j].sharp = out.sharp;
     }
     for (k = 0; k < steps; k += stride) {
         uint32_t cost;
         reserve_from(&part, 0);
-        cost = hb_player_seek(&part, prog_memory, k);
+        cost = hb_player_seek(&part, &prog_sh, k);
         if (cost > *worst) *worst = cost;
         if (bound != 0u && cost > 2u * bound) {
             printf("FAIL %s: seek to %u cost %u, above 2 X = %u\n", name, (unsigned)k, (unsigned)cost,
@@ -165,7 +169,7 @@ static int check_seeks(const char *name, uint32_t total, uint32_t bound, uint32_
             return 0;
         }
         for (j = k; j < steps && j < k + 64u; j++) {
-            (void)hb_player_step(&part, j, 256, 256, 0, &out);
+            (void)hb_player_step(&part, &prog_sh, j, 256, 256, 0, &out);
             if (out.amp != expected[j].amp || out.sharp != expected[j].sharp) {
                 printf("FAIL %s: from %u, tick %u: %u %u, expected %u %u\n", name, (unsigned)k, (unsigned)j,
                        out.amp, out.sharp, expected[j].amp, expected[j].sharp);
@@ -316,7 +320,7 @@ static int diag_per_channel(void)
     int ok = 0;
     prog_cfg.channel_count = 1;
     if (!hb_device3_init(&prog_dev, &prog_cfg, prog_memory, NULL, tx, NULL)) return 0;
-    hb_device_set_diag(&prog_dev.dev, fill_diag);
+    prog_dev.dev.diag = fill_diag; /* the session's hook (hb_device_set_diag's, on 2.0's device) */
     (void)command(HB_MSG_DIAG, 1, &channel, 1, &value);
     ok = session.got_used == 0; /* channel 1 of 1: ignored */
     channel = 0;

@@ -84,12 +84,12 @@ class HapticBridgeDevice
     /* Device ticks run since begin() (PROTOCOL.md 2.3's `now`). */
     uint32_t ticks() const
     {
-        return device_.now;
+        return device_.s.now;
     }
     /* A play is running or braking. */
     bool playing() const
     {
-        return device_.active != 0;
+        return device_.s.active != 0;
     }
     /* Times the tick schedule slipped because poll() was not called for 20 ms (HapticTick.h). */
     uint16_t slips() const

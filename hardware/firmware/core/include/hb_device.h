@@ -124,8 +124,11 @@ typedef struct hb_device_slot {
     uint8_t ready;     /* holds a program that passed validation */
 } hb_device_slot;
 
-typedef struct hb_device {
-    hb_interp interp;
+/* What a device is besides its plays: the session (frames, duplicates, flow control, the watchdog),
+ * the slots, the stream ring and credit, the output stage, the play records, and the interpreter's
+ * part that all its plays share. Protocol 3.0's device (hb_device3.h) embeds it too. */
+typedef struct hb_session {
+    hb_interp_shared interp;
     hb_frame_decoder rx;
     hb_source ring; /* the stream: written = `next`, released = read position */
     const hb_device_config *cfg;
@@ -179,6 +182,12 @@ typedef struct hb_device {
     uint8_t rx_placing;                 /* ... its data is going into the ring as it is decoded */
     hb_device_notice queued[HB_DEVICE_NOTICE_QUEUE];
     hb_device_play plays[HB_PLAY_HISTORY]; /* 0: the most recent play (the active one, if any) */
+} hb_session;
+
+/* The protocol 2.0 device: the session and its one play's interpreter part. */
+typedef struct hb_device {
+    hb_session s; /* first: the session functions' hb_session is the device's */
+    hb_interp_play play;
 } hb_device;
 
 /* Fills `cfg` with the defaults of 1.2 and 2.16 (identity zero, no name). */

@@ -1,9 +1,9 @@
 /* The protocol 3.0 device (firmware-protocol/PROTOCOL-3.md): channels (3.2), a pool of players
  * (3.3-3.7), the work budget (3.9), the 3.0 messages (3.11) and the stream on a player (3.12),
- * beside the 2.0 device (hb_device.h), whose session it reuses: it embeds an hb_device for the
+ * beside the 2.0 device (hb_device.h), whose session it reuses: it embeds an hb_session for the
  * frame layer, the duplicate and flow-control rules, UPLOAD/COMMIT's slots, the stream ring and
- * credit, the output stage's wake-up and the watchdog, and calls 2.0's functions for them (that
- * hb_device's own interpreter and play state stay unused).
+ * credit, the output stage's wake-up and the watchdog, and calls 2.0's functions for them (its
+ * interpreter part is the one the players share; 2.0's pending play and records stay unused).
  *
  * No allocation: the board owns the hb_device3, the program memory and the ring, as for 2.0.
  *
@@ -54,7 +54,7 @@ typedef struct hb_channel3 {
 } hb_channel3;
 
 typedef struct hb_device3 {
-    hb_device dev; /* first: the 2.0 session the 3.0 dispatch gets back from hb_device */
+    hb_session dev; /* first: the session the 3.0 dispatch gets back from hb_session */
     const hb_device3_config *cfg;
     hb_player players[HB_DEVICE3_MAX_PLAYERS];
     hb_channel3 channels[HB_DEVICE3_MAX_CHANNELS];

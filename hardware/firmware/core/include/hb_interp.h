@@ -1,7 +1,7 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (181 bytes on AVR, 232 on x86-64) and the
+ * No allocation: the caller owns the hb_interp (180 bytes on AVR, 280 on x86-64) and the
  * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);
@@ -43,19 +43,25 @@ typedef struct hb_status {
 } hb_status;
 
 /* A channel: its value this tick and the state of a running ramp (exact Bresenham form of the
- * ramp rule, 1.9, in the smallest widths that stay exact; hb_interp.c explains why). */
+ * ramp rule, 1.9, in the smallest widths that stay exact; hb_interp.c explains why). A short
+ * ramp's 8-bit state, a long ramp's 32-bit one and a pending ramp's duration are never live
+ * together (`ramp` says which), so they share their bytes. */
 typedef struct hb_channel {
-    const uint8_t *pending_at; /* HB_RAMP_PENDING_AT: the pending ramp's duration varint */
-    uint32_t err;              /* long ramp (D > 255): accumulated remainder, 0 <= err < D; pending: D */
-    uint32_t thr;              /* long ramp: D - rem, the err from which the next advance carries */
-    uint8_t ramp;              /* HB_RAMP_*: none, short (D <= 255, 8-bit state) or long */
+    union {
+        uint32_t err; /* long ramp (D > 255): accumulated remainder, 0 <= err < D; pending: D */
+        uint8_t err8; /* short ramp: accumulated remainder, 0 <= err8 < D */
+    } e;
+    union {
+        uint32_t thr;              /* long ramp: D - rem, the err from which the next advance carries */
+        uint8_t thr8;              /* short ramp: D - rem */
+        const uint8_t *pending_at; /* HB_RAMP_PENDING_AT: the pending ramp's duration varint */
+    } t;
+    uint8_t ramp; /* HB_RAMP_*: none, short (D <= 255, 8-bit state) or long */
     uint8_t value;
     uint8_t target; /* v1: the ramp ends when the value gets there (pending: too) */
     uint8_t step;   /* (|v1 - v0| div D) signed toward v1, mod 256 */
     uint8_t step1;  /* step + 1 toward v1, mod 256: the advance that carries */
     uint8_t rem;    /* |v1 - v0| mod D */
-    uint8_t err8;   /* short ramp: accumulated remainder, 0 <= err8 < D */
-    uint8_t thr8;   /* short ramp: D - rem */
 } hb_channel;
 
 typedef struct hb_voice {
@@ -64,35 +70,51 @@ typedef struct hb_voice {
     uint8_t left; /* ticks still to play, this one included */
 } hb_voice;
 
-typedef struct hb_interp {
+/* The interpreter's state in two parts. hb_interp_play is one play's: what 1.8 says a program's
+ * tick reads and changes. hb_interp_shared is what a device needs once for all its plays: the
+ * configuration, the live controls, the limiter and the brake (2.0 plays one program at a time;
+ * protocol 3.0's players leave them idle: scale 255, offset 0, no brake ticks and the limiter off),
+ * and a streamed program's fetch state (one streamed play at a time: 1.14, PROTOCOL-3.md 3.12).
+ * hb_interp is both, protocol 2.0's interpreter. */
+typedef struct hb_interp_shared {
     hb_config cfg;
-    hb_header header;
+    hb_header header;     /* the last load's; a streamed play's body length and CRC are read from here */
+    hb_source *src;       /* streamed programs: the ring */
+    hb_check check;       /* streamed programs: the validator's rules, applied on fetch */
+    uint32_t read_offset; /* streamed programs: body offset of the next fetch */
+    uint32_t safety_left; /* safety_ticks - c: full-scale samples still allowed (1.12) */
+    uint16_t brake_left;
+    uint16_t scale_internal;          /* m' = m + (m >> 7), 0..256 */
+    uint8_t wrap[HB_MAX_INSTR_BYTES]; /* streamed programs: an instruction across the ring's wrap */
+    uint8_t loud;                     /* the last sample was full-scale: safety_left is counting */
+    uint8_t executed;                 /* instructions executed by the last step (for tests) */
+    int8_t offset;                    /* sharpness offset o */
+} hb_interp_shared;
+
+typedef struct hb_interp_play {
     const uint8_t *pc;                         /* flat programs: the next byte to fetch */
     const uint8_t *end;                        /* flat programs: just past the body */
+    const uint8_t *body;                       /* flat programs: the body's first byte */
     const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
-    hb_source *src;                            /* streamed programs: the ring */
-    hb_check check;       /* streamed programs: the validator's rules, applied on fetch */
-    hb_instr next;        /* the fetched, not yet executed instruction */
-    uint32_t read_offset; /* streamed programs: body offset of the next fetch */
+    hb_instr next;                             /* the fetched, not yet executed instruction */
     uint32_t tick;
-    uint32_t safety_left; /* safety_ticks - c: full-scale samples still allowed (1.12) */
     hb_channel amp;
     hb_channel sharp;
     hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
     uint16_t wait;                    /* ticks after this one until `next` is due: wait_high * 65536 + */
     uint16_t wait_high;               /* wait, counted down once per tick */
-    uint16_t brake_left;
-    uint16_t scale_internal;          /* m' = m + (m >> 7), 0..256 */
-    uint8_t wrap[HB_MAX_INSTR_BYTES]; /* streamed programs: an instruction across the ring's wrap */
     uint8_t loop_left[HB_MAX_LOOP_DEPTH];
     uint8_t loop_depth;
     uint8_t voice_count;
     uint8_t mode;
-    uint8_t loud; /* the last sample was full-scale: safety_left is counting */
     hb_err error;
     uint8_t streamed;
-    uint8_t executed; /* instructions executed by the last step (for tests) */
-    int8_t offset;    /* sharpness offset o */
+    uint8_t flags; /* the header's flags (HB_FLAG_SHARP) */
+} hb_interp_play;
+
+typedef struct hb_interp {
+    hb_interp_shared sh;
+    hb_interp_play p;
 } hb_interp;
 
 /* Power-up state: IDLE, scale 255, offset 0. */
@@ -143,5 +165,23 @@ void hb_interp_set_offset(hb_interp *it, int8_t offset);
 void hb_interp_stop(hb_interp *it, uint8_t brake);
 
 hb_status hb_interp_status(const hb_interp *it);
+
+/* The same, on a device's shared part and one play's part (the devices: hb_device.h, hb_player.h).
+ * Several plays may share one part as long as one step runs at a time and at most one of them is
+ * streamed: a flat play's load and restart leave the stream's fetch state and header alone. */
+void hb_interp_shared_init(hb_interp_shared *sh, const hb_config *cfg);
+void hb_interp_play_init(hb_interp_play *p); /* IDLE, nothing loaded */
+HB_MUST_CHECK hb_err hb_interp_play_load_validated(hb_interp_shared *sh, hb_interp_play *p,
+                                                   const uint8_t *program);
+void hb_interp_play_settle(hb_interp_play *p);
+void hb_interp_shared_set_scale(hb_interp_shared *sh, uint8_t scale);
+void hb_interp_play_stop(hb_interp_shared *sh, hb_interp_play *p, uint8_t brake);
+void hb_interp_play_load_parsed(hb_interp_shared *sh, hb_interp_play *p, const hb_header *header,
+                                const uint8_t *program);
+void hb_interp_play_restart(hb_interp_shared *sh, hb_interp_play *p);
+HB_MUST_CHECK hb_err hb_interp_play_load_stream(hb_interp_shared *sh, hb_interp_play *p,
+                                                const uint8_t *header, hb_source *src);
+hb_sample hb_interp_play_step(hb_interp_shared *sh, hb_interp_play *p);
+hb_sample hb_interp_play_sample(hb_interp_shared *sh, hb_interp_play *p);
 
 #endif

@@ -4,9 +4,10 @@
  * (fades of pause, mute, a seek and ducking), scheduled controls and the record of its last play.
  * The pool, the mixing and the messages are the device's (hb_device3.h, hb_mix.h).
  *
- * The interpreter is 2.0's (hb_interp.h), whole: its own scale, offset, limiter and brake stay
- * idle (scale 255, offset 0, an unreachable limit, no brake ticks); 3.6 and 3.8 apply them per
- * player and per channel instead. No allocation: the device owns the players. */
+ * The interpreter is 2.0's (hb_interp.h): each player holds one play's part, the device one shared
+ * part for all (hb_player_shared_init), whose scale, offset, limiter and brake stay idle (scale
+ * 255, offset 0, the limiter off, no brake ticks); 3.6 and 3.8 apply them per player and per
+ * channel instead. No allocation: the device owns the players. */
 #ifndef HB_PLAYER_H
 #define HB_PLAYER_H
 
@@ -59,7 +60,7 @@ typedef struct hb_player_record {
 } hb_player_record;
 
 typedef struct hb_player {
-    hb_interp it; /* about to execute program tick it.tick (`done` + 1, 3.4) */
+    hb_interp_play it; /* about to execute program tick it.tick (`done` + 1, 3.4) */
     hb_player_record record;
     hb_player_control scheduled[HB_PLAYER_SCHEDULED];
     uint32_t pos;      /* p: the program tick it outputs */
@@ -114,17 +115,20 @@ typedef struct hb_player_out {
     uint8_t brake;
 } hb_player_out;
 
+/* The interpreter's part the device's players share, for the device's configuration `core`. */
+void hb_player_shared_init(hb_interp_shared *sh, const hb_config *core);
+
 /* An accepted PLAY's player on `channel` (3.3): PENDING with the play's parameters, its
  * interpreter in the state at `from` (3.5, computed now). `program` is a committed slot's bytes,
- * `header` its header as validated, `peak` its peak; `core` the device's configuration. For the
+ * `header` its header as validated, `peak` its peak; `sh` the players' shared part. For the
  * stream (slot HB_STREAM_SLOT) `program` is NULL and the interpreter is loaded at the start. */
-void hb_player_reserve(hb_player *pl, const hb_config *core, const hb_play_params *p, uint8_t channel,
+void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params *p, uint8_t channel,
                        const uint8_t *program, const hb_header *header, uint8_t peak);
 
 /* The state at program tick k (3.5), by the instruction-bounded method (hb_player_seek.c): the
- * interpreter from the program's start, delays and whole loop iterations skipped in closed form.
- * Sets p = k, phase 0, fresh. Returns the instructions it decoded and executed. */
-uint32_t hb_player_seek(hb_player *pl, const uint8_t *program, uint32_t k);
+ * interpreter from the start of the program it plays, delays and whole loop iterations skipped in
+ * closed form. Sets p = k, phase 0, fresh. Returns the instructions it decoded and executed. */
+uint32_t hb_player_seek(hb_player *pl, hb_interp_shared *sh, uint32_t k);
 
 /* The executions the player may need in one step (3.9): peak * ceil(rate / 256), 9 for the
  * stream; 0 when FREE or BRAKING. */
@@ -146,7 +150,7 @@ uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks);
  * `duck` (or 0), moved by at most `slew` (3.7); the advance and execution (3.4); its amp_i,
  * sharp_i and brake request in *out. Returns HB_PLAYER_GOES_ON, or the end's code (0: FINISHED)
  * when its play ended in this step (it is then BRAKING or FREE). */
-uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, uint16_t brake_ticks,
-                       hb_player_out *out);
+uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t duck, uint16_t slew,
+                       uint16_t brake_ticks, hb_player_out *out);
 
 #endif

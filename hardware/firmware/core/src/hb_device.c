@@ -39,7 +39,7 @@ void hb_dev_put_u32(uint8_t *p, uint32_t v)
 
 /* ---- slots (2.7) ---- */
 
-uint8_t *hb_dev_slot_bytes(const hb_device *dev, uint8_t slot)
+uint8_t *hb_dev_slot_bytes(const hb_session *dev, uint8_t slot)
 {
     return dev->memory + (uint32_t)slot * dev->cfg->slot_capacity;
 }
@@ -61,7 +61,7 @@ reply hb_dev_ack(uint32_t value)
     return hb_dev_nack(0, value);
 }
 
-void hb_dev_yield(hb_device *dev)
+void hb_dev_yield(hb_session *dev)
 {
     if (dev->yield != NULL) {
         dev->yield(dev->ctx);
@@ -75,7 +75,7 @@ int32_t hb_dev_tick_diff(uint32_t a, uint32_t b)
     return d <= 0x7FFFFFFFu ? (int32_t)d : -(int32_t)(0xFFFFFFFFu - d) - 1;
 }
 
-HB_NOINLINE uint32_t hb_dev_start_tick(const hb_device *dev, uint8_t at_flag, uint32_t at)
+HB_NOINLINE uint32_t hb_dev_start_tick(const hb_session *dev, uint8_t at_flag, uint32_t at)
 {
     uint32_t start = dev->now;
     if (at_flag && hb_dev_tick_diff(at, dev->now) > 0) {
@@ -87,7 +87,7 @@ HB_NOINLINE uint32_t hb_dev_start_tick(const hb_device *dev, uint8_t at_flag, ui
     return start;
 }
 
-static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n, uint8_t seq)
+static reply cmd_play(hb_session *dev, const uint8_t *p, uint8_t n, uint8_t seq)
 {
     uint8_t slot, flags;
     uint16_t loops;
@@ -135,7 +135,7 @@ static reply cmd_play(hb_device *dev, const uint8_t *p, uint8_t n, uint8_t seq)
     return hb_dev_ack(hb_dev_start_tick(dev, (uint8_t)(flags & HB_PLAY_AT), at));
 }
 
-static reply cmd_stop(hb_device *dev, const uint8_t *p, uint8_t n)
+static reply cmd_stop(hb_session *dev, const uint8_t *p, uint8_t n)
 {
     reply r;
     uint8_t was_playing;
@@ -146,26 +146,26 @@ static reply cmd_stop(hb_device *dev, const uint8_t *p, uint8_t n)
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
     r = hb_dev_ack(dev->now);
-    was_playing = (uint8_t)(dev->active && dev->interp.mode == HB_MODE_PLAYING);
+    was_playing = (uint8_t)(dev->active && hb_dev2_of(dev)->play.mode == HB_MODE_PLAYING);
     if (was_playing) {
         r.after = AFTER_STOPPED;
         r.after_slot = dev->plays[0].slot;
         hb_dev_play_end(dev, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, dev->now);
     }
     dev->pending = 0;
-    hb_interp_stop(&dev->interp, (uint8_t)(p[0] & HB_STOP_BRAKE));
+    hb_interp_play_stop(&dev->interp, &hb_dev2_of(dev)->play, (uint8_t)(p[0] & HB_STOP_BRAKE));
     hb_dev_stream_close(dev);
     dev->active = 0;
     return r;
 }
 
-static reply cmd_prepare(hb_device *dev)
+static reply cmd_prepare(hb_session *dev)
 {
     hb_dev_wake_request(dev);
     return hb_dev_ack(dev->stage == HB_STAGE_WAKING ? dev->now + dev->wake_left : dev->now);
 }
 
-reply hb_dev_cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_cmd_set_config(hb_session *dev, const uint8_t *p, uint8_t n)
 {
     uint32_t value;
     if (n < HB_LEN_SET_CONFIG) {
@@ -185,7 +185,7 @@ reply hb_dev_cmd_set_config(hb_device *dev, const uint8_t *p, uint8_t n)
 
 /* ---- session: messages that are not commands, duplicates, dispatch ---- */
 
-void hb_dev_info_fields(const hb_device *dev, uint8_t *p)
+void hb_dev_info_fields(const hb_session *dev, uint8_t *p)
 {
     const hb_device_config *c = dev->cfg;
     uint16_t caps = (uint16_t)(c->capabilities | HB_CAP_STATUS);
@@ -229,7 +229,8 @@ uint8_t hb_dev_put_name(uint8_t *p, const char *name)
     return count;
 }
 
-void hb_dev_send_info(hb_device *dev, uint8_t seq, uint8_t *p, uint8_t length, uint8_t part, uint8_t in_parts)
+void hb_dev_send_info(hb_session *dev, uint8_t seq, uint8_t *p, uint8_t length, uint8_t part,
+                      uint8_t in_parts)
 {
     if (in_parts) {
         /* INFO_PART (2.19): bytes 8 * part .. of the same payload, after `part` and `parts`; the
@@ -249,7 +250,7 @@ void hb_dev_send_info(hb_device *dev, uint8_t seq, uint8_t *p, uint8_t length, u
     hb_dev_send_frame(dev, HB_MSG_INFO, seq, p, length, 1);
 }
 
-static void send_info(hb_device *dev, uint8_t seq, uint8_t part, uint8_t in_parts)
+static void send_info(hb_session *dev, uint8_t seq, uint8_t part, uint8_t in_parts)
 {
     uint8_t p[HB_LEN_INFO + HB_PROFILE_NAME_MAX];
     uint8_t name;
@@ -258,7 +259,7 @@ static void send_info(hb_device *dev, uint8_t seq, uint8_t part, uint8_t in_part
     hb_dev_send_info(dev, seq, p, (uint8_t)(HB_LEN_INFO + name), part, in_parts);
 }
 
-uint8_t hb_dev_hello_accepted(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n, uint8_t major,
+uint8_t hb_dev_hello_accepted(hb_session *dev, uint8_t seq, const uint8_t *p, uint8_t n, uint8_t major,
                               uint8_t minor)
 {
     dev->last_kind = REPLY_NONE; /* never a duplicate; a new session starts clean (2.4) */
@@ -273,14 +274,14 @@ uint8_t hb_dev_hello_accepted(hb_device *dev, uint8_t seq, const uint8_t *p, uin
     return 0;
 }
 
-static void on_hello(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
+static void on_hello(hb_session *dev, uint8_t seq, const uint8_t *p, uint8_t n)
 {
     if (hb_dev_hello_accepted(dev, seq, p, n, HB_PROTOCOL_MAJOR, HB_PROTOCOL_MINOR)) {
         send_info(dev, seq, n >= HB_LEN_HELLO_PART ? p[2] : 0u, (uint8_t)(n >= HB_LEN_HELLO_PART));
     }
 }
 
-void hb_dev_on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
+void hb_dev_on_ping(hb_session *dev, uint8_t seq, const uint8_t *p)
 {
     uint8_t out[HB_LEN_PONG];
     memcpy(out, p, 4);
@@ -291,7 +292,7 @@ void hb_dev_on_ping(hb_device *dev, uint8_t seq, const uint8_t *p)
 
 /* DIAG (2.18): the board's output stage, with the stage fault the device holds; sent in pieces
  * like INFO (it does not fit the held-reply buffer). */
-static void on_diag(hb_device *dev, uint8_t seq)
+static void on_diag(hb_session *dev, uint8_t seq)
 {
     uint8_t out[HB_LEN_DIAG_REPORT];
     memset(out, 0, sizeof out);
@@ -302,18 +303,18 @@ static void on_diag(hb_device *dev, uint8_t seq)
     hb_dev_send_frame(dev, HB_MSG_DIAG_REPORT, seq, out, sizeof out, 1);
 }
 
-static void on_set_param(hb_device *dev, const uint8_t *p)
+static void on_set_param(hb_session *dev, const uint8_t *p)
 {
     int8_t offset = (int8_t)(p[1] <= 127u ? (int)p[1] : (int)p[1] - 256);
-    hb_interp_set_scale(&dev->interp, p[0]);
-    hb_interp_set_offset(&dev->interp, offset);
+    hb_interp_shared_set_scale(&dev->interp, p[0]);
+    dev->interp.offset = offset;
     if (dev->pending) {
         dev->pending_scale = p[0];
         dev->pending_offset = offset;
     }
 }
 
-static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *p, uint8_t n, uint16_t crc)
+static void on_command(hb_session *dev, const hb_frame_header *h, const uint8_t *p, uint8_t n, uint16_t crc)
 {
     reply r;
     if (hb_dev_answer_duplicate(dev, h->sequence, crc)) {
@@ -337,7 +338,7 @@ static void on_command(hb_device *dev, const hb_frame_header *h, const uint8_t *
     }
 }
 
-static HB_NOINLINE void on_frame(hb_device *dev)
+static HB_NOINLINE void on_frame(hb_session *dev)
 {
     hb_frame_header h;
     const uint8_t *p;
@@ -383,7 +384,7 @@ void hb_device_config_default(hb_device_config *cfg)
     cfg->profile_name = NULL;
 }
 
-uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
+uint8_t hb_dev_boot(hb_session *dev, const hb_device_config *cfg, uint8_t *program_memory,
                     uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx, uint8_t major, uint8_t minor)
 {
     uint8_t p[HB_LEN_RESET];
@@ -398,7 +399,7 @@ uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *progra
     dev->tx = tx;
     dev->ctx = ctx;
     dev->watchdog = cfg->watchdog;
-    hb_interp_init(&dev->interp, &cfg->core);
+    hb_interp_shared_init(&dev->interp, &cfg->core);
     hb_frame_decoder_init(&dev->rx);
     if (cfg->wake_ticks == 0u) { /* nothing to wake: warm from the start */
         dev->stage = HB_STAGE_WARM;
@@ -417,32 +418,35 @@ uint8_t hb_dev_boot(hb_device *dev, const hb_device_config *cfg, uint8_t *progra
 uint8_t hb_device_init(hb_device *dev, const hb_device_config *cfg, uint8_t *program_memory,
                        uint8_t *stream_ring, hb_device_tx_fn tx, void *ctx)
 {
-    return hb_dev_boot(dev, cfg, program_memory, stream_ring, tx, ctx, HB_PROTOCOL_MAJOR, HB_PROTOCOL_MINOR);
+    hb_interp_play_init(&dev->play);
+    return hb_dev_boot(&dev->s, cfg, program_memory, stream_ring, tx, ctx, HB_PROTOCOL_MAJOR,
+                       HB_PROTOCOL_MINOR);
 }
 
 void hb_device_set_subtick(hb_device *dev, hb_device_subtick_fn subtick)
 {
-    dev->subtick = subtick;
+    dev->s.subtick = subtick;
 }
 
 void hb_device_set_yield(hb_device *dev, hb_yield_fn yield)
 {
-    dev->yield = yield;
+    dev->s.yield = yield;
 }
 
 void hb_device_set_diag(hb_device *dev, hb_device_diag_fn diag)
 {
-    dev->diag = diag;
+    dev->s.diag = diag;
 }
 
 void hb_device_set_config_hook(hb_device *dev, hb_device_config_fn hook)
 {
-    dev->config_hook = hook;
+    dev->s.config_hook = hook;
 }
 
 void hb_device_receive_byte(hb_device *dev, uint8_t byte)
 {
-    hb_dev_receive_byte_with(dev, byte, on_frame);
+    hb_dev_settle(&dev->s);
+    hb_dev_receive_byte_with(&dev->s, byte, on_frame);
 }
 
 void hb_device_receive(hb_device *dev, const uint8_t *bytes, uint16_t length)

@@ -153,7 +153,7 @@ static HB_NOINLINE void on_command(hb_device3 *d, const hb_frame_header *h, cons
     }
 }
 
-static void on_frame(hb_device *dev)
+static void on_frame(hb_session *dev)
 {
     hb_device3 *d = hb_dev3_of(dev);
     hb_frame_header h;
@@ -193,8 +193,12 @@ uint8_t hb_device3_init(hb_device3 *d, const hb_device3_config *cfg, uint8_t *pr
     memset(d, 0, sizeof *d);
     d->cfg = cfg;
     d->fade = cfg->fade_ticks;
-    return hb_dev_boot(&d->dev, &cfg->base, program_memory, stream_ring, tx, ctx, HB_PROTOCOL3_MAJOR,
-                       HB_PROTOCOL3_MINOR);
+    if (!hb_dev_boot(&d->dev, &cfg->base, program_memory, stream_ring, tx, ctx, HB_PROTOCOL3_MAJOR,
+                     HB_PROTOCOL3_MINOR)) {
+        return 0;
+    }
+    hb_player_shared_init(hb_dev3_interp(d), &cfg->base.core);
+    return 1;
 }
 
 void hb_device3_receive_byte(hb_device3 *d, uint8_t byte)

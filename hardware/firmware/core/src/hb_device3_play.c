@@ -86,7 +86,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
         if (c == d->cfg->channel_count) {
             break;
         }
-        hb_player_reserve(q, &d->dev.cfg->core, pp, c,
+        hb_player_reserve(q, hb_dev3_interp(d), pp, c,
                           header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL, header,
                           header != NULL ? d->slot_peak[pp->slot] : (uint8_t)HB_STREAM_WORK);
         c++;
@@ -223,7 +223,7 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
         uint8_t sounding = (uint8_t)(pl->state == HB_PLAYER_PLAYING
                                      && (pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_FRESH)) == 0u);
         uint8_t fading = (uint8_t)(pl->flags & HB_PLAYER_SEEK_FADE);
-        (void)hb_player_seek(pl, hb_dev_slot_bytes(&d->dev, pl->slot), value);
+        (void)hb_player_seek(pl, hb_dev3_interp(d), value);
         if (fading) { /* a new target, the same end (3.5) */
             return pl->at;
         }

@@ -14,10 +14,16 @@
 #include "hb_device3.h"
 #include "hb_device_private.h"
 
-/* The 3.0 device of the 2.0 session it embeds first (hb_device3.dev). */
-static inline hb_device3 *hb_dev3_of(hb_device *dev)
+/* The 3.0 device of the session it embeds first (hb_device3.dev). */
+static inline hb_device3 *hb_dev3_of(hb_session *dev)
 {
     return (hb_device3 *)(void *)dev;
+}
+
+/* The interpreter's part the players share (hb_player.h). */
+static inline hb_interp_shared *hb_dev3_interp(hb_device3 *d)
+{
+    return &d->dev.interp;
 }
 
 static inline uint8_t hb_dev3_live(const hb_player *pl)

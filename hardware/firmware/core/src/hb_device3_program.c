@@ -41,7 +41,7 @@ reply hb_dev3_cmd_upload(hb_device3 *d, const uint8_t *p, uint8_t n)
 
 HB_NOINLINE reply hb_dev3_cmd_commit(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
-    hb_device *dev = &d->dev;
+    hb_session *dev = &d->dev;
     hb_header header;
     hb_program_info info;
     hb_err err;

@@ -135,7 +135,8 @@ static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
         }
         if (r->slot == HB_STREAM_SLOT) {
             d->dev.stream_state = STREAM_PLAYING;
-            hb_err err = hb_interp_load_stream(&r->it, d->dev.stream_header, &d->dev.ring);
+            hb_err err =
+                hb_interp_play_load_stream(hb_dev3_interp(d), &r->it, d->dev.stream_header, &d->dev.ring);
             (void)err; /* its header passed rules 1-5 at STREAM_OPEN */
         }
         r->state = HB_PLAYER_PLAYING;
@@ -212,7 +213,8 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
             continue;
         }
         c = q->channel;
-        ended[i] = hb_player_step(q, n, duck[i], slew, d->cfg->channels[c].brake_ticks, &out);
+        ended[i] =
+            hb_player_step(q, hb_dev3_interp(d), n, duck[i], slew, d->cfg->channels[c].brake_ticks, &out);
         if (out.amp != 0u) {
             hb_mix_add(&mix[c], out.amp, out.sharp, (uint8_t)(q->flags & HB_PLAYER_SUM));
             if ((q->flags & HB_PLAYER_SEEN) == 0u) {

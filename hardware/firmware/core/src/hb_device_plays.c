@@ -5,14 +5,14 @@
 #include "hb_device_private.h"
 
 /* A pending play that ends without starting (the watchdog, a stage fault): a record of its own. */
-void hb_dev_play_fault_pending(hb_device *dev, uint8_t code, uint32_t tick)
+void hb_dev_play_fault_pending(hb_session *dev, uint8_t code, uint32_t tick)
 {
     hb_dev_play_begin(dev, dev->pending_seq, dev->pending_slot, HB_EVENT_FAULT, tick);
     dev->plays[0].code = code;
 }
 
 /* QUERY (2.19): STATUS with the QUERY's seq, at once; sent like DIAG_REPORT (too long to hold). */
-void hb_dev_on_query(hb_device *dev, uint8_t seq, const uint8_t *p, uint8_t n)
+void hb_dev_on_query(hb_session *dev, uint8_t seq, const uint8_t *p, uint8_t n)
 {
     uint8_t out[HB_LEN_STATUS];
     uint8_t index = n >= 1u ? p[0] : 0u;

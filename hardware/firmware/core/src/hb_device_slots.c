@@ -9,13 +9,13 @@
 #include "hb_program.h"
 #include "hb_validate.h"
 
-static uint8_t slot_busy(const hb_device *dev, uint8_t slot)
+static uint8_t slot_busy(const hb_session *dev, uint8_t slot)
 {
     return (uint8_t)((dev->active && dev->plays[0].slot == slot)
                      || (dev->pending && dev->pending_slot == slot));
 }
 
-HB_NOINLINE void hb_dev_slot_empty(hb_device *dev, uint8_t slot)
+HB_NOINLINE void hb_dev_slot_empty(hb_session *dev, uint8_t slot)
 {
     dev->slots[slot].fill = 0;
     dev->slots[slot].ready = 0;
@@ -29,7 +29,7 @@ HB_NOINLINE void hb_dev_slot_empty(hb_device *dev, uint8_t slot)
  * (hb_port_avr.h, inlined into hb_crc16's loop) makes a piece shorter still. */
 #define PIECE 8u
 
-reply hb_dev_cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_cmd_upload(hb_session *dev, const uint8_t *p, uint8_t n)
 {
     uint8_t slot;
     uint32_t offset, count;
@@ -87,7 +87,7 @@ reply hb_dev_cmd_upload(hb_device *dev, const uint8_t *p, uint8_t n)
     return hb_dev_ack(s->fill);
 }
 
-reply hb_dev_commit_checks(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_commit_checks(hb_session *dev, const uint8_t *p, uint8_t n)
 {
     uint8_t slot;
     uint32_t length;
@@ -114,7 +114,7 @@ reply hb_dev_commit_checks(hb_device *dev, const uint8_t *p, uint8_t n)
     return hb_dev_ack(length);
 }
 
-reply hb_dev_cmd_commit(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_cmd_commit(hb_session *dev, const uint8_t *p, uint8_t n)
 {
     uint8_t slot;
     uint32_t length;

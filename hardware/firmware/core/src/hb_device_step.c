@@ -7,26 +7,28 @@
 
 /* ---- output stage (2.9): the step's phase 7 ---- */
 
-static void step_output_stage(hb_device *dev)
+static void step_output_stage(hb_session *dev)
 {
-    hb_dev_output_stage(dev, (uint8_t)(dev->interp.mode != HB_MODE_IDLE || dev->pending));
+    hb_dev_output_stage(dev, (uint8_t)(hb_dev2_of(dev)->play.mode != HB_MODE_IDLE || dev->pending));
 }
 
 /* ---- plays ---- */
 
 /* Loads the pending play (2.14 step 2). */
-static HB_MUST_CHECK hb_err start_play(hb_device *dev)
+static HB_MUST_CHECK hb_err start_play(hb_session *dev)
 {
     uint8_t slot = dev->pending_slot;
     hb_err err;
     if (slot == HB_STREAM_SLOT) {
-        err = hb_interp_load_stream(&dev->interp, dev->stream_header, &dev->ring);
+        err =
+            hb_interp_play_load_stream(&dev->interp, &hb_dev2_of(dev)->play, dev->stream_header, &dev->ring);
         dev->stream_state = STREAM_PLAYING;
     } else {
-        err = hb_interp_load_validated(&dev->interp, hb_dev_slot_bytes(dev, slot)); /* checked at COMMIT */
+        err = hb_interp_play_load_validated(&dev->interp, &hb_dev2_of(dev)->play,
+                                            hb_dev_slot_bytes(dev, slot)); /* checked at COMMIT */
     }
-    hb_interp_set_scale(&dev->interp, dev->pending_scale);
-    hb_interp_set_offset(&dev->interp, dev->pending_offset);
+    hb_interp_shared_set_scale(&dev->interp, dev->pending_scale);
+    dev->interp.offset = dev->pending_offset;
     dev->pending = 0;
     dev->active = 1;
     hb_dev_play_begin(dev, dev->pending_seq, slot, HB_PLAY_PLAYING, dev->now);
@@ -35,7 +37,7 @@ static HB_MUST_CHECK hb_err start_play(hb_device *dev)
     return err;
 }
 
-static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
+static void end_play(hb_session *dev, uint8_t code, uint32_t tick)
 {
     uint8_t event = code == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT;
     hb_dev_telemetry(dev, event, dev->plays[0].slot, code, tick);
@@ -53,7 +55,7 @@ static void end_play(hb_device *dev, uint8_t code, uint32_t tick)
 /* The watchdog's and a stage fault's way to end things: the active play ends with a brake, or the
  * pending one is cancelled, the stream closes, and TELEMETRY FAULT reports `code` with the play's
  * slot (HB_NO_SLOT when nothing plays: only a stage fault, 2.18, is reported then). */
-static void fault_stop(hb_device *dev, uint8_t code, uint32_t n)
+static void fault_stop(hb_session *dev, uint8_t code, uint32_t n)
 {
     uint8_t slot = dev->active ? dev->plays[0].slot : (dev->pending ? dev->pending_slot : HB_NO_SLOT);
     if (dev->active) {
@@ -62,8 +64,8 @@ static void fault_stop(hb_device *dev, uint8_t code, uint32_t n)
         hb_dev_play_fault_pending(dev, code, n);
     }
     dev->pending = 0;
-    if (dev->interp.mode == HB_MODE_PLAYING) {
-        hb_interp_stop(&dev->interp, 1);
+    if (hb_dev2_of(dev)->play.mode == HB_MODE_PLAYING) {
+        hb_interp_play_stop(&dev->interp, &hb_dev2_of(dev)->play, 1);
     }
     hb_dev_stream_close(dev);
     hb_dev_telemetry(dev, HB_EVENT_FAULT, slot, code, n);
@@ -71,17 +73,17 @@ static void fault_stop(hb_device *dev, uint8_t code, uint32_t n)
 }
 
 /* 1. The host-silence watchdog (2.13) ends a play, or cancels a pending one. */
-static HB_ALWAYS_INLINE void step_watchdog(hb_device *dev, uint32_t n)
+static HB_ALWAYS_INLINE void step_watchdog(hb_session *dev, uint32_t n)
 {
     if (dev->watchdog != 0u && dev->silence >= dev->watchdog
-        && (dev->interp.mode == HB_MODE_PLAYING || dev->pending)) {
+        && (hb_dev2_of(dev)->play.mode == HB_MODE_PLAYING || dev->pending)) {
         fault_stop(dev, HB_ERR_WATCHDOG, n);
     }
 }
 
 /* 1b. A new output-stage fault (2.18) is reported, and ends a play or cancels a pending one as the
  * watchdog does. */
-static HB_ALWAYS_INLINE void step_stage_fault(hb_device *dev, uint32_t n)
+static HB_ALWAYS_INLINE void step_stage_fault(hb_session *dev, uint32_t n)
 {
     uint8_t code = dev->stage_fault;
     if (code != dev->fault_sent) {
@@ -94,9 +96,9 @@ static HB_ALWAYS_INLINE void step_stage_fault(hb_device *dev, uint32_t n)
 
 /* 2. A pending play starts when the stage is warm and its time has come; it replaces a running one.
  * While the output stage has a fault, the play ends with it instead, as a failed load does. */
-static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
+static HB_ALWAYS_INLINE void step_start(hb_session *dev, uint32_t n)
 {
-    hb_interp *it = &dev->interp;
+    hb_interp_play *it = &hb_dev2_of(dev)->play;
     if (dev->pending && dev->stage == HB_STAGE_WARM
         && ((dev->pending_flags & HB_PLAY_AT) == 0u || hb_dev_tick_diff(n, dev->pending_at) >= 0)) {
         hb_err err;
@@ -126,7 +128,7 @@ static HB_ALWAYS_INLINE void step_start(hb_device *dev, uint32_t n)
 }
 
 /* 5. The play's first sample with amplitude above 0 is reported. */
-static HB_ALWAYS_INLINE void step_first_output(hb_device *dev, uint8_t amp, uint32_t n)
+static HB_ALWAYS_INLINE void step_first_output(hb_session *dev, uint8_t amp, uint32_t n)
 {
     if (dev->active && dev->plays[0].first == HB_PLAY_FIRST_NONE && amp != 0u) {
         hb_dev_play_first(dev, n);
@@ -136,10 +138,11 @@ static HB_ALWAYS_INLINE void step_first_output(hb_device *dev, uint8_t amp, uint
 
 /* ---- public API ---- */
 
-hb_sample hb_device_step(hb_device *dev)
+hb_sample hb_device_step(hb_device *device)
 {
+    hb_session *dev = &device->s;
     const uint32_t n = dev->now;
-    hb_interp *it = &dev->interp;
+    hb_interp_play *it = &hb_dev2_of(dev)->play;
     hb_sample s;
     uint8_t ended = 0, code = 0, was_playing;
 
@@ -155,14 +158,15 @@ hb_sample hb_device_step(hb_device *dev)
     /* 3. the interpreter's tick, with seamless loop restarts: a slot play with iterations left
      * (PLAY's `loops`; 0: forever) restarts in the tick its iteration ended */
     was_playing = (uint8_t)(it->mode == HB_MODE_PLAYING);
-    s = hb_interp_sample(it);
+    s = hb_interp_play_sample(&dev->interp, it);
     if (dev->active && was_playing && it->mode != HB_MODE_PLAYING) {
         if (it->error == HB_OK && dev->plays[0].slot != HB_STREAM_SLOT && dev->loops_left != 1u) {
             if (dev->loops_left > 1u) {
                 dev->loops_left--;
             }
-            hb_interp_restart(it); /* the same slot, validated at COMMIT, parsed at the play's start */
-            s = hb_interp_sample(it);
+            hb_interp_play_restart(&dev->interp,
+                                   it); /* the same slot, validated at COMMIT, parsed at the play's start */
+            s = hb_interp_play_sample(&dev->interp, it);
             if (it->mode != HB_MODE_PLAYING) {
                 ended = 1;
                 code = it->error;
@@ -180,8 +184,8 @@ hb_sample hb_device_step(hb_device *dev)
                 dev->full_scale_run++;
             }
             if (dev->full_scale_run > dev->cfg->core.safety_ticks) {
-                hb_interp_stop(it, 1);
-                s = hb_interp_sample(it);
+                hb_interp_play_stop(&dev->interp, it, 1);
+                s = hb_interp_play_sample(&dev->interp, it);
                 ended = 1;
                 code = HB_ERR_SAFETY_LIMIT;
             }
@@ -215,10 +219,10 @@ hb_sample hb_device_tick(hb_device *dev)
 
 uint8_t hb_device_stage(const hb_device *dev)
 {
-    return dev->stage;
+    return dev->s.stage;
 }
 
 void hb_device_set_stage_fault(hb_device *dev, uint8_t code)
 {
-    dev->stage_fault = code;
+    dev->s.stage_fault = code;
 }

@@ -6,14 +6,14 @@
 #include "hb_port.h"
 #include "hb_program.h"
 
-HB_NOINLINE uint32_t hb_dev_stream_limit(const hb_device *dev)
+HB_NOINLINE uint32_t hb_dev_stream_limit(const hb_session *dev)
 {
     uint32_t body = hb_dev_stream_body_length(dev);
     uint32_t released = dev->ring.released;
     return body - released <= dev->cfg->stream_capacity ? body : released + dev->cfg->stream_capacity;
 }
 
-void hb_dev_send_credit(hb_device *dev)
+void hb_dev_send_credit(hb_session *dev)
 {
     dev->granted = hb_dev_stream_limit(dev);
     if (dev->in_step) {
@@ -23,12 +23,12 @@ void hb_dev_send_credit(hb_device *dev)
     }
 }
 
-void hb_dev_stream_close(hb_device *dev)
+void hb_dev_stream_close(hb_session *dev)
 {
     dev->stream_state = STREAM_CLOSED;
 }
 
-reply hb_dev_cmd_stream_open(hb_device *dev, const uint8_t *p, uint8_t n)
+reply hb_dev_cmd_stream_open(hb_session *dev, const uint8_t *p, uint8_t n)
 {
     reply r;
     hb_header header;
@@ -67,7 +67,7 @@ reply hb_dev_cmd_stream_open(hb_device *dev, const uint8_t *p, uint8_t n)
  * since its credit came before the frame (released only grows). A byte beyond them is not placed
  * (rx_placing 0); the frame's end then copies the data from the frame if rule 2 lets it in. The
  * count keeps the 32-bit ring arithmetic out of the per-byte path. */
-void hb_dev_stream_byte(hb_device *dev, uint8_t at)
+void hb_dev_stream_byte(hb_session *dev, uint8_t at)
 {
     hb_source *src = &dev->ring;
     uint8_t placing = dev->rx_placing;
@@ -99,7 +99,7 @@ void hb_dev_stream_byte(hb_device *dev, uint8_t at)
     dev->rx_placing = placing;
 }
 
-void hb_dev_on_stream_data(hb_device *dev, const uint8_t *p, uint8_t n)
+void hb_dev_on_stream_data(hb_session *dev, const uint8_t *p, uint8_t n)
 {
     uint32_t offset = hb_dev_get_u32(p);
     uint32_t count = (uint32_t)n - HB_LEN_STREAM_DATA;

@@ -5,7 +5,7 @@
 
 #include "hb_device_private.h"
 
-static void flush_notices(hb_device *dev);
+static void flush_notices(hb_session *dev);
 
 static void yield_unless_queued(void *ctx);
 
@@ -22,7 +22,7 @@ static void yield_unless_queued(void *ctx);
  * step runs (its start would have to flush them). */
 #define TX_PIECE 16u
 
-static void transmit(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
+static void transmit(hb_session *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
                      uint8_t pieces)
 {
     uint8_t wire[HB_DEVICE_TX_BUFFER];
@@ -49,7 +49,7 @@ static void transmit(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *p
 
 /* What is held back goes out oldest first: a held reply (hb_device_set_deferred_replies) is
  * always older than queued notices, since the frame that made it flushed any before it. */
-void hb_dev_flush_pending(hb_device *dev)
+void hb_dev_flush_pending(hb_session *dev)
 {
     uint8_t length = dev->reply_length;
     if (length != 0u) {
@@ -63,7 +63,7 @@ void hb_dev_flush_pending(hb_device *dev)
 
 /* Every frame goes out after what is held back, so the order on the wire is the order of events
  * whatever the board does (hb_device.h). */
-void hb_dev_send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
+void hb_dev_send_frame(hb_session *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length,
                        uint8_t pieces)
 {
     hb_dev_flush_pending(dev);
@@ -73,14 +73,14 @@ void hb_dev_send_frame(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t 
     }
 }
 
-static void send(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+static void send(hb_session *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
 {
     hb_dev_send_frame(dev, type, seq, payload, length, 0);
 }
 
 static void yield_unless_queued(void *ctx)
 {
-    hb_device *dev = (hb_device *)ctx;
+    hb_session *dev = (hb_session *)ctx;
     if (dev->queued_count == 0u) {
         dev->yield(dev->ctx);
     }
@@ -91,7 +91,7 @@ static void yield_unless_queued(void *ctx)
 /* A reply to a frame (ACK, NACK, PONG): held until hb_device_flush when the board asked for it, so
  * that a step that is due runs before the reply is encoded; its notices then follow the reply,
  * as they would have. */
-void hb_dev_send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
+void hb_dev_send_reply(hb_session *dev, uint8_t type, uint8_t seq, const uint8_t *payload, uint8_t length)
 {
     if (dev->defer_replies && length != 0u && length <= sizeof dev->reply_payload) {
         hb_dev_flush_pending(dev);
@@ -104,7 +104,7 @@ void hb_dev_send_reply(hb_device *dev, uint8_t type, uint8_t seq, const uint8_t 
     }
 }
 
-void hb_dev_send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code,
+void hb_dev_send_response(hb_session *dev, uint8_t seq, uint8_t kind, uint8_t type, uint8_t code,
                           uint32_t value)
 {
     uint8_t p[HB_LEN_NACK];
@@ -122,13 +122,13 @@ void hb_dev_send_response(hb_device *dev, uint8_t seq, uint8_t kind, uint8_t typ
 /* ---- notices: TELEMETRY, CREDIT, RESET ---- */
 
 /* Notices number themselves (2.2.1). */
-void hb_dev_notice(hb_device *dev, uint8_t type, const uint8_t *payload, uint8_t length)
+void hb_dev_notice(hb_session *dev, uint8_t type, const uint8_t *payload, uint8_t length)
 {
     send(dev, type, dev->notice_seq, payload, length);
     dev->notice_seq++;
 }
 
-static void telemetry_frame(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
+static void telemetry_frame(hb_session *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
 {
     uint8_t p[HB_LEN_TELEMETRY];
     p[0] = event;
@@ -139,7 +139,7 @@ static void telemetry_frame(hb_device *dev, uint8_t event, uint8_t slot, uint8_t
 }
 
 /* CREDIT(next, limit): `granted` is the limit, set when the credit was decided. */
-void hb_dev_credit_frame(hb_device *dev)
+void hb_dev_credit_frame(hb_session *dev)
 {
     uint8_t p[HB_LEN_CREDIT];
     hb_dev_put_u32(p, dev->ring.written);
@@ -151,7 +151,7 @@ void hb_dev_credit_frame(hb_device *dev)
  * them: TELEMETRY's tick is the step's (now - 1 after it, nothing else advances now), CREDIT's
  * fields are the ring's and the grant's, which nothing changes between the step and this call
  * (the device flushes before it takes a received byte, hb_device_receive_byte). */
-static void flush_notices(hb_device *dev)
+static void flush_notices(hb_session *dev)
 {
     uint32_t tick = dev->in_step ? dev->now : dev->now - 1u;
     uint8_t count = dev->queued_count, i;
@@ -167,7 +167,7 @@ static void flush_notices(hb_device *dev)
 }
 
 /* A step only records its notices; hb_device_flush encodes and sends them. */
-HB_NOINLINE void hb_dev_queue_notice(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code)
+HB_NOINLINE void hb_dev_queue_notice(hb_session *dev, uint8_t event, uint8_t slot, uint8_t code)
 {
     hb_device_notice *q;
     if (dev->queued_count == HB_DEVICE_NOTICE_QUEUE) {
@@ -180,7 +180,7 @@ HB_NOINLINE void hb_dev_queue_notice(hb_device *dev, uint8_t event, uint8_t slot
 }
 
 /* `tick` is `now` outside a step, and the step's own tick inside one. */
-void hb_dev_telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
+void hb_dev_telemetry(hb_session *dev, uint8_t event, uint8_t slot, uint8_t code, uint32_t tick)
 {
     if (dev->in_step) {
         hb_dev_queue_notice(dev, event, slot, code);
@@ -191,8 +191,9 @@ void hb_dev_telemetry(hb_device *dev, uint8_t event, uint8_t slot, uint8_t code,
 
 /* ---- public API: what a step or a reply held back ---- */
 
-void hb_device_flush(hb_device *dev)
+void hb_device_flush(hb_device *device)
 {
+    hb_session *dev = &device->s;
     hb_dev_settle(dev); /* after the hand-off: outside the step's deadline */
     if ((dev->reply_length != 0u || dev->queued_count != 0u)
         && !dev->sending) { /* else hb_dev_send_frame does */
@@ -202,7 +203,7 @@ void hb_device_flush(hb_device *dev)
 
 uint8_t hb_device_pending(const hb_device *dev)
 {
-    return (uint8_t)(dev->reply_length != 0u || dev->queued_count != 0u);
+    return (uint8_t)(dev->s.reply_length != 0u || dev->s.queued_count != 0u);
 }
 
 void hb_device_set_deferred_replies(hb_device *dev, uint8_t on)
@@ -210,5 +211,5 @@ void hb_device_set_deferred_replies(hb_device *dev, uint8_t on)
     if (!on) {
         hb_device_flush(dev);
     }
-    dev->defer_replies = on;
+    dev->s.defer_replies = on;
 }

@@ -22,7 +22,7 @@
 
 /* ---- pulse voices (1.10) ---- */
 
-static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
+static void voice_start(hb_interp_play *it, uint8_t amp, uint8_t sharp)
 {
     hb_voice *v = it->voices;
     uint8_t n = it->voice_count;
@@ -47,7 +47,7 @@ static void voice_start(hb_interp *it, uint8_t amp, uint8_t sharp)
 }
 
 /* Step 8 for voices whose `left` reached 0 this tick: out of line, it happens once per pulse. */
-static HB_NOINLINE void voices_remove_ended(hb_interp *it)
+static HB_NOINLINE void voices_remove_ended(hb_interp_play *it)
 {
     hb_voice *v = it->voices;
     uint8_t i, n = it->voice_count, kept = 0;
@@ -66,30 +66,30 @@ static HB_NOINLINE void voices_remove_ended(hb_interp *it)
 
 static const hb_sample idle_sample = {0, 0, 0};
 
-static hb_sample brake_tick(hb_interp *it)
+static hb_sample brake_tick(hb_interp_shared *sh, hb_interp_play *it)
 {
     hb_sample out = {0, 0, HB_SAMPLE_BRAKE};
     if (it->mode != HB_MODE_BRAKING) {
         return idle_sample;
     }
-    if (--it->brake_left == 0) {
+    if (--sh->brake_left == 0) {
         it->mode = HB_MODE_IDLE;
     }
     return out;
 }
 
-static hb_sample fault(hb_interp *it, hb_err err)
+static hb_sample fault(hb_interp_shared *sh, hb_interp_play *it, hb_err err)
 {
     it->error = err;
-    hb_interp_enter_brake(it);
-    return brake_tick(it);
+    hb_interp_enter_brake(sh, it);
+    return brake_tick(sh, it);
 }
 
 /* ---- playing ---- */
 
 /* it->wait, it->wait_high = ticks, as a 16-bit countdown and its carries: a tick with nothing
  * due decrements 16 bits (delays below 65,536 are nearly all of them). */
-static void set_wait(hb_interp *it, uint32_t ticks)
+static void set_wait(hb_interp_play *it, uint32_t ticks)
 {
     it->wait = (uint16_t)ticks;
     it->wait_high = (uint16_t)(ticks >> 16);
@@ -101,7 +101,7 @@ static void set_wait(hb_interp *it, uint32_t ticks)
  * tick's instructions are done (hb_interp_settle), its target and D kept in the old ramp's fields
  * meanwhile (that ramp ends at this tick anyway). So a tick's ramps cost at most two starts
  * whatever their number (1.15's worst ticks are nine of them). */
-static HB_ALWAYS_INLINE void channel_op(hb_interp *it, const hb_instr *in)
+static HB_ALWAYS_INLINE void channel_op(hb_interp_play *it, const hb_instr *in)
 {
     uint8_t op = in->op;
     hb_channel *c = (op & 2u) ? &it->sharp : &it->amp;
@@ -111,13 +111,13 @@ static HB_ALWAYS_INLINE void channel_op(hb_interp *it, const hb_instr *in)
         if (at != NULL) {
             if (*at != 0u) {
                 c->target = in->value;
-                c->pending_at = at;
+                c->t.pending_at = at;
                 c->ramp = HB_RAMP_PENDING_AT;
                 return;
             }
         } else if (in->dur != 0u) {
             c->target = in->value;
-            c->err = in->dur;
+            c->e.err = in->dur;
             c->ramp = HB_RAMP_PENDING;
             return;
         }
@@ -127,7 +127,7 @@ static HB_ALWAYS_INLINE void channel_op(hb_interp *it, const hb_instr *in)
 
 static HB_NOINLINE void ramp_start_pending(hb_channel *c)
 {
-    channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->pending_at) : c->err);
+    channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->t.pending_at) : c->e.err);
 }
 
 /* A ramp the tick's instructions left pending (channel_op) is started after the tick's sample
@@ -163,10 +163,10 @@ static HB_ALWAYS_INLINE void ramp_duration_now(hb_instr *in)
  * hb_check_instr. The interpreter's own time-overflow test is the checker's: in a stream (no
  * loops) the checker's time is the time of the last executed instruction, and hb_check_instr
  * tests the overflow first. One loop for both kinds keeps one copy of the inlined decoder. */
-static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp *it)
+static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp_shared *sh, hb_interp_play *it)
 {
     hb_instr *in = &it->next;
-    uint8_t *buf = it->wrap; /* not on the stack: run then needs no stack frame */
+    uint8_t *buf = sh->wrap; /* not on the stack: run then needs no stack frame */
     const uint8_t *pc = it->pc, *lim = it->end, *base = NULL, *q;
     uint8_t executed = 0, copied = 0;
     uint8_t streamed = it->streamed;
@@ -175,9 +175,9 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp *it)
     uint8_t run_count = 0, sharp_ok = 0;
     hb_err err = HB_OK;
     if (streamed) {
-        pc = base = hb_stream_window(it, it->read_offset, &lim);
-        run_count = it->check.run;
-        sharp_ok = (uint8_t)(it->check.flags & HB_FLAG_SHARP);
+        pc = base = hb_stream_window(sh, it, sh->read_offset, &lim);
+        run_count = sh->check.run;
+        sharp_ok = (uint8_t)(sh->check.flags & HB_FLAG_SHARP);
     }
     for (;;) {
         uint8_t op = in->op;
@@ -234,20 +234,20 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp *it)
             if (err != HB_ERR_TRUNCATED) {
                 break;
             }
-            if (it->src->tail != 0 && q >= it->src->data + (size_t)it->src->capacity) {
+            if (sh->src->tail != 0 && q >= sh->src->data + (size_t)sh->src->capacity) {
                 /* a mirrored ring, read past its end (hb_stream_window): on from the same bytes'
                  * place at its start, to where the window goes on (it->end) */
-                size_t capacity = (size_t)it->src->capacity;
-                hb_stream_flush(it, base, q);
+                size_t capacity = (size_t)sh->src->capacity;
+                hb_stream_flush(sh, base, q);
                 pc = base = q - capacity;
                 lim = it->end - capacity;
                 it->end = lim;
                 goto fetch;
             }
             /* past the window: across the wrap (decode again from a copy), or an error */
-            hb_stream_flush(it, base, q);
+            hb_stream_flush(sh, base, q);
             base = q;
-            err = hb_stream_more(it, copied, buf, &base, &lim);
+            err = hb_stream_more(sh, it, copied, buf, &base, &lim);
             pc = base;
             if (err != HB_OK) {
                 break;
@@ -267,17 +267,17 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp *it)
                 if (delay != HB_DECODED_EXTENDED) {
                     in->delay = delay;
                 }
-                it->check.run = run_count;
-                err = hb_check_instr(&it->check, in, it->read_offset + (uint32_t)(pc - base));
-                run_count = it->check.run;
+                sh->check.run = run_count;
+                err = hb_check_instr(&sh->check, in, sh->read_offset + (uint32_t)(pc - base));
+                run_count = sh->check.run;
                 if (err != HB_OK) {
                     pc = q;
                     break;
                 }
                 if (op == HB_OP_END) {
-                    hb_stream_flush(it, base, pc);
+                    hb_stream_flush(sh, base, pc);
                     base = pc;
-                    if (it->src->crc != it->header.crc) {
+                    if (sh->src->crc != sh->header.crc) {
                         err = HB_ERR_BAD_CRC;
                         break;
                     }
@@ -285,8 +285,8 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp *it)
             }
             if (copied) { /* back to the ring after the copied instruction */
                 ramp_duration_now(in);
-                hb_stream_flush(it, base, pc);
-                pc = base = it->src->data + ((size_t)it->read_offset & (size_t)(it->src->capacity - 1u));
+                hb_stream_flush(sh, base, pc);
+                pc = base = sh->src->data + ((size_t)sh->read_offset & (size_t)(sh->src->capacity - 1u));
                 lim = it->end;
                 copied = 0;
             }
@@ -298,41 +298,41 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp *it)
         }
     }
     if (streamed) {
-        it->check.run = run_count;
-        hb_stream_flush(it, base, pc);
-        hb_source_release(it->src, it->read_offset);
+        sh->check.run = run_count;
+        hb_stream_flush(sh, base, pc);
+        hb_source_release(sh->src, sh->read_offset);
     }
     it->pc = pc;
-    it->executed = executed;
+    sh->executed = executed;
     return err;
 }
 
-hb_sample hb_interp_sample(hb_interp *it)
+hb_sample hb_interp_play_sample(hb_interp_shared *sh, hb_interp_play *it)
 {
     hb_sample out;
     uint8_t amp, sharp, n;
     if (it->mode != HB_MODE_PLAYING) {
-        return brake_tick(it);
+        return brake_tick(sh, it);
     }
     /* 3. execute every instruction due at this tick: a countdown, so a tick with nothing due
      * costs one 16-bit decrement instead of a 32-bit time compare */
-    it->executed = 0;
+    sh->executed = 0;
     if (it->wait != 0) {
         it->wait--;
         if (it->streamed) {
-            hb_stream_crc_ahead(it);
+            hb_stream_crc_ahead(sh);
         }
     } else if (it->wait_high != 0) {
         it->wait_high--;
         it->wait = 0xFFFFu;
     } else {
-        hb_err err = run(it);
+        hb_err err = run(sh, it);
         if (err != HB_OK) {
             if (err == STEP_END) {
-                hb_interp_enter_brake(it);
-                return brake_tick(it);
+                hb_interp_enter_brake(sh, it);
+                return brake_tick(sh, it);
             }
-            return fault(it, err);
+            return fault(sh, it, err);
         }
     }
     /* 4. combine: max amplitude; ties go to pulses, then to the newest pulse */
@@ -359,33 +359,34 @@ hb_sample hb_interp_sample(hb_interp *it)
         }
     }
     /* 5. live controls (m' = 256, the power-up scale, is the identity) */
-    if (it->scale_internal != 256u) {
-        amp = (uint8_t)(((uint16_t)((uint16_t)amp * it->scale_internal) + 128u) >> 8);
+    if (sh->scale_internal != 256u) {
+        amp = (uint8_t)(((uint16_t)((uint16_t)amp * sh->scale_internal) + 128u) >> 8);
     }
-    if (it->offset != 0) {
-        if (it->offset < 0) {
-            uint8_t down = (uint8_t)(-(int16_t)it->offset);
+    if (sh->offset != 0) {
+        if (sh->offset < 0) {
+            uint8_t down = (uint8_t)(-(int16_t)sh->offset);
             sharp = sharp > down ? (uint8_t)(sharp - down) : 0u;
         } else {
-            uint8_t up = (uint8_t)it->offset;
+            uint8_t up = (uint8_t)sh->offset;
             sharp = sharp < 255u - up ? (uint8_t)(sharp + up) : 255u;
         }
     }
-    if ((it->header.flags & HB_FLAG_SHARP) == 0 || amp == 0) {
+    if ((it->flags & HB_FLAG_SHARP) == 0 || amp == 0) {
         sharp = 0;
     }
     /* 6. safety limiter, as a countdown of the full-scale samples still allowed
      * (safety_ticks - c): one 32-bit decrement per loud tick, no 32-bit compare, and a reload
      * only on the first quiet tick after loud ones */
-    if (amp >= it->cfg.safety_threshold) {
-        if (it->safety_left == 0) {
-            return fault(it, HB_ERR_SAFETY_LIMIT);
+    if (amp >= sh->cfg.safety_threshold) {
+        if (sh->safety_left != 0) {
+            sh->safety_left--;
+        } else if (sh->cfg.safety_ticks != HB_SAFETY_OFF) {
+            return fault(sh, it, HB_ERR_SAFETY_LIMIT);
         }
-        it->safety_left--;
-        it->loud = 1;
-    } else if (it->loud) {
-        it->safety_left = it->cfg.safety_ticks;
-        it->loud = 0;
+        sh->loud = 1;
+    } else if (sh->loud) {
+        sh->safety_left = sh->cfg.safety_ticks;
+        sh->loud = 0;
     }
     /* 7. output, 8. advance (a channel with a ramp pending: hb_interp_settle) */
     out.amp = amp;
@@ -401,7 +402,7 @@ hb_sample hb_interp_sample(hb_interp *it)
     return out;
 }
 
-void hb_interp_settle(hb_interp *it)
+void hb_interp_play_settle(hb_interp_play *it)
 {
     if (it->mode == HB_MODE_PLAYING) {
         channel_settle(&it->amp);
@@ -409,9 +410,24 @@ void hb_interp_settle(hb_interp *it)
     }
 }
 
+hb_sample hb_interp_play_step(hb_interp_shared *sh, hb_interp_play *p)
+{
+    hb_sample out = hb_interp_play_sample(sh, p);
+    hb_interp_play_settle(p);
+    return out;
+}
+
+hb_sample hb_interp_sample(hb_interp *it)
+{
+    return hb_interp_play_sample(&it->sh, &it->p);
+}
+
+void hb_interp_settle(hb_interp *it)
+{
+    hb_interp_play_settle(&it->p);
+}
+
 hb_sample hb_interp_step(hb_interp *it)
 {
-    hb_sample out = hb_interp_sample(it);
-    hb_interp_settle(it);
-    return out;
+    return hb_interp_play_step(&it->sh, &it->p);
 }

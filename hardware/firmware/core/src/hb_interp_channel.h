@@ -69,8 +69,8 @@ static HB_ALWAYS_INLINE uint16_t divmod8(uint8_t delta, uint8_t d)
  * so that the common short ramp does not hold D in four registers. */
 static HB_NOINLINE void channel_ramp_long(hb_channel *c, uint32_t dur, uint8_t delta)
 {
-    c->err = dur >> 1; /* floor(D / 2): round the exact line half up */
-    c->thr = dur - delta;
+    c->e.err = dur >> 1; /* floor(D / 2): round the exact line half up */
+    c->t.thr = dur - delta;
     c->rem = delta;
     c->ramp = HB_RAMP_LONG;
 }
@@ -94,8 +94,8 @@ static void channel_ramp(hb_channel *c, uint8_t target, uint32_t dur)
             q = (uint8_t)qr;
             r = (uint8_t)(qr >> 8);
         }
-        c->err8 = (uint8_t)(d >> 1); /* floor(D / 2): round the exact line half up */
-        c->thr8 = (uint8_t)(d - r);
+        c->e.err8 = (uint8_t)(d >> 1); /* floor(D / 2): round the exact line half up */
+        c->t.thr8 = (uint8_t)(d - r);
         c->rem = r;
         c->ramp = HB_RAMP_SHORT;
     } else {
@@ -108,15 +108,15 @@ static void channel_ramp(hb_channel *c, uint8_t target, uint32_t dur)
 /* A long ramp's advance: out of line, the short one is the common case. */
 static HB_NOINLINE void channel_advance_long(hb_channel *c)
 {
-    uint32_t err = c->err;
-    if (err >= c->thr) {
-        c->err = err - c->thr;
+    uint32_t err = c->e.err;
+    if (err >= c->t.thr) {
+        c->e.err = err - c->t.thr;
         c->value = (uint8_t)(c->value + c->step1);
         if (c->value == c->target) {
             c->ramp = HB_RAMP_NONE;
         }
     } else {
-        c->err = err + c->rem;
+        c->e.err = err + c->rem;
     }
 }
 
@@ -124,13 +124,13 @@ static HB_NOINLINE void channel_advance_long(hb_channel *c)
 static HB_ALWAYS_INLINE void channel_advance(hb_channel *c)
 {
     if (c->ramp == HB_RAMP_SHORT) {
-        uint8_t err = c->err8;
+        uint8_t err = c->e.err8;
         uint8_t value;
-        if (err >= c->thr8) {
-            c->err8 = (uint8_t)(err - c->thr8);
+        if (err >= c->t.thr8) {
+            c->e.err8 = (uint8_t)(err - c->t.thr8);
             value = (uint8_t)(c->value + c->step1);
         } else {
-            c->err8 = (uint8_t)(err + c->rem);
+            c->e.err8 = (uint8_t)(err + c->rem);
             value = (uint8_t)(c->value + c->step);
         }
         c->value = value;

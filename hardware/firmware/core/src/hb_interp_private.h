@@ -8,11 +8,16 @@
 /* it->next.op when no instruction has been fetched yet (a load): the first step only fetches. */
 #define HB_INTERP_OP_NONE 8u
 
+/* safety_ticks that turns the limiter off (1.2). One program plays at most 2^32 - 1 ticks, so its
+ * count could never pass it anyway: 2.0's interpreter is the same with or without the test. The
+ * players of protocol 3.0 share one count (hb_interp_shared) and need the limiter off for real. */
+#define HB_SAFETY_OFF 0xFFFFFFFFu
+
 /* Enters the brake sequence (1.13); the tick emits its samples (hb_interp.c, brake_tick). */
-static inline void hb_interp_enter_brake(hb_interp *it)
+static inline void hb_interp_enter_brake(hb_interp_shared *sh, hb_interp_play *it)
 {
-    it->brake_left = it->cfg.brake_ticks;
-    it->mode = it->brake_left != 0 ? HB_MODE_BRAKING : HB_MODE_IDLE;
+    sh->brake_left = sh->cfg.brake_ticks;
+    it->mode = sh->brake_left != 0 ? HB_MODE_BRAKING : HB_MODE_IDLE;
 }
 
 #endif

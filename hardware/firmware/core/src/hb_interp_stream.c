@@ -10,10 +10,11 @@
 #include "hb_port.h"
 
 /* Pointer-width sizes: the storage is addressable, so its size and offsets into it fit. */
-HB_NOINLINE const uint8_t *hb_stream_window(hb_interp *it, uint32_t at, const uint8_t **lim)
+HB_NOINLINE const uint8_t *hb_stream_window(hb_interp_shared *sh, hb_interp_play *it, uint32_t at,
+                                            const uint8_t **lim)
 {
-    const hb_source *src = it->src;
-    uint32_t avail = src->written < it->header.body_length ? src->written : it->header.body_length;
+    const hb_source *src = sh->src;
+    uint32_t avail = src->written < sh->header.body_length ? src->written : sh->header.body_length;
     const uint8_t *p = src->data;
     size_t room = (size_t)-1;
     avail -= at;
@@ -36,12 +37,12 @@ HB_NOINLINE const uint8_t *hb_stream_window(hb_interp *it, uint32_t at, const ui
 
 /* Across the ring's wrap, or the error (hb_interp_stream.h). Few registers and two memcpy: it runs
  * in the interpreter's busiest ticks (a wrap every ring's worth of a stream). */
-HB_NOINLINE hb_err hb_stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p,
-                                  const uint8_t **lim)
+HB_NOINLINE hb_err hb_stream_more(hb_interp_shared *sh, hb_interp_play *it, uint8_t copied, uint8_t *buf,
+                                  const uint8_t **p, const uint8_t **lim)
 {
-    const hb_source *src = it->src;
+    const hb_source *src = sh->src;
     uint32_t avail =
-        (src->written < it->header.body_length ? src->written : it->header.body_length) - it->read_offset;
+        (src->written < sh->header.body_length ? src->written : sh->header.body_length) - sh->read_offset;
     const uint8_t *from = *p;
     const uint8_t *ring_end = src->data + (size_t)src->capacity;
     uint8_t count;
@@ -69,24 +70,24 @@ HB_NOINLINE hb_err hb_stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, c
             return HB_OK;
         }
     }
-    return hb_decode_missing(HB_ERR_TRUNCATED, it->read_offset, count, it->header.body_length);
+    return hb_decode_missing(HB_ERR_TRUNCATED, sh->read_offset, count, sh->header.body_length);
 }
 
 /* The CRC still to take is that of the last bytes of the run (hb_stream_crc_ahead took the
  * others). The interpreter's loop releases once, at the end of the step: releases only ever move
  * up, so that is the same as after each fetch. */
-void hb_stream_flush(hb_interp *it, const uint8_t *from, const uint8_t *to)
+void hb_stream_flush(hb_interp_shared *sh, const uint8_t *from, const uint8_t *to)
 {
     size_t n = (size_t)(to - from);
     if (n != 0) {
-        uint32_t at = it->read_offset + (uint32_t)n;
-        hb_source *src = it->src;
+        uint32_t at = sh->read_offset + (uint32_t)n;
+        hb_source *src = sh->src;
         if (at > src->crc_at) {
             size_t behind = (size_t)(at - src->crc_at);
             src->crc = hb_crc16(src->crc, to - behind, behind);
             src->crc_at = at;
         }
-        it->read_offset = at;
+        sh->read_offset = at;
     }
 }
 
@@ -96,7 +97,7 @@ void hb_stream_flush(hb_interp *it, const uint8_t *from, const uint8_t *to)
  * complete when END is fetched, where it is tested (1.14). A device also takes it between steps
  * (hb_device_stream.c), so that it is usually done already. */
 #define CRC_AHEAD 16u
-HB_NOINLINE void hb_stream_crc_ahead(hb_interp *it)
+HB_NOINLINE void hb_stream_crc_ahead(hb_interp_shared *sh)
 {
-    (void)hb_source_crc_ahead(it->src, it->header.body_length, CRC_AHEAD);
+    (void)hb_source_crc_ahead(sh->src, sh->header.body_length, CRC_AHEAD);
 }

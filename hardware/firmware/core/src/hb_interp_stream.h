@@ -24,7 +24,7 @@
 
 /* The bytes from body offset `at` (written) that are written, in the body and before the ring's
  * wrap: returns the first, *lim is past the last. */
-const uint8_t *hb_stream_window(hb_interp *it, uint32_t at, const uint8_t **lim);
+const uint8_t *hb_stream_window(hb_interp_shared *sh, hb_interp_play *it, uint32_t at, const uint8_t **lim);
 
 /* The decoder needed a byte past the window [*p, *lim), where *p is the byte at read_offset.
  * If *lim is the ring's end and more bytes are written: at the wrap, *p, *lim become the window
@@ -32,14 +32,14 @@ const uint8_t *hb_stream_window(hb_interp *it, uint32_t at, const uint8_t **lim)
  * across the wrap and, unless `copied` already, are copied into buf, *p, *lim set around them,
  * and it->end to the end of the window after the wrap (the loop goes on there). Else returns the
  * error of 1.6 (a) and 1.14. */
-HB_MUST_CHECK hb_err hb_stream_more(hb_interp *it, uint8_t copied, uint8_t *buf, const uint8_t **p,
-                                    const uint8_t **lim);
+HB_MUST_CHECK hb_err hb_stream_more(hb_interp_shared *sh, hb_interp_play *it, uint8_t copied, uint8_t *buf,
+                                    const uint8_t **p, const uint8_t **lim);
 
 /* The instructions decoded since `from` (the byte at read_offset) up to `to`: into read_offset,
  * and into the CRC as far as hb_stream_crc_ahead has not taken them already. */
-void hb_stream_flush(hb_interp *it, const uint8_t *from, const uint8_t *to);
+void hb_stream_flush(hb_interp_shared *sh, const uint8_t *from, const uint8_t *to);
 
 /* On a tick with nothing due: the CRC of some of the bytes written after those it has taken. */
-void hb_stream_crc_ahead(hb_interp *it);
+void hb_stream_crc_ahead(hb_interp_shared *sh);
 
 #endif

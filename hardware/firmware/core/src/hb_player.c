@@ -4,18 +4,24 @@
 
 #include <string.h>
 
+#include "hb_interp_private.h"
 #include "hb_messages.h"
 
-void hb_player_reserve(hb_player *pl, const hb_config *core, const hb_play_params *p, uint8_t channel,
-                       const uint8_t *program, const hb_header *header, uint8_t peak)
+void hb_player_shared_init(hb_interp_shared *sh, const hb_config *core)
 {
     /* the interpreter's own limiter, brake and live controls stay idle: they are the channel's
      * and the player's here (3.6) */
     hb_config cfg = *core;
     cfg.brake_ticks = 0;
     cfg.safety_threshold = 255;
-    cfg.safety_ticks = 0xFFFFFFFFu;
-    hb_interp_init(&pl->it, &cfg);
+    cfg.safety_ticks = HB_SAFETY_OFF;
+    hb_interp_shared_init(sh, &cfg);
+}
+
+void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params *p, uint8_t channel,
+                       const uint8_t *program, const hb_header *header, uint8_t peak)
+{
+    hb_interp_play_init(&pl->it);
     pl->state = HB_PLAYER_PENDING;
     pl->flags = (uint8_t)(p->flags & (HB_PLAYER_SUM | HB_PLAYER_CUT | HB_PLAYER_MUTED | HB_PLAYER_AT));
     pl->play = p->play;
@@ -45,8 +51,8 @@ void hb_player_reserve(hb_player *pl, const hb_config *core, const hb_play_param
     }
     pl->total = header->total_ticks;
     pl->loop_end = p->loop_end != 0u ? p->loop_end : header->total_ticks;
-    hb_interp_load_parsed(&pl->it, header, program);
-    (void)hb_player_seek(pl, program, p->from);
+    hb_interp_play_load_parsed(sh, &pl->it, header, program);
+    (void)hb_player_seek(pl, sh, p->from);
 }
 
 uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate)
@@ -91,13 +97,13 @@ HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_tick
  * its end tick E (L, or T on the last iteration): with iterations left the program starts again
  * and p becomes p - E (possibly again within this step). Returns 1 when the play's last iteration
  * ended. At most ceil(r / 256) program ticks run in all (3.9). */
-static HB_NOINLINE uint8_t advance(hb_player *pl)
+static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh)
 {
     for (;;) {
         uint8_t last = (uint8_t)(pl->loops == 1u);
         uint32_t e = last ? pl->total : pl->loop_end;
         while (pl->it.tick <= pl->pos && pl->it.tick < e) {
-            hb_sample s = hb_interp_step(&pl->it);
+            hb_sample s = hb_interp_play_step(sh, &pl->it);
             pl->held_amp = s.amp;
             pl->held_sharp = s.sharp;
         }
@@ -114,14 +120,14 @@ static HB_NOINLINE uint8_t advance(hb_player *pl)
             pl->loops--;
         }
         pl->pos -= e;
-        hb_interp_restart(&pl->it);
+        hb_interp_play_restart(sh, &pl->it);
     }
 }
 
 /* The stream (3.12): one program tick a step; END or a fetch fault (1.14) ends the play. */
-static uint8_t advance_stream(hb_player *pl, uint8_t *code)
+static uint8_t advance_stream(hb_player *pl, hb_interp_shared *sh, uint8_t *code)
 {
-    hb_sample s = hb_interp_step(&pl->it);
+    hb_sample s = hb_interp_play_step(sh, &pl->it);
     if (pl->it.mode != HB_MODE_PLAYING) {
         *code = pl->it.error;
         pl->iterations = pl->it.error == HB_OK ? 1u : 0u;
@@ -142,8 +148,8 @@ static uint8_t frozen(hb_player *pl, uint32_t n)
     return (uint8_t)((pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_SEEK_FADE)) != 0u);
 }
 
-uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, uint16_t brake_ticks,
-                       hb_player_out *out)
+uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t duck, uint16_t slew,
+                       uint16_t brake_ticks, hb_player_out *out)
 {
     uint8_t still = 0, sharp_flag;
     uint16_t target;
@@ -178,7 +184,7 @@ uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, 
             pl->pos += (uint32_t)(phi >> 8);
             pl->phi = (uint8_t)(phi & 0xFFu);
         }
-        ended = pl->slot == HB_STREAM_SLOT ? advance_stream(pl, &code) : advance(pl);
+        ended = pl->slot == HB_STREAM_SLOT ? advance_stream(pl, sh, &code) : advance(pl, sh);
         if (ended) {
             out->brake = hb_player_brake_from_here(pl, brake_ticks);
             return code;
@@ -188,7 +194,7 @@ uint8_t hb_player_step(hb_player *pl, uint32_t n, uint16_t duck, uint16_t slew, 
     m = (uint16_t)(pl->scale + (pl->scale >> 7));
     amp = ((uint32_t)(uint16_t)(pl->held_amp * m) * pl->gain + 32768u) >> 16; /* 255 * 256 fits u16 */
     out->amp = (uint8_t)amp;
-    sharp_flag = (uint8_t)(pl->it.header.flags & HB_FLAG_SHARP);
+    sharp_flag = (uint8_t)(pl->it.flags & HB_FLAG_SHARP);
     if (sharp_flag) {
         int16_t s = (int16_t)(pl->held_sharp + pl->offset);
         out->sharp = (uint8_t)(s < 0 ? 0 : (s > 255 ? 255 : s));

@@ -26,30 +26,30 @@ static void ramp_skip(hb_channel *c, uint32_t n)
     uint8_t needed = down ? (uint8_t)(c->value - c->target) : (uint8_t)(c->target - c->value);
     uint32_t moved = 0;
     if (c->ramp == HB_RAMP_SHORT) {
-        uint8_t d = (uint8_t)(c->thr8 + c->rem); /* D <= 255 */
+        uint8_t d = (uint8_t)(c->t.thr8 + c->rem); /* D <= 255 */
         uint8_t q = down ? (uint8_t)(0u - c->step) : c->step;
         if (n < d) { /* 16-bit: n < 255, sum <= 254 + 254 * 254, moved <= n * (q + 1) <= 254 * 256 */
             uint8_t k = (uint8_t)n;
-            uint16_t sum = (uint16_t)(c->err8 + (uint16_t)k * c->rem);
+            uint16_t sum = (uint16_t)(c->e.err8 + (uint16_t)k * c->rem);
             moved = (uint16_t)((uint16_t)k * q + sum / d);
-            c->err8 = (uint8_t)(sum % d);
+            c->e.err8 = (uint8_t)(sum % d);
         }
         if (n >= d || moved >= needed) {
             moved = needed;
         }
     } else { /* long: q = 0, at most 255 carries, each found with one division */
-        uint32_t err = c->err;
+        uint32_t err = c->e.err;
         while (n != 0u && moved < needed) {
-            uint32_t m = err >= c->thr ? 1u : 1u + (c->thr - err + c->rem - 1u) / c->rem;
+            uint32_t m = err >= c->t.thr ? 1u : 1u + (c->t.thr - err + c->rem - 1u) / c->rem;
             if (m > n) {
                 err += n * c->rem; /* < thr + rem = D < 2^28 */
                 break;
             }
-            err = err + (m - 1u) * c->rem - c->thr;
+            err = err + (m - 1u) * c->rem - c->t.thr;
             moved++;
             n -= m;
         }
-        c->err = err;
+        c->e.err = err;
     }
     c->value = down ? (uint8_t)(c->value - moved) : (uint8_t)(c->value + moved);
     if (c->value == c->target) {
@@ -65,7 +65,7 @@ static void channel_skip(hb_channel *c, uint32_t n)
 }
 
 /* n ticks with nothing due (n <= the countdown): ramps, voices, countdown and tick, at once. */
-static void skip_ticks(hb_interp *it, uint32_t n)
+static void skip_ticks(hb_interp_play *it, uint32_t n)
 {
     uint32_t wait = ((uint32_t)it->wait_high << 16 | it->wait) - n;
     uint8_t i, kept = 0;
@@ -86,7 +86,7 @@ static void skip_ticks(hb_interp *it, uint32_t n)
 
 /* Which channels a loop's body touches (bit 0 amplitude, bit 1 sharpness), from its first body
  * byte to its ENDLOOP; adds the instructions decoded to *cost. */
-static uint8_t body_touches(const hb_interp *it, const uint8_t *pc, uint32_t *cost)
+static uint8_t body_touches(const hb_interp_play *it, const uint8_t *pc, uint32_t *cost)
 {
     uint8_t touched = 0, nest = 0;
     for (;;) {
@@ -124,7 +124,7 @@ typedef struct {
 
 /* After the tick t ran: new loops, and iteration boundaries (a count left that went down); at the
  * outermost boundary past its first s iterations, the whole iterations before k are skipped. */
-static void loops_after_tick(hb_interp *it, loop_view *v, uint32_t t, uint32_t k, uint32_t *cost)
+static void loops_after_tick(hb_interp_play *it, loop_view *v, uint32_t t, uint32_t k, uint32_t *cost)
 {
     uint8_t d, skipped = 0;
     for (d = 0; d < it->loop_depth; d++) {
@@ -166,12 +166,12 @@ static void loops_after_tick(hb_interp *it, loop_view *v, uint32_t t, uint32_t k
     v->depth = it->loop_depth;
 }
 
-uint32_t hb_player_seek(hb_player *pl, const uint8_t *program, uint32_t k)
+uint32_t hb_player_seek(hb_player *pl, hb_interp_shared *sh, uint32_t k)
 {
-    hb_interp *it = &pl->it;
+    hb_interp_play *it = &pl->it;
     loop_view v;
     uint32_t cost = 0;
-    hb_interp_load_parsed(it, &it->header, program);
+    hb_interp_play_restart(sh, it);
     v.depth = 0;
     while (it->tick < k) {
         uint32_t wait = (uint32_t)it->wait_high << 16 | it->wait;
@@ -179,8 +179,8 @@ uint32_t hb_player_seek(hb_player *pl, const uint8_t *program, uint32_t k)
             skip_ticks(it, wait < k - it->tick ? wait : k - it->tick);
         } else {
             uint32_t t = it->tick;
-            (void)hb_interp_step(it);
-            cost += it->executed;
+            (void)hb_interp_play_step(sh, it);
+            cost += sh->executed;
             loops_after_tick(it, &v, t, k, &cost);
         }
     }
