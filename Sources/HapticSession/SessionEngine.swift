@@ -77,6 +77,13 @@ package final class SessionEngine {
     var lastSend = -Double.infinity
     var slots: [UInt8: SlotProgram] = [:]
     var pings: [UInt32: PendingPing] = [:]
+    /// PINGs given up unanswered (`pingWait`): their bytes may still wait in the device's ring, so
+    /// they keep counting (`pingFits`) until a later answer shows the device past them, or a second.
+    var givenUpPings: [UInt32: (offset: Int, at: Double)] = [:]
+    /// `bytesSent` before the last command's latest transmission, and before the last answered
+    /// frame: the device has consumed everything sent before it.
+    var commandOffset = 0
+    var consumedOffset = 0
     private var nextEcho: UInt32 = 1
     var pendingParameters: Message.SetParam?
     var lastParameters = -Double.infinity
@@ -188,8 +195,10 @@ package final class SessionEngine {
         }
         for (echo, ping) in pings where now - ping.sent >= pingWait {
             pings[echo] = nil
+            givenUpPings[echo] = (ping.offset, now)
             ping.completion(.failure(.timedOut("PONG")))
         }
+        givenUpPings = givenUpPings.filter { now - $0.value.at < 1 }
         flushParameters(now: now)
         pumpStream(now: now)
         keepAlive(now: now)
@@ -322,6 +331,8 @@ package final class SessionEngine {
             }
         case .pong(let pong):
             deviceTick = (pong.tick, now)
+            if let offset = pings[pong.echo]?.offset ?? givenUpPings[pong.echo]?.offset { consumedOffset = max(consumedOffset, offset) }
+            givenUpPings[pong.echo] = nil
             if let ping = pings.removeValue(forKey: pong.echo) {
                 ping.completion(.success(PingSample(sent: ping.sent, received: now, pong: pong)))
             }
@@ -361,6 +372,7 @@ package final class SessionEngine {
         // attempt only makes the estimate longer, which is safe).
         if command.attempt == 1 || smoothedRoundTrip == nil { roundTrip(now - command.lastSent) }
         respondedSequence = sequence
+        consumedOffset = max(consumedOffset, commandOffset)
         inFlight = nil
         bytesSinceCommand = 0
         deliver(reply, now: now)

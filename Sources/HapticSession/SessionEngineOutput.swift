@@ -25,6 +25,7 @@ extension SessionEngine {
     func transmitCommand(_ bytes: [UInt8], now: Double) -> Bool {
         let room = Int(info?.rxBuffer ?? 64) / (bytes.count + 1)
         bytesSinceCommand = 0
+        commandOffset = bytesSent
         for _ in 0..<max(1, min(commandCopies, room)) {
             guard transmit(bytes, now: now) else { return false }
             bytesSinceCommand += bytes.count
@@ -47,11 +48,14 @@ extension SessionEngine {
 
     /// Whether a PING may go out now (2.5): a PONG (18 bytes) is longer than its PING (12), so a
     /// device answers PINGs slower than the line brings them, and unanswered PINGs must leave half
-    /// its receive buffer free. With a command in flight the bytes-in-flight rule holds as well.
+    /// its receive buffer free. A PING given up still counts until a later answer (the device
+    /// answers in order) shows it consumed: a host that stalled gives up PINGs that have not even
+    /// left its side yet. With a command in flight the bytes-in-flight rule holds as well.
     package var pingFits: Bool {
         guard case .ready = state else { return false }
         let rxBuffer = Int(info?.rxBuffer ?? 136)
-        let oldest = pings.values.map(\.offset).min()
+        let offsets = pings.values.map(\.offset) + givenUpPings.values.map(\.offset)
+        let oldest = offsets.filter { $0 >= consumedOffset }.min()
         let unanswered = oldest.map { bytesSent - $0 } ?? 0
         let ping = Self.pingFrameBytes + (needsDelimiter ? 1 : 0)
         if unanswered + ping > rxBuffer / 2 { return false }

@@ -32,12 +32,25 @@ import Testing
         #expect(!link.engine.pingFits)
     }
 
-    @Test func pingsGivenUpMakeRoom() throws {
+    /// A PING the host gave up may still wait in the device's ring (a host that stalled gives up
+    /// PINGs that had not yet reached the device): its bytes count until an answer to a later
+    /// frame shows the device past it, or for a second.
+    @Test func pingsGivenUpKeepTheirRoomUntilALaterAnswer() throws {
         let link = try NoisyLineHostRuleTests.connectedLink()
+        _ = NoisyLineHostRuleTests.framesSent(link)
         for _ in 0..<40 { link.engine.ping(now: link.time) { _ in } }
-        #expect(!link.engine.pingFits)
-        // Unanswered past their wait: the host gives them up, and the room with them.
+        let sent = NoisyLineHostRuleTests.framesSent(link)
         link.engine.poll(now: link.time + 5)
+        #expect(!link.engine.pingFits)
+        // The device answers them at last, in order: the last PONG shows every one consumed.
+        let pongs = try sent.map { try link.device.receive($0.encoded()) }
+        link.engine.receive(try #require(pongs.last), now: link.time + 5.1)
+        #expect(link.engine.pingFits)
+        // Unanswered for a second after being given up: the room comes back without an answer.
+        for _ in 0..<40 { link.engine.ping(now: link.time + 5.2) { _ in } }
+        link.engine.poll(now: link.time + 6)
+        #expect(!link.engine.pingFits)
+        link.engine.poll(now: link.time + 7.1)
         #expect(link.engine.pingFits)
     }
 }
