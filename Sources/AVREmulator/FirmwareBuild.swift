@@ -1,6 +1,5 @@
 import Foundation
 import HapticCompiler
-import HapticTransport
 
 /// Builds a firmware ELF for the ATmega328P board port with its Makefile
 /// (hardware/firmware/boards/atmega328p/Makefile) and returns its path. Builds are
@@ -63,31 +62,16 @@ public struct AVRFirmwareBuild: Sendable, Hashable {
     /// Runs make on the board port of the checkout at `repositoryRoot` and returns the ELF's path.
     /// Images go to `buildDirectory` (default: the checkout's `hardware/firmware/build`).
     public func build(repositoryRoot: String, buildDirectory: String? = nil) throws(AVRFirmwareBuildError) -> String {
-        let board = repositoryRoot + "/hardware/firmware/boards/atmega328p"
-        let buildDirectory = buildDirectory ?? repositoryRoot + "/hardware/firmware/build"
-        try? FileManager.default.createDirectory(atPath: buildDirectory, withIntermediateDirectories: true)
-        let lock = open(buildDirectory + "/.atmega328p-build.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        defer { if lock >= 0 { close(lock) } }
-        if lock >= 0 { flock(lock, LOCK_EX) }
-        let arguments = makeArguments + ["BUILD_ROOT=\(buildDirectory)"]
-        _ = try Self.make(["-s", "-C", board] + arguments + ["all"])
-        let path = try Self.make(["-s", "--no-print-directory", "-C", board] + arguments + ["print-elf"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        guard FileManager.default.fileExists(atPath: path) else { throw .noOutput(path) }
-        return path
-    }
-
-    private static func make(_ arguments: [String]) throws(AVRFirmwareBuildError) -> String {
-        let result: ProcessOutput
         do {
-            result = try runProcess(executable: "/usr/bin/env", arguments: ["make"] + arguments)
+            return try BoardPortMake(board: "atmega328p", variables: makeArguments)
+                .build(repositoryRoot: repositoryRoot, buildDirectory: buildDirectory)
         } catch {
-            throw .make(status: -1, log: "cannot run make: \(error)")
+            switch error {
+            case .cannotRun(let reason): throw .make(status: -1, log: "cannot run make: \(reason)")
+            case .failed(let status, let log): throw .make(status: status, log: log)
+            case .noOutput(let path): throw .noOutput(path)
+            }
         }
-        guard result.status == 0 else {
-            throw .make(status: result.status, log: String(decoding: result.stderr + result.stdout, as: UTF8.self))
-        }
-        return String(decoding: result.stdout, as: UTF8.self)
     }
 }
 

@@ -83,13 +83,8 @@ public struct HostLink {
 }
 
 extension HostLink.Received {
-    public var isAck: Bool { if case .ack = message { return true } else { return false } }
-    public var isNack: Bool { if case .nack = message { return true } else { return false } }
-    public var isResponse: Bool {
-        switch message {
-        case .ack, .nack, .info: return true
-        default: return false
-        }
-    }
-    public var ackValue: UInt32? { if case .ack(let a) = message { return a.value } else { return nil } }
+    public var isAck: Bool { message.ackValue != nil }
+    public var isNack: Bool { if case .nack = message { true } else { false } }
+    public var isResponse: Bool { message.isResponse }
+    public var ackValue: UInt32? { message.ackValue }
 }

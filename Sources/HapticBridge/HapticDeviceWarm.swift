@@ -17,10 +17,15 @@ extension HapticDevice {
     /// `prepare(program:)`, then waits until the output stage is awake (`prepareAndWarm(_:)`).
     public func prepareAndWarm(program: Program) async throws -> PreparedPattern {
         let prepared = try await prepare(program: program)
-        if let info {
-            try await Task.sleep(nanoseconds: UInt64(Double(Int(info.wakeTicks) + Self.warmMarginTicks) / Double(info.rate) * 1e9))
-        }
+        try await waitUntilWarm()
         return prepared
+    }
+
+    /// After a PREPARE: waits W ticks (INFO `wake_ticks`, PROTOCOL.md 2.9) and `warmMarginTicks`
+    /// more, until the output stage is awake. No wait before the handshake (no INFO yet).
+    public func waitUntilWarm() async throws {
+        guard let info else { return }
+        try await Task.sleep(nanoseconds: UInt64(Double(Int(info.wakeTicks) + Self.warmMarginTicks) / Double(info.rate) * 1e9))
     }
 }
 

@@ -89,6 +89,15 @@ func writeOutput(_ bytes: [UInt8], to path: String) throws {
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+
+    /// `body`'s result; whatever it throws becomes the command's failure, said in one line.
+    static func reporting<T>(_ body: () async throws -> T) async throws(CommandFailure) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
 }
 
 /// Levenshtein distance, for "did you mean" hints.

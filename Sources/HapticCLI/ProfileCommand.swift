@@ -178,12 +178,7 @@ struct Profile: AsyncParsableCommand {
             path = device.path
         }
         defer { virtual?.stop() }
-        let device: HapticDevice
-        do {
-            device = try await HapticDevice.open(path: path, baudRate: line.baud)
-        } catch {
-            throw CommandFailure("\(error)")
-        }
+        let device = try await CommandFailure.reporting { try await HapticDevice.open(path: path, baudRate: line.baud) }
         let report: LatencyReport
         do {
             // The virtual device's felt onset runs through what it output; a board's through the model.

@@ -5,12 +5,7 @@ import SerialBridge
 /// (`SyncProfiler`, docs/performance.md "Start skew across boards").
 extension Profile {
     func runSync() async throws {
-        let group: HapticDeviceGroup
-        do {
-            group = try await HapticDeviceGroup.open(paths: port, baudRate: line.baud)
-        } catch {
-            throw CommandFailure("\(error)")
-        }
+        let group = try await CommandFailure.reporting { try await HapticDeviceGroup.open(paths: port, baudRate: line.baud) }
         let report: SyncReport
         do {
             let profiler = SyncProfiler(group: group, options: .init(plays: n, longPlay: longPlay, compensatingRates: !noStretch))

@@ -165,10 +165,7 @@ final class ConformanceLink {
         try send(bytes)
         let what = "the response to \(name) seq \(sequence)"
         let response = try receiveChecked(until: deadline, what: what) { frame, message in
-            switch message {
-            case .ack, .nack, .info: frame.sequence == sequence
-            default: false
-            }
+            message.isResponse && frame.sequence == sequence
         }
         guard let response else { throw Divergence("no response to \(name) seq \(sequence) within \(milliseconds(responseTimeout))") }
         return response

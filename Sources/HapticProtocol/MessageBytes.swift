@@ -50,31 +50,21 @@ struct PayloadFields {
         position = index + 1
     }
 
-    mutating func i8(_ value: inout Int8) {
-        var raw = UInt8(bitPattern: value)
-        u8(&raw)
-        value = Int8(bitPattern: raw)
+    /// A little-endian integer of `Value`'s width, a byte at a time through `u8`.
+    mutating func integer<Value: FixedWidthInteger>(_ value: inout Value) {
+        var result: Value = 0
+        for shift in stride(from: 0, to: Value.bitWidth, by: 8) {
+            var byte = UInt8(truncatingIfNeeded: value >> shift)
+            u8(&byte)
+            result |= Value(truncatingIfNeeded: byte) << shift
+        }
+        value = result
     }
 
-    mutating func u16(_ value: inout UInt16) {
-        var low = UInt8(truncatingIfNeeded: value), high = UInt8(truncatingIfNeeded: value >> 8)
-        u8(&low)
-        u8(&high)
-        value = UInt16(low) | UInt16(high) << 8
-    }
-
-    mutating func i16(_ value: inout Int16) {
-        var raw = UInt16(bitPattern: value)
-        u16(&raw)
-        value = Int16(bitPattern: raw)
-    }
-
-    mutating func u32(_ value: inout UInt32) {
-        var low = UInt16(truncatingIfNeeded: value), high = UInt16(truncatingIfNeeded: value >> 16)
-        u16(&low)
-        u16(&high)
-        value = UInt32(low) | UInt32(high) << 16
-    }
+    mutating func i8(_ value: inout Int8) { integer(&value) }
+    mutating func u16(_ value: inout UInt16) { integer(&value) }
+    mutating func i16(_ value: inout Int16) { integer(&value) }
+    mutating func u32(_ value: inout UInt32) { integer(&value) }
 
     mutating func version(_ value: inout ProtocolVersion) {
         u8(&value.major)

@@ -49,3 +49,16 @@ extension Message {
         }
     }
 }
+
+extension Message {
+    /// A response to a command (2.4): ACK, NACK, or INFO (HELLO's answer).
+    public var isResponse: Bool {
+        switch self {
+        case .ack, .nack, .info: true
+        default: false
+        }
+    }
+
+    /// ACK's value; nil for any other message.
+    public var ackValue: UInt32? { if case .ack(let ack) = self { ack.value } else { nil } }
+}

@@ -17,9 +17,7 @@ package final class SessionRunner: @unchecked Sendable {
     package let transport: any Transport
     private let lock = NSLock()
     private let engine: SessionEngine
-    private let finished = DispatchSemaphore(value: 0)
-    private var running = false
-    private var stopping = false
+    private let loop = LoopThread()
 
     package init(transport: any Transport, timing: SessionTiming, logger: Logger, onEvent: @escaping @Sendable (DeviceEvent) -> Void) {
         self.transport = transport
@@ -31,20 +29,11 @@ package final class SessionRunner: @unchecked Sendable {
     }
 
     /// True while the reader thread runs.
-    package var isReading: Bool { lock.withLock { running && !threadEnded } }
-    private var threadEnded = false
+    package var isReading: Bool { loop.isRunning }
 
     /// Starts the reader thread (once).
     package func start() {
-        let begin = lock.withLock { () -> Bool in
-            guard !running, !stopping else { return false }
-            running = true
-            return true
-        }
-        guard begin else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "haptic-session \(transport.name)"
-        thread.start()
+        loop.start(name: "haptic-session \(transport.name)") { [self] in run() }
     }
 
     /// Runs `body` with the engine and the current monotonic time, under the lock.
@@ -53,12 +42,8 @@ package final class SessionRunner: @unchecked Sendable {
     }
 
     private func run() {
-        defer {
-            lock.withLock { threadEnded = true }
-            finished.signal()
-        }
         nameCurrentThread("haptic-session")
-        while !lock.withLock({ stopping }) {
+        while !loop.isStopping {
             do {
                 let bytes = try transport.read(maxCount: 4096, timeout: Self.readSlice)
                 withEngine { engine, now in
@@ -67,8 +52,7 @@ package final class SessionRunner: @unchecked Sendable {
                 }
             } catch {
                 // Closed by `stop()`: a normal end. Anything else ends the session with that error.
-                let stopped = lock.withLock { stopping }
-                if !stopped { withEngine { engine, _ in engine.transportFailed(error) } }
+                if !loop.isStopping { withEngine { engine, _ in engine.transportFailed(error) } }
                 return
             }
         }
@@ -76,13 +60,9 @@ package final class SessionRunner: @unchecked Sendable {
 
     /// Closes the transport and waits for the reader thread to end.
     package func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            let wasRunning = running && !stopping
-            stopping = true
-            return wasRunning
+        loop.stop {
+            transport.close()
+            withEngine { engine, _ in engine.transportFailed(TransportError(.closed, name: transport.name, detail: "session closed")) }
         }
-        transport.close()
-        withEngine { engine, _ in engine.transportFailed(TransportError(.closed, name: transport.name, detail: "session closed")) }
-        if wasRunning { finished.wait() }
     }
 }

@@ -18,13 +18,11 @@ public final class NoisyLineProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var toDevice: LineNoise
     private var toHost: LineNoise
-    private var stopping = false
     private var cleanFromDevice: [UInt8] = []
     /// Keep every byte the device sent, before the noise (`deviceBytes`): the device's own account
     /// of what it did, for checking what the host concluded. Set before `start`.
     public var recordsDeviceBytes = false
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop = LoopThread()
 
     public init(
         devicePath: String, toDevice: LineNoise, toHost: LineNoise, configuration: SerialConfiguration = SerialConfiguration()
@@ -47,13 +45,9 @@ public final class NoisyLineProxy: @unchecked Sendable {
     public var deviceBytes: [UInt8] { lock.withLock { cleanFromDevice } }
 
     public func start() {
-        let thread = Thread { [self] in
-            defer { finished.signal() }
-            while !lock.withLock({ stopping }) { pump() }
+        loop.start(name: "noisy-line") { [self] in
+            while !loop.isStopping { pump() }
         }
-        thread.name = "noisy-line"
-        lock.withLock { self.thread = thread }
-        thread.start()
     }
 
     private func pump() {
@@ -78,12 +72,7 @@ public final class NoisyLineProxy: @unchecked Sendable {
 
     /// Ends the copying and closes both ends.
     public func stop() {
-        let running = lock.withLock { () -> Bool in
-            let running = thread != nil && !stopping
-            stopping = true
-            return running
-        }
-        if running { finished.wait() }
+        loop.stop()
         device.close()
         pty.close()
     }

@@ -73,9 +73,7 @@ public final class VirtualDevice: @unchecked Sendable {
     private var rx: UARTLine
     private var tx: UARTLine
     private var state = Counters()
-    private var thread: Thread?
-    private var stopping = false
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop = LoopThread()
 
     /// Traffic and timing figures.
     public struct Counters: Sendable, Hashable {
@@ -115,24 +113,12 @@ public final class VirtualDevice: @unchecked Sendable {
 
     /// Starts the device thread (the RESET notice of the boot goes out first).
     public func start() {
-        let begin = lock.withLock { () -> Bool in
-            guard thread == nil, !stopping else { return false }
-            let thread = Thread { [self] in run() }
-            thread.name = "virtual-device \(pty.slavePath)"
-            self.thread = thread
-            return true
-        }
-        if begin { lock.withLock { thread }?.start() }
+        loop.start(name: "virtual-device \(pty.slavePath)") { [self] in run() }
     }
 
     /// Stops the thread and closes the pty: a connected client sees the port disappear.
     public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            let running = thread != nil && !stopping
-            stopping = true
-            return running
-        }
-        if wasRunning { finished.wait() }
+        loop.stop()
         pty.close()
     }
 
@@ -189,7 +175,6 @@ public final class VirtualDevice: @unchecked Sendable {
     // MARK: The device thread
 
     private func run() {
-        defer { finished.signal() }
         nameCurrentThread("virtual-device")
         let period = ClockDrift.tickPeriod(rate: Double(configuration.core.rate) * options.speed, ppm: options.driftPPM)
         var origin = monotonicSeconds()
@@ -197,7 +182,7 @@ public final class VirtualDevice: @unchecked Sendable {
         lock.withLock {
             transmit(model.takeOutput(), at: origin)
         }
-        while !lock.withLock({ stopping }) {
+        while !loop.isStopping {
             let now = monotonicSeconds()
             let due = origin + Double(step) * period
             if now < due {

@@ -88,12 +88,7 @@ public struct QEMUHostLink {
 }
 
 extension QEMUHostLink.Received {
-    public var isAck: Bool { if case .ack = message { return true } else { return false } }
-    public var isResponse: Bool {
-        switch message {
-        case .ack, .nack, .info: return true
-        default: return false
-        }
-    }
-    public var ackValue: UInt32? { if case .ack(let a) = message { return a.value } else { return nil } }
+    public var isAck: Bool { message.ackValue != nil }
+    public var isResponse: Bool { message.isResponse }
+    public var ackValue: UInt32? { message.ackValue }
 }

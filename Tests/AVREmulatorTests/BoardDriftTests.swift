@@ -2,9 +2,7 @@
 #if Emulator
     import AVREmulator
     import Foundation
-    import HapticTransport
     import SerialBridge
-    import Synchronization
     import TestSupport
     import Testing
 
@@ -12,21 +10,12 @@
     /// the host's, as the host's clock estimate measures it from PINGs over three seconds.
     @Suite struct BoardDriftTests {
         @Test func theHostMeasuresTheBoardsDrift() async throws {
-            let path = try AVRFirmwareBuild().build(repositoryRoot: Repository.root.path)
-            let board = try AVRBoard(firmware: path)
-            let pty = try PseudoTerminal()
-            defer { pty.close() }
-            nonisolated(unsafe) let server = AVRBoardServer(board: board, link: pty.master, realTime: true)
-            server.driftPPM = 5_000
-            let done = Atomic<Bool>(false)
-            let thread = Thread {
-                try? server.serve { !done.load(ordering: .relaxed) }
-                done.store(true, ordering: .relaxed)
-            }
-            thread.start()
-            defer { done.store(true, ordering: .relaxed) }
-            let device = try await HapticDevice.open(path: pty.slavePath)
-            server.resetLongestLag()
+            let served = try ServedBoard()
+            served.server.driftPPM = 5_000
+            served.start()
+            defer { served.stop() }
+            let device = try await HapticDevice.open(path: served.pty.slavePath)
+            served.server.resetLongestLag()
             var estimate = try await device.synchronizeClock(samples: 4)
             let end = HapticDevice.hostTime() + 3
             while HapticDevice.hostTime() < end {
@@ -34,10 +23,8 @@
                 estimate = try await device.synchronizeClock(samples: 2)
             }
             // While the host was there (a write to a pty nobody reads can hold the server up later).
-            let lag = server.longestLag
+            let lag = served.server.longestLag
             await device.close()
-            done.store(true, ordering: .relaxed)
-            while !thread.isFinished { try await Task.sleep(nanoseconds: 10_000_000) }
             print(
                 "REPORT board drift: set 5000 ppm, estimated \(String(format: "%.0f +- %.0f", estimate.ratePPM, estimate.ratePPMBound)) ppm; the simulation lagged the wall clock by up to \(String(format: "%.1f", lag * 1000)) ms"
             )

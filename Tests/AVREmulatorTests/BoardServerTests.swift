@@ -52,29 +52,19 @@
         /// firmware runs: the server reproduces it, and the host's handshake survives it, its first
         /// HELLO lost in the bootloader and the next sent as soon as the board's RESET notice arrives.
         @Test func openingThePortResetsTheBoardAndTheHandshakeWaitsForItsBoot() async throws {
-            let path = try AVRFirmwareBuild().build(repositoryRoot: Repository.root.path)
-            let board = try AVRBoard(firmware: path)
-            let pty = try PseudoTerminal()
-            defer { pty.close() }
             let bootloader = AVRBoardServer.unoBootloaderSeconds / 2
-            nonisolated(unsafe) let server = AVRBoardServer(
-                board: board, pty: pty, realTime: true,
-                bootloaderCycles: UInt64(bootloader * Double(board.frequency)))
-            let done = Atomic<Bool>(false)
-            let thread = Thread {
-                try? server.serve { !done.load(ordering: .relaxed) }
-                done.store(true, ordering: .relaxed)
-            }
-            thread.start()
+            let served = try ServedBoard(bootloaderSeconds: bootloader)
+            let (board, server) = (served.board, served.server)
+            served.start()
+            defer { served.stop() }
             try await Task.sleep(nanoseconds: 200_000_000)  // the board has booted, no client yet
             let opened = Date()
-            let device = try await HapticDevice.open(path: pty.slavePath)
+            let device = try await HapticDevice.open(path: served.pty.slavePath)
             let handshake = Date().timeIntervalSince(opened)
             let info = await device.info
             let ping = try await device.ping()
             await device.close()
-            done.store(true, ordering: .relaxed)
-            while !thread.isFinished { try await Task.sleep(nanoseconds: 10_000_000) }
+            served.stop()
 
             #expect(info?.profileNameString == "lra-170hz-10mm")
             #expect(ping.roundTrip < 0.1)

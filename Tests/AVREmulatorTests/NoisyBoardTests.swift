@@ -6,7 +6,6 @@
     import HapticTransport
     import DeviceTestSupport
     import SerialBridge
-    import Synchronization
     import TestSupport
     import Testing
 
@@ -16,24 +15,16 @@
     /// outcomes, not timings.
     @Suite(.serialized) struct NoisyBoardTests {
         @Test func everyPlayIsReportedAsTheBoardPlayedIt() async throws {
-            let path = try AVRFirmwareBuild().build(repositoryRoot: Repository.root.path)
-            let board = try AVRBoard(firmware: path)
-            let pty = try PseudoTerminal()
-            defer { pty.close() }
-            nonisolated(unsafe) let server = AVRBoardServer(board: board, link: pty.master, realTime: true)
-            let done = Atomic<Bool>(false)
-            let thread = Thread {
-                try? server.serve { !done.load(ordering: .relaxed) }
-            }
-            thread.start()
-            defer { done.store(true, ordering: .relaxed) }
+            let served = try ServedBoard()
+            served.start()
+            defer { served.stop() }
             try await Task.sleep(nanoseconds: 200_000_000)  // booted
             let profile = FaultProfile(drop: 0.01, corrupt: 0.01)
             let noise = (
                 LineNoise(profile: profile, insert: 0.002, burst: 0.001, burstLength: 6, seed: 29),
                 LineNoise(profile: profile, insert: 0.002, burst: 0.001, burstLength: 6, seed: 30)
             )
-            let run = try LossyLineRun(devicePath: pty.slavePath, noise: noise, baudRate: SerialConfiguration.referenceBaudRate)
+            let run = try LossyLineRun(devicePath: served.pty.slavePath, noise: noise, baudRate: SerialConfiguration.referenceBaudRate)
             let patterns =
                 ["impact.medium", "notification.success", "impact.heavy"].compactMap { Preset.named($0)?.pattern }
                 + [HapticPattern(events: [.continuous(at: 0, duration: 1.5, intensity: 0.5, sharpness: 0.3)])]

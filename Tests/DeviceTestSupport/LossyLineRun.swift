@@ -102,9 +102,7 @@ public final class LossyLineRun {
             let prepared = try await device.prepare(pattern)
             duration = prepared.duration
             marks.append(HapticDevice.hostTime())
-            if let info = await device.info {
-                try await Task.sleep(nanoseconds: UInt64(Double(info.wakeTicks + 5) / Double(info.rate) * 1e9))
-            }
+            try await device.waitUntilWarm()
             marks.append(HapticDevice.hostTime())
             // Without a clock estimate (every PING or PONG lost) `haptic play` plays on.
             _ = try? await device.synchronizeClock()

@@ -14,29 +14,24 @@ final class ModelServer<Device: ServedDevice>: @unchecked Sendable {  // `device
     let pty: PseudoTerminal
     var path: String { pty.slavePath }
     private var device: Device
-    private let lock = NSLock()
-    private var stopping = false
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop = LoopThread()
 
     init(_ device: Device) throws {
         self.device = device
         pty = try PseudoTerminal()
-        let thread = Thread { [self] in run() }
-        thread.start()
+        loop.start(name: "model-server") { [self] in run() }
     }
 
     func stop() {
-        lock.withLock { stopping = true }
-        finished.wait()
+        loop.stop()
         pty.close()
     }
 
     private func run() {
-        defer { finished.signal() }
         let period = 0.001
         let origin = monotonicSeconds()
         var steps = 0
-        while !lock.withLock({ stopping }) {
+        while !loop.isStopping {
             let bytes = (try? pty.master.read(maxCount: 4096, timeout: 0.0005)) ?? []
             var out = bytes.isEmpty ? [] : device.receive(bytes)
             while origin + Double(steps) * period <= monotonicSeconds() {

@@ -4,7 +4,6 @@
     import HapticConformance
     import HapticTransport
     import QEMUEmulator
-    import Synchronization
     import TestSupport
     import Testing
 
@@ -18,17 +17,11 @@
             let pty = try PseudoTerminal()
             defer { pty.close() }
             nonisolated(unsafe) let server = QEMUBoardServer(board: board, link: pty.master)
-            let done = Atomic<Bool>(false)
-            let thread = Thread {
-                try? server.serve { !done.load(ordering: .relaxed) }
-                done.store(true, ordering: .relaxed)
-            }
-            thread.start()
+            let serving = ServingThread { goOn in try server.serve(while: goOn) }
             let port = try openTransport(path: pty.slavePath)
             let run = Conformance.run(on: port, options: .init(vectorsDirectory: Repository.path("firmware-protocol/vectors/device")))
             port.close()
-            done.store(true, ordering: .relaxed)
-            while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+            serving.stop()
 
             let failed = run.results.filter { $0.status == .failed }.map { "\($0.kind.rawValue) \($0.name): \($0.detail)" }
             #expect(run.passed, "\(failed)")

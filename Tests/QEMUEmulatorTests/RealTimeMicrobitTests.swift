@@ -26,20 +26,17 @@
             defer { pty.close() }
             nonisolated(unsafe) let server = QEMUBoardServer(board: board, link: pty.master)
             nonisolated(unsafe) let served = board
-            let done = Atomic<Bool>(false)
             let ticks = Atomic<Int>(0)
-            let thread = Thread {
-                try? server.serve {
+            let serving = ServingThread { goOn in
+                try server.serve {
                     ticks.store(served.steps.count, ordering: .relaxed)
-                    return !done.load(ordering: .relaxed)
+                    return goOn()
                 }
-                done.store(true, ordering: .relaxed)
             }
-            thread.start()
 
             var random = SeededGenerator(seed: 28)
             var stalls = 0
-            while Date().timeIntervalSince(started) < 10 && !done.load(ordering: .relaxed) {
+            while Date().timeIntervalSince(started) < 10 && serving.isServing {
                 kill(board.processIdentifier, SIGSTOP)
                 Thread.sleep(forTimeInterval: 0.0003 + 0.0017 * random.unit())
                 kill(board.processIdentifier, SIGCONT)
@@ -49,8 +46,7 @@
             let afterStalls = ticks.load(ordering: .relaxed)
             Thread.sleep(forTimeInterval: 1)
             let aSecondLater = ticks.load(ordering: .relaxed)
-            done.store(true, ordering: .relaxed)
-            while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+            serving.stop()
             let lifetime = Date().timeIntervalSince(started)
 
             #expect(board.isRunning, "QEMU ended: \(board.log.suffix(300))")

@@ -518,18 +518,14 @@ inline void HapticDRV2605L::diag(uint8_t *p) const
     p[0] = HB_DIAG_STAGE_DRV2605L;
     p[2] = flags_;
     p[3] = status_;
-    p[6] = (uint8_t)(ratedMillivolts_ & 0xFFu);
-    p[7] = (uint8_t)(ratedMillivolts_ >> 8);
-    p[8] = (uint8_t)(overdriveMillivolts_ & 0xFFu);
-    p[9] = (uint8_t)(overdriveMillivolts_ >> 8);
+    putU16(p + 6, ratedMillivolts_);
+    putU16(p + 8, overdriveMillivolts_);
     p[10] = calComp_;
     p[11] = calBemf_;
     p[12] = feedback_;
     p[13] = lraPeriod_;
-    p[14] = (uint8_t)(busErrors_ & 0xFFu);
-    p[15] = (uint8_t)(busErrors_ >> 8);
-    p[16] = (uint8_t)(retries_ & 0xFFu);
-    p[17] = (uint8_t)(retries_ >> 8);
+    putU16(p + 14, busErrors_);
+    putU16(p + 16, retries_);
 }
 
 #endif

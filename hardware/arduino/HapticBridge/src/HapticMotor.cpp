@@ -55,12 +55,9 @@ void HapticPWMStage::diag(uint8_t *p) const
     uint16_t rated = (uint16_t)((uint32_t)ratedDuty_ * highest / 255UL);
     uint16_t limit = (uint16_t)((uint32_t)overdriveDuty_ * highest / 255UL);
     p[0] = HB_DIAG_STAGE_PWM;
-    p[4] = (uint8_t)(supplyMillivolts_ & 0xFFu);
-    p[5] = (uint8_t)(supplyMillivolts_ >> 8);
-    p[6] = (uint8_t)(rated & 0xFFu);
-    p[7] = (uint8_t)(rated >> 8);
-    p[8] = (uint8_t)(limit & 0xFFu);
-    p[9] = (uint8_t)(limit >> 8);
+    putU16(p + 4, supplyMillivolts_);
+    putU16(p + 6, rated);
+    putU16(p + 8, limit);
 }
 
 bool HapticERM::begin(const HapticProfile &profile)

@@ -81,6 +81,14 @@ class HapticOutput
 
   protected:
     ~HapticOutput() = default; /* stages are never deleted through this class */
+
+    /* A 16-bit field of a payload, little-endian (PROTOCOL.md 2.2.1): DIAG_REPORT's voltages and
+     * counters. */
+    static void putU16(uint8_t *p, uint16_t value)
+    {
+        p[0] = (uint8_t)(value & 0xFFu);
+        p[1] = (uint8_t)(value >> 8);
+    }
 };
 
 #define HAPTIC_CAP_SHARPNESS 0x0002u

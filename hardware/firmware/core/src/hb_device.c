@@ -75,7 +75,7 @@ int32_t hb_dev_tick_diff(uint32_t a, uint32_t b)
     return d <= 0x7FFFFFFFu ? (int32_t)d : -(int32_t)(0xFFFFFFFFu - d) - 1;
 }
 
-uint32_t hb_dev_start_tick(const hb_session *dev, uint8_t at_flag, uint32_t at)
+HB_NOINLINE uint32_t hb_dev_start_tick(const hb_session *dev, uint8_t at_flag, uint32_t at)
 {
     uint32_t start = dev->now;
     if (at_flag && hb_dev_tick_diff(at, dev->now) > 0) {

@@ -80,8 +80,8 @@ static void on_set_param(hb_device3 *d, const uint8_t *p)
 {
     uint8_t i, play = p[2];
     uint16_t mask = hb_dev_get_u16(p + 3);
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    hb_player *q;
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask)) {
             q->scale = p[0];
             q->offset = (int8_t)(p[1] <= 127u ? (int)p[1] : (int)p[1] - 256);
@@ -115,10 +115,10 @@ static reply cmd_set_config(hb_device3 *d, const uint8_t *p, uint8_t n)
 /* Players a STOP ended: their TELEMETRY STOPPED after the ACK, in pool order. */
 static void send_stopped(hb_device3 *d)
 {
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        if ((d->stopped >> i) & 1u) {
-            const hb_player *q = &d->players[i];
+    const hb_player *q = d->players;
+    uint32_t stopped = d->stopped; /* shifted one player a turn: no u32 shift by a count */
+    for (; stopped != 0u; stopped >>= 1, q++) {
+        if (stopped & 1u) {
             hb_dev3_notice(d, HB_EVENT_STOPPED, q->play, q->channel, q->slot, HB_STOPPED_BY_HOST, d->dev.now);
         }
     }

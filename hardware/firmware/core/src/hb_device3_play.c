@@ -17,11 +17,12 @@ uint8_t hb_dev3_matches(const hb_player *pl, uint8_t play, uint16_t mask)
 void hb_dev3_settle_stream(hb_device3 *d)
 {
     uint8_t i;
+    const hb_player *q;
     if (d->dev.stream_state != STREAM_PLAYING) {
         return;
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_live(&d->players[i]) && d->players[i].slot == HB_STREAM_SLOT) {
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (hb_dev3_live(q) && q->slot == HB_STREAM_SLOT) {
             return;
         }
     }
@@ -52,11 +53,11 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
     uint16_t per = header != NULL ? (uint16_t)(d->slot_peak[pp->slot] * ((pp->rate + 255u) / 256u))
                                   : (uint16_t)HB_STREAM_WORK;
     uint32_t total = 0;
+    hb_player *q;
     for (c = 0; c < d->cfg->channel_count; c++) {
         channels = (uint8_t)(channels + hb_dev3_in_mask(mask, c));
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (q->state == HB_PLAYER_FREE || is_old_pending(q, pp->play)) {
             free++;
         } else {
@@ -70,13 +71,12 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
     if (total > d->cfg->work_budget) {
         return hb_dev_nack(HB_ERR_WORK_LIMIT, total);
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        if (is_old_pending(&d->players[i], pp->play)) {
-            d->players[i].state = HB_PLAYER_FREE; /* replaced before it started: not reported */
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (is_old_pending(q, pp->play)) {
+            q->state = HB_PLAYER_FREE; /* replaced before it started: not reported */
         }
     }
-    for (i = 0, c = 0; i < d->cfg->players && c < d->cfg->channel_count; i++) {
-        hb_player *q = &d->players[i];
+    for (i = 0, c = 0, q = d->players; i < d->cfg->players && c < d->cfg->channel_count; i++, q++) {
         if (q->state != HB_PLAYER_FREE) {
             continue;
         }
@@ -186,6 +186,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
     uint8_t play, flags, i;
     uint16_t mask, all;
     uint32_t at;
+    hb_player *q;
     if (n < HB_LEN3_STOP) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
@@ -199,9 +200,9 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
     if ((flags & HB_STOP3_AT) && hb_dev_tick_diff(at, d->dev.now) > 0) {
         return schedule(d, play, mask, (flags & HB_STOP3_BRAKE) ? HB_OP3_STOP_BRAKE : HB_OP3_STOP, at);
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_matches(&d->players[i], play, mask)) {
-            hb_dev3_stop_player(d, &d->players[i], (uint8_t)(flags & HB_STOP3_BRAKE), 1);
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (hb_dev3_matches(q, play, mask)) {
+            hb_dev3_stop_player(d, q, (uint8_t)(flags & HB_STOP3_BRAKE), 1);
         }
     }
     all = (uint16_t)(0xFFFFu >> (16u - d->cfg->channel_count)); /* channel_count is 1..16 */
@@ -265,6 +266,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     uint8_t play, op, flags, i, targets = 0, stream = 0;
     uint16_t mask;
     uint32_t at, value, work = 0, effect;
+    hb_player *q;
     if (n < HB_LEN3_CONTROL) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
@@ -281,8 +283,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     if (mask_beyond(d, mask)) {
         return hb_dev_nack(HB_ERR_BAD_CHANNEL, d->cfg->channel_count);
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask)) {
             targets++;
             stream = (uint8_t)(stream | (q->slot == HB_STREAM_SLOT));
@@ -305,8 +306,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
             return hb_dev_nack(HB_ERR_WORK_LIMIT, work);
         }
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask) && control_range(q, op, value) != 0u) {
             return hb_dev_nack(HB_ERR_SEEK_RANGE, q->total);
         }
@@ -318,9 +318,9 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
         return schedule(d, play, mask, op, at);
     }
     effect = d->dev.now;
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_matches(&d->players[i], play, mask)) {
-            effect = hb_dev3_apply(d, &d->players[i], op, value);
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        if (hb_dev3_matches(q, play, mask)) {
+            effect = hb_dev3_apply(d, q, op, value);
         }
     }
     return hb_dev_ack(effect);

@@ -2,7 +2,8 @@
  * hb_device3_program.c: slots and the stream with format 3, hb_device3_play.c: PLAY, STOP,
  * CONTROL and the pool, hb_device3_records.c: notices, records and STATUS, hb_device3_step.c: the
  * step). 2.0's shared parts come from hb_device_private.h.
- * HB_NOINLINE on a 3.0 function (here, hb_player.c) marks one that -flto would otherwise copy into
+ * HB_NOINLINE on a 3.0 function (here, hb_player.c, hb_device3_program.c, hb_validate.c's format 3
+ * part) marks one that -flto would otherwise copy into
  * its callers at a cost in flash: each one kept only where make size-device3-avr measured a saving
  * (docs/protocol-3-design.md, "Where the flash and RAM go"). */
 #ifndef HB_DEVICE3_PRIVATE_H
@@ -60,12 +61,14 @@ void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel,
                     uint32_t tick);
 /* The record of (play, channel), NULL if none. */
 hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel);
-/* An end event (3 FINISHED, 4 STOPPED, 5 FAULT) or another event of a player's play: the notice,
- * and its record's state, code and end for an end event. */
 /* The newest record of pl's (play, channel), if any, ends with `state`, `code` at `tick`. */
 hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state, uint8_t code,
                                      uint32_t tick);
-void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick);
+/* An end event (3 FINISHED, 4 STOPPED, 5 FAULT) or another event of a player's play: the notice,
+ * and its record's state, code and end for an end event; returns that record (NULL: none, or not
+ * an end event). */
+hb_player_record *hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code,
+                                    uint32_t tick);
 /* A player's new record: its play starts (STARTED), or ends pending (FAULT, `code`). */
 void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code, uint32_t tick);
 /* STOPPED for a player a STOP ended, now (its record at once, the notice after the ACK). */

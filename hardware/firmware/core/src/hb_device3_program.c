@@ -39,7 +39,7 @@ reply hb_dev3_cmd_upload(hb_device3 *d, const uint8_t *p, uint8_t n)
     return hb_dev_cmd_upload(&d->dev, p, n);
 }
 
-reply hb_dev3_cmd_commit(hb_device3 *d, const uint8_t *p, uint8_t n)
+HB_NOINLINE reply hb_dev3_cmd_commit(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     hb_session *dev = &d->dev;
     hb_header header;

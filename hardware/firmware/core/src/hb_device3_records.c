@@ -21,9 +21,10 @@ void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel,
 
 hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel)
 {
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player_record *r = &d->players[i].record;
+    uint8_t i, count = d->cfg->players;
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
+        hb_player_record *r = &q->record;
         if (r->state != 0u && r->play == play && r->channel == channel) {
             return r;
         }
@@ -43,12 +44,11 @@ HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player 
     return r;
 }
 
-void hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick)
+hb_player_record *hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code,
+                                    uint32_t tick)
 {
     hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
-    if (event >= HB_EVENT_FINISHED) {
-        (void)hb_dev3_record_end(d, pl, event, code, tick);
-    }
+    return event >= HB_EVENT_FINISHED ? hb_dev3_record_end(d, pl, event, code, tick) : NULL;
 }
 
 HB_NOINLINE void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code,
@@ -78,7 +78,7 @@ HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake
             (void)hb_dev3_record_end(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
             d->stopped |= (uint32_t)1u << index;
         } else {
-            hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
+            (void)hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
         }
         hb_player_brake(pl, brake ? d->cfg->channels[pl->channel].brake_ticks : 0u);
     } else {
@@ -87,11 +87,12 @@ HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake
     pl->scheduled_count = 0;
 }
 
-/* STATUS (3.11), 29 bytes: a pending play first, else the record. */
+/* STATUS (3.11), 29 bytes: a pending play first, else the record; the player's position, state
+ * bits and rate while it is pending or playing. */
 void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
 {
-    uint8_t out[HB_LEN3_STATUS], i;
-    const hb_player *live = NULL;
+    uint8_t out[HB_LEN3_STATUS], i, status = 0;
+    const hb_player *live = NULL, *q;
     const hb_player_record *r;
     if (n < HB_LEN3_QUERY) {
         return;
@@ -102,28 +103,21 @@ void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
     out[5] = p[1];
     out[14] = 0xFFu;
     out[15] = 0xFFu;
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (q->state == HB_PLAYER_PENDING && q->play == p[0] && q->channel == p[1]) {
             out[6] = HB_PLAY3_PENDING;
             out[7] = q->seq;
             out[8] = q->slot;
-            hb_dev_put_u32(out + 20, q->pos);
-            out[26] = (uint8_t)(HB_STATUS3_PENDING | (q->flags & HB_PLAYER_PAUSED ? HB_STATUS3_PAUSED : 0u)
-                                | (q->flags & HB_PLAYER_MUTED ? HB_STATUS3_MUTED : 0u));
-            hb_dev_put_u16(out + 27, q->rate);
-            hb_dev_send_frame(&d->dev, HB_MSG_STATUS, seq, out, sizeof out, 0);
-            return;
+            live = q;
+            status = HB_STATUS3_PENDING;
+            break;
         }
     }
-    r = hb_dev3_record(d, p[0], p[1]);
+    r = live == NULL ? hb_dev3_record(d, p[0], p[1]) : NULL;
     if (r != NULL) {
         const hb_player *owner =
             (const hb_player *)(const void *)((const uint8_t *)r - offsetof(hb_player, record));
         uint16_t first = r->first < HB_PLAY_FIRST_NONE - 1u ? r->first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
-        if (owner->state == HB_PLAYER_PLAYING && owner->play == p[0] && owner->channel == p[1]) {
-            live = owner;
-        }
         out[6] = r->state;
         out[7] = r->seq;
         out[8] = r->slot;
@@ -131,15 +125,18 @@ void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
         hb_dev_put_u32(out + 10, r->start);
         hb_dev_put_u16(out + 14, r->first == HB_PLAY_FIRST_NONE ? HB_PLAY_FIRST_NONE : first);
         hb_dev_put_u32(out + 16, r->end);
-        if (live != NULL) {
-            hb_dev_put_u32(out + 20, live->pos);
+        if (owner->state == HB_PLAYER_PLAYING && owner->play == p[0] && owner->channel == p[1]) {
+            live = owner;
             hb_dev_put_u16(out + 24, live->iterations);
-            out[26] = (uint8_t)((live->flags & HB_PLAYER_PAUSED ? HB_STATUS3_PAUSED : 0u)
-                                | (live->flags & HB_PLAYER_MUTED ? HB_STATUS3_MUTED : 0u));
-            hb_dev_put_u16(out + 27, live->rate);
         } else {
             hb_dev_put_u16(out + 24, r->iterations);
         }
+    }
+    if (live != NULL) {
+        hb_dev_put_u32(out + 20, live->pos);
+        out[26] = (uint8_t)(status | (live->flags & HB_PLAYER_PAUSED ? HB_STATUS3_PAUSED : 0u)
+                            | (live->flags & HB_PLAYER_MUTED ? HB_STATUS3_MUTED : 0u));
+        hb_dev_put_u16(out + 27, live->rate);
     }
     hb_dev_send_frame(&d->dev, HB_MSG_STATUS, seq, out, sizeof out, 0);
 }

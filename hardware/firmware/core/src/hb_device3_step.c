@@ -19,14 +19,14 @@ static HB_NOINLINE void cancel_pending(hb_device3 *d, hb_player *q, uint8_t code
  * PLAYING one brakes from this step, a PENDING one is cancelled with a record (as 2.19). */
 static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t n)
 {
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    uint8_t i, count = d->cfg->players;
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
         if (!hb_dev3_live(q) || (channel != 0xFFu && q->channel != channel)) {
             continue;
         }
         if (q->state == HB_PLAYER_PLAYING) {
-            hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
+            (void)hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
             hb_player_brake(q, d->cfg->channels[q->channel].brake_ticks);
         } else {
             cancel_pending(d, q, code, n);
@@ -49,11 +49,11 @@ static uint8_t any_live(const hb_device3 *d, uint8_t channel)
 static void step_faults(hb_device3 *d, uint32_t n)
 {
     uint8_t c;
+    hb_channel3 *ch = d->channels;
     if (d->dev.watchdog != 0u && d->dev.silence >= d->dev.watchdog && any_live(d, 0xFFu)) {
         fault_players(d, 0xFFu, HB_ERR_WATCHDOG, n);
     }
-    for (c = 0; c < d->cfg->channel_count; c++) {
-        hb_channel3 *ch = &d->channels[c];
+    for (c = 0; c < d->cfg->channel_count; c++, ch++) {
         if (ch->fault != ch->fault_sent) {
             ch->fault_sent = ch->fault;
             if (ch->fault != 0u) {
@@ -70,9 +70,9 @@ static void step_faults(hb_device3 *d, uint32_t n)
 /* 2. Scheduled controls due at n, player by player, earliest first, equal ticks in arrival order. */
 static void step_scheduled(hb_device3 *d, uint32_t n)
 {
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    uint8_t i, count = d->cfg->players;
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
         while (q->scheduled_count != 0u) {
             uint8_t k, best = 0xFFu;
             for (k = 0; k < q->scheduled_count; k++) {
@@ -103,29 +103,27 @@ static void step_scheduled(hb_device3 *d, uint32_t n)
 static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
 {
     uint8_t i, play = first->play, seq = first->seq, cut = (uint8_t)(first->flags & HB_PLAYER_CUT);
+    uint8_t count = d->cfg->players;
     uint16_t chans = 0;
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *r = &d->players[i];
+    hb_player *r;
+    for (i = 0, r = d->players; i < count; i++, r++) {
         if (r->state == HB_PLAYER_PENDING && r->play == play && r->seq == seq) {
             chans = (uint16_t)(chans | (1u << r->channel));
         }
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *r = &d->players[i];
+    for (i = 0, r = d->players; i < count; i++, r++) {
         if (r->state == HB_PLAYER_PLAYING && r->play == play && hb_dev3_in_mask(chans, r->channel)) {
-            hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
+            (void)hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_PLAY, n);
             r->state = HB_PLAYER_FREE;
         }
     }
-    for (i = 0; cut && i < d->cfg->players; i++) {
-        hb_player *r = &d->players[i];
+    for (i = 0, r = d->players; cut && i < count; i++, r++) {
         if (r->state == HB_PLAYER_PLAYING && hb_dev3_in_mask(chans, r->channel)) {
-            hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_CUT, n);
+            (void)hb_dev3_telemetry(d, r, HB_EVENT_STOPPED, HB_STOPPED_BY_CUT, n);
             r->state = HB_PLAYER_FREE;
         }
     }
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *r = &d->players[i];
+    for (i = 0, r = d->players; i < count; i++, r++) {
         uint8_t fault;
         if (r->state != HB_PLAYER_PENDING || r->play != play || r->seq != seq) {
             continue;
@@ -165,12 +163,12 @@ static void step_starts(hb_device3 *d, uint32_t n)
 /* 7. A channel's limiter: every PLAYING player on it ends with FAULT 49, braking from this step. */
 static void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
 {
-    uint8_t i;
+    uint8_t i, count = d->cfg->players;
     uint16_t brake = d->cfg->channels[c].brake_ticks;
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    hb_player *q;
+    for (i = 0, q = d->players; i < count; i++, q++) {
         if (q->state == HB_PLAYER_PLAYING && q->channel == c) {
-            hb_dev3_telemetry(d, q, HB_EVENT_FAULT, HB_ERR_SAFETY_LIMIT, n);
+            (void)hb_dev3_telemetry(d, q, HB_EVENT_FAULT, HB_ERR_SAFETY_LIMIT, n);
             q->scheduled_count = 0;
             if (hb_player_brake_from_here(q, brake)) {
                 m->brake = 1;
@@ -189,6 +187,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     uint8_t ended[HB_DEVICE3_MAX_PLAYERS];
     uint16_t slew = 256u; /* S = ceil(256 / R), 256 when R = 0 (3.7) */
     uint8_t i, c, busy = 0;
+    hb_player *q;
     if (d->fade != 0u) {
         slew = (uint16_t)((256u + d->fade - 1u) / d->fade);
     }
@@ -207,8 +206,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
         hb_mix_clear(&mix[c]);
     }
     /* 5. players, in pool order */
-    for (i = 0; i < d->cfg->players; i++) {
-        hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         hb_player_out out;
         ended[i] = HB_PLAYER_GOES_ON;
         if (q->state != HB_PLAYER_PLAYING && q->state != HB_PLAYER_BRAKING) {
@@ -233,31 +231,33 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
         mix[c].brake = (uint8_t)(mix[c].brake | out.brake);
     }
     /* 6. end notices */
-    for (i = 0; i < d->cfg->players; i++) {
-        const hb_player *q = &d->players[i];
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (ended[i] != HB_PLAYER_GOES_ON) {
-            hb_player_record *r;
-            hb_dev3_telemetry(d, q, ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, ended[i], n);
-            r = hb_dev3_record(d, q->play, q->channel);
+            hb_player_record *r =
+                hb_dev3_telemetry(d, q, ended[i] == 0u ? HB_EVENT_FINISHED : HB_EVENT_FAULT, ended[i], n);
             if (r != NULL) {
                 r->iterations = q->iterations;
             }
         }
     }
     /* 7. channels: mix, limiter, brake rule */
-    for (c = 0; c < d->cfg->channel_count; c++) {
-        const hb_channel_config *cc = &d->cfg->channels[c];
-        hb_sample s = hb_mix_sample(&mix[c]);
-        if (hb_mix_limiter(&d->channels[c].full, s.amp, cc->safety_threshold, cc->safety_ticks)) {
-            limiter_fault(d, c, &mix[c], n);
-            mix[c].weight = 0;
-            s = hb_mix_sample(&mix[c]);
+    {
+        const hb_channel_config *cc = d->cfg->channels;
+        hb_channel3 *ch = d->channels;
+        hb_mix *m = mix;
+        for (c = 0; c < d->cfg->channel_count; c++, cc++, ch++, m++) {
+            hb_sample s = hb_mix_sample(m);
+            if (hb_mix_limiter(&ch->full, s.amp, cc->safety_threshold, cc->safety_ticks)) {
+                limiter_fault(d, c, m, n);
+                m->weight = 0;
+                s = hb_mix_sample(m);
+            }
+            samples[c] = s;
         }
-        samples[c] = s;
     }
     /* 8. output stage; 9. the stream, credit, silence and the tick */
-    for (i = 0; i < d->cfg->players; i++) {
-        busy = (uint8_t)(busy | (d->players[i].state != HB_PLAYER_FREE));
+    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+        busy = (uint8_t)(busy | (q->state != HB_PLAYER_FREE));
     }
     hb_dev_output_stage(&d->dev, busy);
     hb_dev3_settle_stream(d);

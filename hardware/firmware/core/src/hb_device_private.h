@@ -1,7 +1,9 @@
 /* Private to the core: what the device's files share (hb_device.c: the session and the commands,
  * hb_device_slots.c: filling a slot, hb_device_stream.c: the stream, hb_device_telemetry.c: what
  * the device sends, hb_device_step.c: the step). Functions are out of line: the ATmega328P build
- * links with -flto, which inlines across the files exactly as it did within one. */
+ * links with -flto, which inlines across the files exactly as it did within one. HB_NOINLINE on
+ * one (hb_dev_start_tick, hb_dev_slot_empty, hb_dev_queue_notice) keeps -flto from copying it into
+ * its callers: each measured smaller in both protocols' images (docs/protocol-3-design.md). */
 #ifndef HB_DEVICE_PRIVATE_H
 #define HB_DEVICE_PRIVATE_H
 
@@ -78,6 +80,8 @@ static inline uint32_t hb_dev_stream_body_length(const hb_session *dev)
 {
     return hb_dev_get_u32(dev->stream_header + 6);
 }
+/* The limit a CREDIT grants now: the body's end, or what the ring holds beyond the released bytes. */
+uint32_t hb_dev_stream_limit(const hb_session *dev);
 void hb_dev_stream_close(hb_session *dev);
 /* The board's yield hook, if it has one: due steps run there (hb_device_set_yield). */
 void hb_dev_yield(hb_session *dev);
@@ -221,19 +225,17 @@ static HB_ALWAYS_INLINE void hb_dev_settle(hb_session *dev)
 }
 
 /* A step's credit (2.10): a CREDIT when the limit moved by a quarter of the ring, or reached the
- * body's end (hb_dev_send_credit's limit, with the body length read once). */
+ * body's end. */
 static HB_ALWAYS_INLINE void hb_dev_step_credit(hb_session *dev)
 {
     if (dev->stream_state != STREAM_CLOSED) {
-        uint32_t body = hb_dev_stream_body_length(dev);
-        uint32_t released = dev->ring.released;
-        uint32_t capacity = dev->cfg->stream_capacity;
-        uint32_t limit = body - released <= capacity ? body : released + capacity;
-        uint32_t step = capacity / 4u;
+        uint32_t limit = hb_dev_stream_limit(dev);
+        uint32_t step = dev->cfg->stream_capacity / 4u;
         if (step == 0u) {
             step = 1u;
         }
-        if (limit - dev->granted >= step || (limit == body && dev->granted < limit)) {
+        if (limit - dev->granted >= step
+            || (limit == hb_dev_stream_body_length(dev) && dev->granted < limit)) {
             dev->granted = limit;
             hb_dev_queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
         }

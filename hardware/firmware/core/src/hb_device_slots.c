@@ -15,7 +15,7 @@ static uint8_t slot_busy(const hb_session *dev, uint8_t slot)
                      || (dev->pending && dev->pending_slot == slot));
 }
 
-void hb_dev_slot_empty(hb_session *dev, uint8_t slot)
+HB_NOINLINE void hb_dev_slot_empty(hb_session *dev, uint8_t slot)
 {
     dev->slots[slot].fill = 0;
     dev->slots[slot].ready = 0;

@@ -6,7 +6,7 @@
 #include "hb_port.h"
 #include "hb_program.h"
 
-static uint32_t stream_limit(const hb_session *dev)
+HB_NOINLINE uint32_t hb_dev_stream_limit(const hb_session *dev)
 {
     uint32_t body = hb_dev_stream_body_length(dev);
     uint32_t released = dev->ring.released;
@@ -15,7 +15,7 @@ static uint32_t stream_limit(const hb_session *dev)
 
 void hb_dev_send_credit(hb_session *dev)
 {
-    dev->granted = stream_limit(dev);
+    dev->granted = hb_dev_stream_limit(dev);
     if (dev->in_step) {
         hb_dev_queue_notice(dev, HB_DEVICE_NOTICE_CREDIT, 0, 0);
     } else {
@@ -109,7 +109,7 @@ void hb_dev_on_stream_data(hb_session *dev, const uint8_t *p, uint8_t n)
     if (dev->stream_state == STREAM_CLOSED) {
         return;
     }
-    if (count == 0u || offset != next || count > stream_limit(dev) - next) {
+    if (count == 0u || offset != next || count > hb_dev_stream_limit(dev) - next) {
         hb_dev_send_credit(dev);
         return;
     }

@@ -167,7 +167,7 @@ static void flush_notices(hb_session *dev)
 }
 
 /* A step only records its notices; hb_device_flush encodes and sends them. */
-void hb_dev_queue_notice(hb_session *dev, uint8_t event, uint8_t slot, uint8_t code)
+HB_NOINLINE void hb_dev_queue_notice(hb_session *dev, uint8_t event, uint8_t slot, uint8_t code)
 {
     hb_device_notice *q;
     if (dev->queued_count == HB_DEVICE_NOTICE_QUEUE) {

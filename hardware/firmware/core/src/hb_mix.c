@@ -10,7 +10,7 @@ void hb_mix_clear(hb_mix *m)
     m->brake = 0;
 }
 
-void hb_mix_add(hb_mix *m, uint8_t amp, uint8_t sharp, uint8_t sum_mode)
+HB_NOINLINE void hb_mix_add(hb_mix *m, uint8_t amp, uint8_t sharp, uint8_t sum_mode)
 {
     if (sum_mode) {
         m->sum = (uint16_t)(m->sum + amp);

@@ -68,7 +68,7 @@ uint16_t hb_player_work(const hb_player *pl)
     return hb_player_work_at(pl, pl->rate);
 }
 
-uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
+HB_NOINLINE uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
 {
     uint8_t fading = (uint8_t)((pl->flags & HB_PLAYER_SEEK_FADE) && (int32_t)(n - pl->at) < 0);
     return (uint8_t)(pl->state == HB_PLAYER_PLAYING
@@ -192,7 +192,7 @@ uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t
     }
     /* 3.6: one rounding for scale and gain, u32: at most 255 * 256 * 256 + 32768 */
     m = (uint16_t)(pl->scale + (pl->scale >> 7));
-    amp = ((uint32_t)pl->held_amp * m * pl->gain + 32768u) >> 16;
+    amp = ((uint32_t)(uint16_t)(pl->held_amp * m) * pl->gain + 32768u) >> 16; /* 255 * 256 fits u16 */
     out->amp = (uint8_t)amp;
     sharp_flag = (uint8_t)(pl->it.flags & HB_FLAG_SHARP);
     if (sharp_flag) {

@@ -28,10 +28,10 @@ static void ramp_skip(hb_channel *c, uint32_t n)
     if (c->ramp == HB_RAMP_SHORT) {
         uint8_t d = (uint8_t)(c->t.thr8 + c->rem); /* D <= 255 */
         uint8_t q = down ? (uint8_t)(0u - c->step) : c->step;
-        uint32_t sum;
-        if (n < d) {
-            sum = c->e.err8 + n * c->rem; /* < 255 + 254 * 254 */
-            moved = n * q + sum / d;
+        if (n < d) { /* 16-bit: n < 255, sum <= 254 + 254 * 254, moved <= n * (q + 1) <= 254 * 256 */
+            uint8_t k = (uint8_t)n;
+            uint16_t sum = (uint16_t)(c->e.err8 + (uint16_t)k * c->rem);
+            moved = (uint16_t)((uint16_t)k * q + sum / d);
             c->e.err8 = (uint8_t)(sum % d);
         }
         if (n >= d || moved >= needed) {
@@ -141,20 +141,22 @@ static void loops_after_tick(hb_interp_play *it, loop_view *v, uint32_t t, uint3
                 uint32_t j = (k - 1u - t) / period;
                 uint8_t touched = body_touches(it, it->loop_pc[d], cost);
                 uint8_t inner;
+                uint32_t ticks;
                 if (j > it->loop_left[d]) {
                     j = it->loop_left[d];
                 }
+                ticks = j * period;
                 if ((touched & 1u) == 0u) {
-                    channel_skip(&it->amp, j * period);
+                    channel_skip(&it->amp, ticks);
                 }
                 if ((touched & 2u) == 0u) {
-                    channel_skip(&it->sharp, j * period);
+                    channel_skip(&it->sharp, ticks);
                 }
                 it->loop_left[d] = (uint8_t)(it->loop_left[d] - j);
-                it->tick += j * period;
+                it->tick += ticks;
                 v->done[d] = (uint8_t)(v->done[d] + j);
                 for (inner = d; inner < it->loop_depth; inner++) {
-                    v->start[inner] += j * period;
+                    v->start[inner] += ticks;
                 }
                 skipped = 1;
             }

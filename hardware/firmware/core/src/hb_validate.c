@@ -199,7 +199,7 @@ static HB_NOINLINE uint32_t add_saturated(uint32_t a, uint32_t b)
     return a + b < a ? 0xFFFFFFFFu : a + b;
 }
 
-static void note_run(shape *sh, uint8_t run)
+static HB_NOINLINE void note_run(shape *sh, uint8_t run)
 {
     if (run > sh->peak) {
         sh->peak = run;
@@ -214,7 +214,7 @@ static uint32_t *cost_at(shape *sh, uint8_t depth)
 
 /* A new end i for loop `lp`: a later A or S end replaces its own, a pulse end counts if it is the
  * largest. */
-static void shape_move(shape_loop *lp, uint8_t i, uint32_t end)
+static HB_NOINLINE void shape_move(shape_loop *lp, uint8_t i, uint32_t end)
 {
     if (i != SHAPE_PULSE || !(lp->has & (1u << i)) || end > lp->end[i]) {
         lp->end[i] = end;
