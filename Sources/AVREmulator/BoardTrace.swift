@@ -7,10 +7,12 @@ import HapticTrace
 /// What the Swift model does with the bytes the simulated board received: each byte is fed to
 /// `DeviceModel` before the first device step triggered after the board received it
 /// (`AVRBoard.deviceTick(ofByteAt:timerStart:)`, PROTOCOL.md 2.3), so the model's bytes out and
-/// samples are what the board must have produced. A frame takes effect when the firmware
-/// handles its final 0x00 (probe bit 5, `HB_PROBE_FRAME`), which may be a tick or more after it
-/// arrived when replies were still going out (a burst of PINGs before a PLAY on a loaded host):
-/// the replay holds it until then, so it starts a play on the tick the board did.
+/// samples are what the board must have produced. A frame takes effect when the firmware has
+/// handled its final 0x00 (probe bit 5, `HB_PROBE_FRAME`), which may be a tick or more after it
+/// arrived when replies were still going out (a burst of PINGs before a PLAY on a loaded host),
+/// and the step it precedes is counted, not computed: a step the busy main loop ran late (probe
+/// bit 0, `HB_PROBE_TICK`) still comes after a frame handled before it. The replay feeds the 0x00
+/// (and the frame's bytes with it) then, so it starts a play on the tick the board did.
 public struct ModelReplay {
     public var bytes: [UInt8]
     public var samples: [OutputSample]
@@ -31,15 +33,11 @@ public struct ModelReplay {
         bytes = model.takeOutput()
         samples = []
         framesIn = []
-        let handled = Self.frameEndTicks(board: board, input: input, timerStart: timerStart)
-        var next = 0, frameEnds = 0
+        let due = Self.dueTicks(board: board, input: input, timerStart: timerStart)
+        var next = 0
         for tick in 0..<max(0, ticks) {
             var arrived: [UInt8] = []
-            while next < input.count && board.deviceTick(ofByteAt: input[next].cycle, timerStart: timerStart) <= tick {
-                if input[next].value == 0, let handled {
-                    guard handled[frameEnds] <= tick else { break }
-                    frameEnds += 1
-                }
+            while next < input.count && due[next] <= tick {
                 arrived.append(input[next].value)
                 next += 1
             }
@@ -53,17 +51,41 @@ public struct ModelReplay {
         inputCount = input.count
     }
 
-    /// The tick before whose step each received 0x00 was handled (the n-th `HB_PROBE_FRAME`
-    /// for the n-th 0x00); nil when the two do not pair up (a firmware without the probe, or
-    /// bytes it never read), and the arrival ticks stand.
+    /// The tick before whose step each received byte reaches the model: a frame's final 0x00
+    /// when the firmware had handled it (`frameEndTicks`), any other byte when it arrived or with
+    /// its frame's end, whichever is first (the bytes of a frame do nothing before its end). Without
+    /// the frame probes every byte goes at its arrival tick.
+    static func dueTicks(board: AVRBoard, input: [TimedByte], timerStart: UInt64) -> [Int] {
+        var due = input.map { board.deviceTick(ofByteAt: $0.cycle, timerStart: timerStart) }
+        guard let handled = frameEndTicks(board: board, input: input, timerStart: timerStart) else { return due }
+        var frameEnd = Int.max
+        var zeros = handled.count
+        for index in input.indices.reversed() {
+            if input[index].value == 0 {
+                zeros -= 1
+                frameEnd = handled[zeros]
+                due[index] = frameEnd
+            } else {
+                due[index] = min(due[index], frameEnd)
+            }
+        }
+        return due
+    }
+
+    /// The tick before whose step each received 0x00 was handled: the steps the firmware had
+    /// started (probe bit 0 rising) when it finished handling the frame (probe bit 5 falling), so
+    /// the frame's effect, made at the end of its handling, comes before the next step. nil when
+    /// the frames and the 0x00s do not pair up (a firmware without the probe, or bytes it never
+    /// read), and the arrival ticks stand.
     static func frameEndTicks(board: AVRBoard, input: [TimedByte], timerStart: UInt64) -> [Int]? {
-        let bit: UInt8 = 1 << 5
+        let step: UInt8 = 1 << 0, frame: UInt8 = 1 << 5
         var previous: UInt8 = 0
+        var steps = 0
         var ticks: [Int] = []
         for event in board.events() where event.kind == .probe {
-            if event.value & bit != 0 && previous & bit == 0 {
-                ticks.append(board.deviceTick(ofByteAt: event.cycle, timerStart: timerStart))
-            }
+            let rising = event.value & ~previous, falling = previous & ~event.value
+            if rising & step != 0 && event.cycle >= timerStart { steps += 1 }
+            if falling & frame != 0 { ticks.append(steps) }
             previous = event.value
         }
         let zeros = input.filter { $0.value == 0 }.count
