@@ -86,7 +86,9 @@ import Testing
             let program = try await fixture.device.compile(subjects.first { $0.name == sample.pattern }!.pattern).program
             let model = try #require(await fixture.device.profile).physicsModel(tickRate: 1000)
             #expect(sample.rise == FeltPrediction.of(program: program, model: model)?.rise)
-            #expect(abs(sample.wakeUp) < 1e-9)
+            // A prepared play has no wake-up; the estimate of the PLAY's arrival tick (from the
+            // ACK's arrival through the clock estimate) is good to one tick on a loaded host.
+            #expect(sample.wakeUp >= 0 && sample.wakeUp <= 1.0 / 1000 + 1e-9)
             #expect(try #require(sample.felt50) < (sample.felt90 ?? 0))
         }
         let breakdown = report.breakdown(report.prepared)
