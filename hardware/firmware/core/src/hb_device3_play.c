@@ -29,6 +29,10 @@ void hb_dev3_settle_stream(hb_device3 *d)
     hb_dev_stream_close(&d->dev);
 }
 
+/* Work figures add up in 16 bits: a player's is at most 255 (a peak) x 4 (ceil(HB_RATE_MAX / 256)),
+ * so a pool of 32 and a new play on 16 channels come to at most 48 x 1,020 = 48,960. */
+typedef char WORK_FITS_U16[(HB_DEVICE3_MAX_PLAYERS <= 32u && HB_RATE_MAX <= 1024u) ? 1 : -1];
+
 static uint8_t rate_valid(uint16_t rate)
 {
     return (uint8_t)(rate >= HB_RATE_MIN && rate <= HB_RATE_MAX);
@@ -52,7 +56,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
     uint8_t i, c, channels = 0, free = 0;
     uint16_t per = header != NULL ? (uint16_t)(d->slot_peak[pp->slot] * ((pp->rate + 255u) / 256u))
                                   : (uint16_t)HB_STREAM_WORK;
-    uint32_t total = 0;
+    uint16_t total = 0; /* u16: see WORK_FITS_U16 */
     hb_player *q;
     for (c = 0; c < d->cfg->channel_count; c++) {
         channels = (uint8_t)(channels + hb_dev3_in_mask(mask, c));
@@ -67,7 +71,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
     if (free < channels) {
         return hb_dev_nack(HB_ERR_NO_PLAYER, free);
     }
-    total += (uint32_t)per * channels;
+    total = (uint16_t)(total + per * channels);
     if (total > d->cfg->work_budget) {
         return hb_dev_nack(HB_ERR_WORK_LIMIT, total);
     }
@@ -185,7 +189,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     uint8_t play, flags, i;
     uint16_t mask, all;
-    uint32_t at;
+    uint32_t at, bit;
     hb_player *q;
     if (n < HB_LEN3_STOP) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
@@ -200,9 +204,9 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
     if ((flags & HB_STOP3_AT) && hb_dev_tick_diff(at, d->dev.now) > 0) {
         return schedule(d, play, mask, (flags & HB_STOP3_BRAKE) ? HB_OP3_STOP_BRAKE : HB_OP3_STOP, at);
     }
-    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+    for (i = 0, q = d->players, bit = 1; i < d->cfg->players; i++, q++, bit <<= 1) {
         if (hb_dev3_matches(q, play, mask)) {
-            hb_dev3_stop_player(d, q, (uint8_t)(flags & HB_STOP3_BRAKE), 1);
+            hb_dev3_stop_player(d, q, (uint8_t)(flags & HB_STOP3_BRAKE), bit);
         }
     }
     all = (uint16_t)(0xFFFFu >> (16u - d->cfg->channel_count)); /* channel_count is 1..16 */
@@ -265,7 +269,8 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     uint8_t play, op, flags, i, targets = 0, stream = 0;
     uint16_t mask;
-    uint32_t at, value, work = 0, effect;
+    uint16_t work = 0; /* WORK_FITS_U16 */
+    uint32_t at, value, effect;
     hb_player *q;
     if (n < HB_LEN3_CONTROL) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
@@ -287,9 +292,9 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
         if (hb_dev3_matches(q, play, mask)) {
             targets++;
             stream = (uint8_t)(stream | (q->slot == HB_STREAM_SLOT));
-            work += hb_player_work_at(q, op == HB_OP3_RATE ? (uint16_t)value : q->rate);
+            work = (uint16_t)(work + hb_player_work_at(q, op == HB_OP3_RATE ? (uint16_t)value : q->rate));
         } else {
-            work += hb_player_work(q);
+            work = (uint16_t)(work + hb_player_work(q));
         }
     }
     if (targets == 0u) {

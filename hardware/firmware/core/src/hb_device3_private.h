@@ -71,8 +71,10 @@ hb_player_record *hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t 
                                     uint32_t tick);
 /* A player's new record: its play starts (STARTED), or ends pending (FAULT, `code`). */
 void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code, uint32_t tick);
-/* STOPPED for a player a STOP ended, now (its record at once, the notice after the ACK). */
-void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after);
+/* STOPPED for a player a STOP or a control ended: `after` 0, the notice now; else the player's bit
+ * in `stopped` (1 << its index, which the caller's loop shifts along: no division by the
+ * player's size, no u32 shift by a count), its record now and the notice after the ACK. */
+void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint32_t after);
 void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n);
 
 #endif

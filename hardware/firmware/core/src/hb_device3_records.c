@@ -70,13 +70,12 @@ HB_NOINLINE void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t stat
     r->code = code;
 }
 
-HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after)
+HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint32_t after)
 {
     if (pl->state == HB_PLAYER_PLAYING) {
-        uint8_t index = (uint8_t)(pl - d->players);
-        if (after) { /* the record now, the notice after the ACK */
+        if (after != 0u) { /* the record now, the notice after the ACK */
             (void)hb_dev3_record_end(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
-            d->stopped |= (uint32_t)1u << index;
+            d->stopped |= after;
         } else {
             (void)hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
         }
