@@ -24,10 +24,6 @@
  * not written yet: the per-byte rules of 1.6 (a) and 1.14. */
 HB_MUST_CHECK hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length);
 
-/* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
- * or its error. Inlined like the rest: a call from the interpreter's loop costs it the registers
- * it keeps across the call, more than the decoding itself (1.15's worst ticks are nine ramps with
- * 4-byte durations). */
 /* The 28 bits of a varint from its bytes (b2, b3 are 0 where it is shorter), byte by byte: an 8-bit
  * CPU compiles 32-bit shifts by 7, 14 and 21 into loops of one-bit shifts, but shifts by whole
  * bytes into register moves. `top` goes into bits 28..31. */
@@ -40,10 +36,11 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_bits(uint8_t b0, uint8_t b1, uint8_t 
 }
 
 /* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
- * or its error. Inlined like the rest: a call from the interpreter's loop costs it the registers
- * it keeps across the call, more than the decoding itself (1.15's worst ticks are nine ramps with
- * 4-byte durations). */
-static HB_ALWAYS_INLINE uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
+ * or its error. Out of line, one copy (it was inlined at four places: -484 bytes of AVR flash in
+ * 3.0's size build, -706 in the 2.0 images): only values from 16,384 reach it, which no tick's
+ * hot path needs often: the interpreter's flat loop skips a RAMP's duration without assembling
+ * it, and asks for the value of at most the last RAMP of a tick on each channel. */
+static HB_NOINLINE uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
 {
     uint8_t b2, b3 = 0, top = 3u << 4; /* the length, 3 */
     if (limit - p <= 2) {              /* bytes 0 and 1 are there with bit 7 set */
@@ -155,7 +152,7 @@ static HB_ALWAYS_INLINE uint8_t hb_varint_skip(const uint8_t **pp, const uint8_t
 /* The value of a varint that passed hb_varint or hb_varint_skip. */
 static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
 {
-    uint8_t b0 = p[0], b1, b2;
+    uint8_t b0 = p[0], b1;
     if ((b0 & 0x80u) == 0) {
         return b0;
     }
@@ -163,8 +160,7 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
     if ((b1 & 0x80u) == 0) {
         return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
     }
-    b2 = p[2];
-    return hb_varint_bits(b0, b1, b2, (b2 & 0x80u) ? p[3] : 0u, 0);
+    return hb_varint_long(p, p + HB_VARINT_MAX_BYTES) & 0x0FFFFFFFu; /* checked: no error, no length */
 }
 
 /* hb_decode's result: the 5-bit delay field, so that the common question "is it due now?" is an
