@@ -35,15 +35,17 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_bits(uint8_t b0, uint8_t b1, uint8_t 
            | (uint8_t)((b0 & 0x7Fu) | (uint8_t)(b1 << 7));
 }
 
-/* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
- * or its error. Out of line, one copy (it was inlined at four places: -484 bytes of AVR flash in
- * 3.0's size build, -706 in the 2.0 images): only values from 16,384 reach it, which no tick's
- * hot path needs often: the interpreter's flat loop skips a RAMP's duration without assembling
- * it, and asks for the value of at most the last RAMP of a tick on each channel. */
-static HB_NOINLINE uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
+/* The varint at *pp of 3 or 4 bytes (its first two have bit 7 set), advancing *pp past it, or its
+ * error (*pp unchanged). Out of line, one copy (it was inlined at four places: -484 bytes of AVR
+ * flash in 3.0's size build, -706 in the 2.0 images, and -108 more with the advance here): only
+ * values from 16,384 reach it, which no tick's hot path needs often: the interpreter's flat loop
+ * skips a RAMP's duration without assembling it, and asks for the value of at most the last RAMP
+ * of a tick on each channel. */
+static HB_NOINLINE uint32_t hb_varint_long(const uint8_t **pp, const uint8_t *limit)
 {
-    uint8_t b2, b3 = 0, top = 3u << 4; /* the length, 3 */
-    if (limit - p <= 2) {              /* bytes 0 and 1 are there with bit 7 set */
+    const uint8_t *p = *pp;
+    uint8_t b2, b3 = 0, n = 3;
+    if (limit - p <= 2) { /* bytes 0 and 1 are there with bit 7 set */
         return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
     }
     b2 = p[2];
@@ -58,11 +60,12 @@ static HB_NOINLINE uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limi
         if (b3 == 0) {
             return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
         }
-        top = 4u << 4;
+        n = 4;
     } else if (b2 == 0) {
         return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
     }
-    return hb_varint_bits(p[0], p[1], b2, b3, top);
+    *pp = p + n;
+    return hb_varint_bits(p[0], p[1], b2, b3, 0);
 }
 
 /* The varint at *pp, advancing *pp past it on success. The rules of 1.4 in byte order: a byte
@@ -72,7 +75,6 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
 {
     const uint8_t *p = *pp;
     uint8_t b0, b1;
-    uint32_t value;
     if (p >= limit) {
         return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
     }
@@ -92,13 +94,7 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
         *pp = p + 2;
         return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
     }
-    value = hb_varint_long(p, limit);
-    if ((value & HB_VARINT_ERROR) == 0) {
-        uint8_t top = (uint8_t)(value >> 24);
-        *pp = p + (top >> 4);
-        value = (uint32_t)((uint32_t)(uint8_t)(top & 0x0Fu) << 24) | (value & 0x00FFFFFFu);
-    }
-    return value;
+    return hb_varint_long(pp, limit);
 }
 
 /* Advances *pp past the varint there without assembling its value: 0, or the error of 1.4's
@@ -160,7 +156,7 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
     if ((b1 & 0x80u) == 0) {
         return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
     }
-    return hb_varint_long(p, p + HB_VARINT_MAX_BYTES) & 0x0FFFFFFFu; /* checked: no error, no length */
+    return hb_varint_long(&p, p + HB_VARINT_MAX_BYTES); /* checked: no error */
 }
 
 /* hb_decode's result: the 5-bit delay field, so that the common question "is it due now?" is an
