@@ -59,6 +59,8 @@ void hb_dev3_settle_stream(hb_device3 *d);
 /* TELEMETRY (3.11), sent now. */
 void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot, uint8_t code,
                     uint32_t tick);
+/* TELEMETRY of a player's play (its play, channel and slot), sent now. */
+void hb_dev3_notice_of(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick);
 /* The record of (play, channel), NULL if none. */
 hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel);
 /* The newest record of pl's (play, channel), if any, ends with `state`, `code` at `tick`. */

@@ -44,10 +44,15 @@ HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player 
     return r;
 }
 
+void hb_dev3_notice_of(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick)
+{
+    hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
+}
+
 hb_player_record *hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code,
                                     uint32_t tick)
 {
-    hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
+    hb_dev3_notice_of(d, pl, event, code, tick);
     return event >= HB_EVENT_FINISHED ? hb_dev3_record_end(d, pl, event, code, tick) : NULL;
 }
 

@@ -10,7 +10,7 @@ static HB_NOINLINE void cancel_pending(hb_device3 *d, hb_player *q, uint8_t code
     if (q->slot == HB_STREAM_SLOT) {
         hb_dev_stream_close(&d->dev);
     }
-    hb_dev3_notice(d, HB_EVENT_FAULT, q->play, q->channel, q->slot, code, n);
+    hb_dev3_notice_of(d, q, HB_EVENT_FAULT, code, n);
     hb_dev3_record_begin(d, q, HB_EVENT_FAULT, code, n);
     q->state = HB_PLAYER_FREE;
 }
@@ -144,7 +144,7 @@ static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
             r->gain = 0; /* a play that starts silent fades in from 0 */
         }
         hb_dev3_record_begin(d, r, HB_PLAY_PLAYING, 0, n);
-        hb_dev3_notice(d, HB_EVENT_STARTED, r->play, r->channel, r->slot, 0, n);
+        hb_dev3_notice_of(d, r, HB_EVENT_STARTED, 0, n);
     }
 }
 
@@ -225,7 +225,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
                     r->first =
                         first < HB_PLAY_FIRST_NONE ? (uint16_t)first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
                 }
-                hb_dev3_notice(d, HB_EVENT_FIRST_OUTPUT, q->play, c, q->slot, 0, n);
+                hb_dev3_notice_of(d, q, HB_EVENT_FIRST_OUTPUT, 0, n);
             }
         }
         mix[c].brake = (uint8_t)(mix[c].brake | out.brake);
