@@ -50,28 +50,30 @@ static uint8_t is_old_pending(const hb_player *pl, uint8_t play)
 }
 
 /* PLAY's checks 6 and 7 (3.11), then the reservation: one FREE player per channel (the pending
- * play of the same id cancelled first), in pool order for the channels in ascending order. */
+ * play of the same id cancelled first), in pool order for the channels in ascending order. The
+ * mask names only channels the device has (PLAY checked it): its bits, lowest first, are the
+ * channels. A stream's work figure is HB_STREAM_WORK at 1x (PLAY checked its rate). */
 static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, const hb_header *header)
 {
     uint8_t i, c, channels = 0, free = 0;
-    uint16_t per = header != NULL ? (uint16_t)(d->slot_peak[pp->slot] * ((pp->rate + 255u) / 256u))
-                                  : (uint16_t)HB_STREAM_WORK;
-    uint16_t total = 0; /* u16: see WORK_FITS_U16 */
+    uint8_t peak = header != NULL ? d->slot_peak[pp->slot] : (uint8_t)HB_STREAM_WORK;
+    const uint8_t *bytes = header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL;
+    uint16_t m, total = 0; /* u16: see WORK_FITS_U16 */
     hb_player *q;
-    for (c = 0; c < d->cfg->channel_count; c++) {
-        channels = (uint8_t)(channels + hb_dev3_in_mask(mask, c));
+    for (m = mask; m != 0u; m = (uint16_t)(m & (m - 1u))) {
+        channels++;
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (q->state == HB_PLAYER_FREE || is_old_pending(q, pp->play)) {
             free++;
         } else {
-            total += hb_player_work(q);
+            total = (uint16_t)(total + hb_player_work(q));
         }
     }
     if (free < channels) {
         return hb_dev_nack(HB_ERR_NO_PLAYER, free);
     }
-    total = (uint16_t)(total + per * channels);
+    total = (uint16_t)(total + (uint16_t)(peak * ((pp->rate + 255u) / 256u)) * channels);
     if (total > d->cfg->work_budget) {
         return hb_dev_nack(HB_ERR_WORK_LIMIT, total);
     }
@@ -80,19 +82,15 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
             q->state = HB_PLAYER_FREE; /* replaced before it started: not reported */
         }
     }
-    for (i = 0, c = 0, q = d->players; i < d->cfg->players && c < d->cfg->channel_count; i++, q++) {
+    for (i = 0, c = 0, m = mask, q = d->players; i < d->cfg->players && m != 0u; i++, q++) {
         if (q->state != HB_PLAYER_FREE) {
             continue;
         }
-        while (c < d->cfg->channel_count && !hb_dev3_in_mask(mask, c)) {
+        for (; (m & 1u) == 0u; m >>= 1) {
             c++;
         }
-        if (c == d->cfg->channel_count) {
-            break;
-        }
-        hb_player_reserve(q, hb_dev3_interp(d), pp, c,
-                          header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL, header,
-                          header != NULL ? d->slot_peak[pp->slot] : (uint8_t)HB_STREAM_WORK);
+        hb_player_reserve(q, hb_dev3_interp(d), pp, c, bytes, header, peak);
+        m >>= 1;
         c++;
     }
     hb_dev_wake_request(&d->dev);
