@@ -50,7 +50,7 @@ static void step_faults(hb_device3 *d, uint32_t n)
 {
     uint8_t c;
     hb_channel3 *ch = d->channels;
-    if (d->dev.watchdog != 0u && d->dev.silence >= d->dev.watchdog && any_live(d, 0xFFu)) {
+    if (d->dev.watchdog != 0u && d->dev.silence >= d->dev.watchdog) { /* fault_players skips the idle */
         fault_players(d, 0xFFu, HB_ERR_WATCHDOG, n);
     }
     for (c = 0; c < d->cfg->channel_count; c++, ch++) {
