@@ -121,13 +121,12 @@ void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
     if (r != NULL) {
         const hb_player *owner =
             (const hb_player *)(const void *)((const uint8_t *)r - offsetof(hb_player, record));
-        uint16_t first = r->first < HB_PLAY_FIRST_NONE - 1u ? r->first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
         out[6] = r->state;
         out[7] = r->seq;
         out[8] = r->slot;
         out[9] = r->code;
         hb_dev_put_u32(out + 10, r->start);
-        hb_dev_put_u16(out + 14, r->first == HB_PLAY_FIRST_NONE ? HB_PLAY_FIRST_NONE : first);
+        hb_dev_put_u16(out + 14, r->first); /* as recorded: NONE, or the delay, at most NONE - 1 */
         hb_dev_put_u32(out + 16, r->end);
         if (owner->state == HB_PLAYER_PLAYING && owner->play == p[0] && owner->channel == p[1]) {
             live = owner;
