@@ -97,6 +97,13 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
     return hb_varint_long(pp, limit);
 }
 
+/* hb_varint out of line, for hb_decode's non-lazy form (hb_instr_decode_bytes: the validator and a
+ * streamed play's fetch, a call already): one copy for its delay and its RAMP duration. */
+static HB_NOINLINE uint32_t hb_varint_out(const uint8_t **pp, const uint8_t *limit)
+{
+    return hb_varint(pp, limit);
+}
+
 /* Advances *pp past the varint there without assembling its value: 0, or the error of 1.4's
  * rules in byte order (16, 17, 18), as hb_varint. */
 static HB_ALWAYS_INLINE uint8_t hb_varint_skip(const uint8_t **pp, const uint8_t *limit)
@@ -190,7 +197,7 @@ static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *lim
     out->op = op;
     delay = (uint8_t)(first & 0x1Fu);
     if (delay == HB_DELAY_EXTENDED) {
-        uint32_t v = hb_varint(&q, limit);
+        uint32_t v = lazy ? hb_varint(&q, limit) : hb_varint_out(&q, limit);
         if (v & HB_VARINT_ERROR) {
             return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
         }
@@ -212,7 +219,7 @@ static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *lim
             if (q < limit && (*q & 0x80u) == 0) { /* the common one-byte duration, directly */
                 out->dur = *q++;
             } else {
-                uint32_t v = hb_varint(&q, limit);
+                uint32_t v = hb_varint_out(&q, limit);
                 if (v & HB_VARINT_ERROR) {
                     return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
                 }
