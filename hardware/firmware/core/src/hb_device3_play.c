@@ -38,10 +38,11 @@ static uint8_t rate_valid(uint16_t rate)
     return (uint8_t)(rate >= HB_RATE_MIN && rate <= HB_RATE_MAX);
 }
 
-/* A channel mask naming a channel the device does not have. */
+/* A channel mask naming a channel the device does not have (channel_count is 1..16: a shift by
+ * 0..15, bit channel_count - 1 and below shifted to 1 and 0). */
 static uint8_t mask_beyond(const hb_device3 *d, uint16_t mask)
 {
-    return (uint8_t)(d->cfg->channel_count < 16u && ((unsigned)mask >> d->cfg->channel_count) != 0u);
+    return (uint8_t)(((unsigned)mask >> (uint8_t)(d->cfg->channel_count - 1u)) > 1u);
 }
 
 static uint8_t is_old_pending(const hb_player *pl, uint8_t play)
