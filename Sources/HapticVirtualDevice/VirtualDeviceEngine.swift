@@ -36,6 +36,8 @@ public class VirtualDeviceEngine<Model: ServedModel>: @unchecked Sendable {
     private var state = Counters()
     private var rebootPending = false
     private let loop = LoopThread()
+    /// Host seconds the tick in progress lasts (its trim applied), once the thread runs.
+    private(set) var tickLength: Double?
 
     /// Traffic and timing figures.
     public struct Counters: Sendable, Hashable {
@@ -161,6 +163,7 @@ public class VirtualDeviceEngine<Model: ServedModel>: @unchecked Sendable {
                     ran += 1
                     state.steps += 1
                 }
+                tickLength = schedule.next - schedule.previous
                 state.longestCatchUp = max(state.longestCatchUp, ran)
             }
             sendDue()

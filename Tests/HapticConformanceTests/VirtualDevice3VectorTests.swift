@@ -79,7 +79,10 @@ import Testing
             samples.append(step.samples)
         }
         #expect(nextInput == inputs.count)
-        #expect(device.samples(from: 0, count: Int(ran)) == samples, "\(name): the samples differ")
+        let recorded = device.samples(from: 0, count: Int(ran))
+        #expect(recorded.count == samples.count)
+        let sampleDifference = zip(recorded, samples).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(sampleDifference == nil, "\(name): tick \(sampleDifference?.offset ?? 0): \(sampleDifference.map { "\($0.element)" } ?? "")")
 
         // The pty's frames: what the model sent, in order, up to where the client stopped reading
         // (past the session's ticks), PONG's subtick aside (measured from the host's clock).
@@ -88,7 +91,8 @@ import Testing
         let bySessionEnd = Self.frames(Array(sent.prefix(sentBySessionEnd))).count
         #expect(
             fromPTY.count >= bySessionEnd && bySessionEnd > 0, "\(name): \(fromPTY.count) frames from the pty, \(bySessionEnd) by the session's end")
-        #expect(fromPTY == Array(fromModel.prefix(fromPTY.count)), "\(name): the frames differ")
+        let frameDifference = zip(fromPTY, fromModel).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(frameDifference == nil, "\(name): frame \(frameDifference?.offset ?? 0): \(frameDifference.map { "\($0.element)" } ?? "")")
     }
 
     /// The frames in `bytes`, each PONG's subtick set to 0.

@@ -161,9 +161,14 @@ import Testing
         }
         #expect(subticks.count > 1, "\(subticks)")
 
+        #expect(device.waitForTick(10, timeout: 2))
+        #expect(abs(device.lock.withLock { device.tickLength ?? 0 } - 0.001) < 1e-9)
         try client.send(.setConfig(Message3.ConfigKey.trim(ppm: 10_000)))
         #expect(try client.response(to: .setConfig) == .ack(10_000))
         #expect(device.modelSnapshot.trimPPM == 10_000)
+        // Every tick from the next one on is 1 % short.
+        #expect(device.waitForTick(device.now + 2, timeout: 2))
+        #expect(abs(device.lock.withLock { device.tickLength ?? 0 } - 0.00099) < 1e-9)
         try client.send(.hello(.init(version: .version3)))
         let info = try client.take { message -> Message3.Info? in
             if case .info(let info) = message { return info }
