@@ -87,10 +87,7 @@ struct Emulate: AsyncParsableCommand {
     @Option(name: .customLong("protocol"), help: "The protocol the virtual device speaks, 2 or 3 (2.0 while the host speaks 2.0).")
     var protocolMajor = VirtualDeviceEmulation.defaultProtocol
 
-    @Option(
-        help:
-            "With --protocol 3: channels, \(VirtualDevice3.channelRange) (default \(VirtualDevice3.defaultChannels)), each with the --actuator profile."
-    )
+    @Option(help: "With --protocol 3: channels, \(VirtualDevice3.channelRange) (default \(VirtualDevice3.defaultChannels)), each of --actuator.")
     var channels: Int?
 
     @Option(help: "With --protocol 3: players in the pool, \(VirtualDevice3.playerRange) (default \(VirtualDevice3.defaultPlayers)).")

@@ -24,7 +24,7 @@ import Testing
         let text = help.output.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
         #expect(text.contains("--protocol <protocol> The protocol the virtual device speaks, 2 or 3"), "\(text)")
         #expect(text.contains("(default: 2)"), "\(text)")
-        #expect(text.contains("channels, 1...16 (default 2)"), "\(text)")
+        #expect(text.contains("channels, 1...16 (default 2), each of --actuator"), "\(text)")
         #expect(text.contains("players in the pool, 1...16 (default 4)"), "\(text)")
     }
 
