@@ -31,11 +31,14 @@ public final class VirtualDevice3: VirtualDeviceEngine<DeviceModel3>, @unchecked
     }
 
     /// The 3.0 configuration of a virtual device: the identity of `options.identifiedConfiguration`
-    /// (with TRIM: the device applies 3.10's trim to its ticks), the reference's work budget E
-    /// and fade R, and `channels` channels (clamped to 1...16) of `options.profile`.
+    /// with the reference device's device-wide capabilities (`DeviceModel3.Configuration.defaultBase`:
+    /// TRIM, which the engine applies to its real-time ticks, and whatever else it has), SHARPNESS
+    /// and ACTIVE_BRAKE as channel 0 has them; the reference's work budget E and fade R; and
+    /// `channels` channels (clamped to 1...16) of `options.profile`.
     public static func configuration(options: Options, channels: Int, players: Int) -> DeviceModel3.Configuration {
         var base = options.identifiedConfiguration
-        base.capabilities.insert(.trim)
+        base.capabilities.formUnion(DeviceModel3.Configuration.defaultBase.capabilities.subtracting([.sharpness, .activeBrake]))
+        if base.core.brakeTicks > 0 { base.capabilities.insert(.activeBrake) }
         let channel = Self.channel(options.profile, base: base)
         let count = min(max(channels, channelRange.lowerBound), channelRange.upperBound)
         let pool = UInt8(min(max(players, playerRange.lowerBound), playerRange.upperBound))

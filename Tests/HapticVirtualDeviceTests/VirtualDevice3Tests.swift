@@ -54,6 +54,10 @@ import Testing
         #expect(info.base.rate == 1000)
         #expect(info.base.slotCount == 4)
         #expect(info.base.capabilities.isSuperset(of: [.subtick, .status, .trim, .stream]))
+        let reference = DeviceModel3.Configuration.defaultBase.capabilities.subtracting([.sharpness, .activeBrake])
+        #expect(info.base.capabilities.isSuperset(of: reference))
+        #expect(info.base.capabilities.contains(.activeBrake) == (profile.brakeTicks() > 0))
+        #expect(info.base.capabilities.contains(.sharpness) == profile.rendersSharpness)
         #expect(info.base.profileNameString == String(profile.name.prefix(Message.Info.maxProfileNameCount)))
 
         // DESCRIBE: each channel's CHANNEL_INFO, the profile's actuator on both.
