@@ -188,8 +188,8 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     uint16_t slew = 256u; /* S = ceil(256 / R), 256 when R = 0 (3.7) */
     uint8_t i, c, busy = 0;
     hb_player *q;
-    if (d->fade != 0u) {
-        slew = (uint16_t)((256u + d->fade - 1u) / d->fade);
+    if (d->fade != 0u) { /* ceil(256 / R) = floor(255 / R) + 1: an 8-bit division */
+        slew = (uint16_t)((uint8_t)(255u / d->fade) + 1u);
     }
     hb_dev_flush_pending(&d->dev);
     step_faults(d, n);
