@@ -6,8 +6,8 @@
 
 #include "hb_device3_private.h"
 
-void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot, uint8_t code,
-                    uint32_t tick)
+HB_NOINLINE void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot,
+                                uint8_t code, uint32_t tick)
 {
     uint8_t p[HB_LEN3_TELEMETRY];
     p[0] = event;
