@@ -16,15 +16,17 @@ static HB_NOINLINE void cancel_pending(hb_device3 *d, hb_player *q, uint8_t code
 }
 
 /* 1. Every PENDING or PLAYING player on `channel` (0xFF: every channel) ends with FAULT `code`: a
- * PLAYING one brakes from this step, a PENDING one is cancelled with a record (as 2.19). */
-static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t n)
+ * PLAYING one brakes from this step, a PENDING one is cancelled with a record (as 2.19). Returns
+ * whether there was any such player (so that no search for one comes first). */
+static uint8_t fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t n)
 {
-    uint8_t i, count = d->cfg->players;
+    uint8_t i, count = d->cfg->players, any = 0;
     hb_player *q;
     for (i = 0, q = d->players; i < count; i++, q++) {
         if (!hb_dev3_live(q) || (channel != 0xFFu && q->channel != channel)) {
             continue;
         }
+        any = 1;
         if (q->state == HB_PLAYER_PLAYING) {
             (void)hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
             hb_player_brake(q, d->cfg->channels[q->channel].brake_ticks);
@@ -33,17 +35,7 @@ static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t
         }
         q->scheduled_count = 0;
     }
-}
-
-static uint8_t any_live(const hb_device3 *d, uint8_t channel)
-{
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_live(&d->players[i]) && (channel == 0xFFu || d->players[i].channel == channel)) {
-            return 1;
-        }
-    }
-    return 0;
+    return any;
 }
 
 static void step_faults(hb_device3 *d, uint32_t n)
@@ -51,17 +43,13 @@ static void step_faults(hb_device3 *d, uint32_t n)
     uint8_t c;
     hb_channel3 *ch = d->channels;
     if (d->dev.watchdog != 0u && d->dev.silence >= d->dev.watchdog) { /* fault_players skips the idle */
-        fault_players(d, 0xFFu, HB_ERR_WATCHDOG, n);
+        (void)fault_players(d, 0xFFu, HB_ERR_WATCHDOG, n);
     }
     for (c = 0; c < d->cfg->channel_count; c++, ch++) {
         if (ch->fault != ch->fault_sent) {
             ch->fault_sent = ch->fault;
-            if (ch->fault != 0u) {
-                if (any_live(d, c)) {
-                    fault_players(d, c, ch->fault, n);
-                } else {
-                    hb_dev3_notice(d, HB_EVENT_FAULT, HB_NO_PLAY, c, HB_NO_SLOT, ch->fault, n);
-                }
+            if (ch->fault != 0u && !fault_players(d, c, ch->fault, n)) { /* an idle channel's fault */
+                hb_dev3_notice(d, HB_EVENT_FAULT, HB_NO_PLAY, c, HB_NO_SLOT, ch->fault, n);
             }
         }
     }
