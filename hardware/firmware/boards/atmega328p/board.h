@@ -49,6 +49,12 @@
 #else
 #define HB_BOARD_WATCHDOG_RESET 1
 #endif
+/* INFO's SOFT_RESTART (PROTOCOL.md 2.6): set on a board without a watchdog reset. */
+#if HB_BOARD_WATCHDOG_RESET
+#define HB_BOARD_CAP_SOFT_RESTART 0u
+#else
+#define HB_BOARD_CAP_SOFT_RESTART 0x0040u /* HB_CAP_SOFT_RESTART */
+#endif
 
 /* Receive ring: filled by the RX interrupt while the main loop is busy (a step, a frame's
  * handling; between them the main loop reads the UART itself, uart.h), drained by the main loop

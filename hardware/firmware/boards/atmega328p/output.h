@@ -15,7 +15,9 @@
 #include "hb_hal.h" /* hb_hal_output_init, hb_hal_output: the core's output boundary */
 
 /* Timer updates per tick the stage needs (the tick timer runs at HB_TICK_HZ * this). */
-#if defined(HB_BOARD_PWM) && defined(HB_BOARD_LRA)
+#if defined(HB_OUTPUT_UPDATES_PER_TICK)
+/* set by the build (the two-bridge 3.0 image: 8, whatever its channels' actuators) */
+#elif defined(HB_BOARD_PWM) && defined(HB_BOARD_LRA)
 #define HB_OUTPUT_UPDATES_PER_TICK 8u
 #else
 #define HB_OUTPUT_UPDATES_PER_TICK 1u
