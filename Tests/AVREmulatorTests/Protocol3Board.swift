@@ -31,8 +31,13 @@
         init(elf: String, setUp: (AVRBoard) throws -> Void = { _ in }) throws {
             board = try AVRBoard(firmware: elf)
             try setUp(board)
-            try board.run(ticks: 5)
-            timerStart = try #require(board.events().first { $0.kind == .timer0Start }).cycle
+            // the tick starts once the output stage is up (the DRV2605L calibrate first)
+            var start: UInt64?
+            for _ in 0..<100 where start == nil {
+                try board.run(ticks: 5)
+                start = board.events().first { $0.kind == .timer0Start }?.cycle
+            }
+            timerStart = try #require(start)
             pump()
         }
 

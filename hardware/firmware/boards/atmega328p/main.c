@@ -21,9 +21,6 @@
 #include "app.h"
 #include "board.h"
 #include "output.h"
-#if defined(HB_BOARD_DRV2605L_X4)
-#include "output_drv2605l_x4.h"
-#endif
 #include "probe.h"
 #include "pwm_bridge.h"
 #include "tick.h"
@@ -34,7 +31,7 @@ volatile uint8_t hb_board_restart_requested;
 
 /* The outputs in their safe state: the PWM stage's bridge inputs (D9, D10; the two-bridge image's
  * D11, D3 too) low and the timers off them (pwm_bridge.h); the DRV2605L's EN (board.h) low, every
- * driver's in the image with four behind a TCA9548A (output_drv2605l_x4.h), which shuts the chip
+ * driver's in the image with four behind a TCA9548A (board.h), which shuts the chip
  * down whatever its registers say. */
 #if defined(HB_BOARD_PWM2)
 #define OUTPUTS_OFF()         \

@@ -46,8 +46,8 @@ void hb_output_work(void);
 
 /* The stage's bookkeeping for the tick just handed over that the next hand-off needs but this
  * one does not (the PWM stage's predicted envelope): the main loop calls it right after
- * hb_hal_output(), outside the step's lead. */
-#if defined(HB_BOARD_PWM)
+ * hb_hal_output(), outside the step's lead (the DRV2605L x4 stage: its checks of the drivers). */
+#if defined(HB_BOARD_PWM) || defined(HB_BOARD_DRV2605L_X4)
 void hb_output_after_step(void);
 #else
 #define hb_output_after_step() ((void)0)

@@ -14,8 +14,7 @@
 #if defined(HB_BOARD_PWM2)
 #define HB_STAGE3_CHANNELS 2u
 #elif defined(HB_BOARD_DRV2605L_X4)
-#include "output_drv2605l_x4.h"
-#define HB_STAGE3_CHANNELS HB_DRV_X4_CHANNELS
+#define HB_STAGE3_CHANNELS 4u
 #else
 #error "a 3.0 image needs OUTPUT=pwm2 or OUTPUT=drv2605l-x4"
 #endif

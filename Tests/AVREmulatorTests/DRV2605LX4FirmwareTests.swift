@@ -1,0 +1,111 @@
+// The simulated board needs libsimavr: built with the package trait "Emulator" only.
+#if Emulator
+    import AVREmulator
+    import FirmwareModel
+    import HapticProtocol
+    import Testing
+
+    /// The protocol 3.0 image with DRV2605L behind a TCA9548A (make OUTPUT=drv2605l-x4: four
+    /// channels, driver c behind port c with its EN on D(4 + c)) on the simulated board with two
+    /// drivers: HELLO 3.0, INFO, DESCRIBE, the two missing drivers reported absent on their channels,
+    /// a play on channels 0 and 1 whose every RTP value and every byte the board sends equal what
+    /// `DeviceModel3` makes of the same input, and a driver that goes absent mid-play: a fault of
+    /// its channel only, its EN low, while the other channel plays on.
+    @Suite struct DRV2605LX4FirmwareTests {
+        static let rtpRegister: UInt8 = 0x02
+
+        /// 330 ticks: a ramp, a loop of steps closed by its SET_A, a fall.
+        static let program = Protocol3Board.program([
+            .rampA(to: 200, duration: 40, delay: 40), .loop(count: 6, delay: 0), .setA(150, delay: 20),
+            .setA(60, delay: 20), .endLoop(delay: 0), .rampA(to: 0, duration: 30, delay: 30), .end(delay: 20),
+        ])
+
+        static func booted() throws -> Protocol3Board {
+            try Protocol3Board(elf: Protocol3Board.drv2605lX4.get()) { board in
+                try board.attachTCA9548A(drivers: 2)
+                for c in 0..<2 { board.setDRV2605LEnablePin(channel: c, arduinoPin: 4 + c) }
+                board.setDRV2605LCalibrationCycles(board.cyclesPerTick * 20)
+            }
+        }
+
+        /// Driver `channel`'s RTP value at the end of timer tick k + 1 (device tick k's sample is
+        /// written after the boundary of timer tick k + 1), for device ticks 0..<count.
+        static func rtpValues(_ host: Protocol3Board, channel: Int, count: Int) -> [UInt8] {
+            let writes = host.board.events().filter { $0.kind == .drv2605lWrite(register: rtpRegister) && $0.channel == channel }
+            let T = host.board.cyclesPerTick
+            var values: [UInt8] = []
+            var index = 0
+            var value: UInt8 = 0
+            for k in 0..<count {
+                let end = host.timerStart + UInt64(k + 2) * T
+                while index < writes.count && writes[index].cycle < end {
+                    value = writes[index].value
+                    index += 1
+                }
+                values.append(value)
+            }
+            return values
+        }
+
+        static func expected(_ samples: [OutputSample]) -> [UInt8] { samples.map { $0.isBraking ? 0 : $0.amplitude } }
+
+        @Test func bootsAnswersHelloInfoAndDescribeAndReportsTheMissingDrivers() throws {
+            let host = try Self.booted()
+            let (info, channels) = try host.helloAndDescribe()
+            #expect(info.base.version == ProtocolVersion.version3)
+            #expect(info.channelCount == 4 && info.players == 2)
+            #expect(info.base.capabilities.contains(.trim))
+            try #require(channels.count == 4)
+            for (c, ci) in channels.enumerated() {
+                #expect(ci.channel == UInt8(c) && ci.stageCode == 3, "a DRV2605L behind a TCA9548A")
+                #expect(String(decoding: ci.profileName, as: UTF8.self) == String("lra-drv2605l-170hz-10mm".prefix(16)))
+                #expect(ci.capabilities.contains(.activeBrake) && ci.capabilities.contains(.diag))
+            }
+            let absent = host.telemetry.filter { $0.event == .fault }.map { [$0.channel, $0.code, $0.play] }
+            #expect(absent == [[2, 59, 0xFE], [3, 59, 0xFE]], "DRIVER_ABSENT on the channels without a driver")
+            #expect(host.board.drv2605lEnabled(channel: 0) && host.board.drv2605lEnabled(channel: 1))
+            #expect(host.board.drv2605lCalibrations(channel: 0) == 1 && host.board.drv2605lCalibrations(channel: 1) == 1)
+        }
+
+        @Test func aPlayOnTwoChannelsEqualsTheModelAndAnAbsentDriverStopsOnlyItsChannel() throws {
+            let host = try Self.booted()
+            let (info, channels) = try host.helloAndDescribe()
+            #expect(try host.load(Self.program))
+            host.board.resetProfile()
+            #expect(try host.ack(.play(.init(play: 1, channels: 0b11, slot: 0, flags: 2))) != nil)
+            try host.run(ticks: 120)
+            host.board.setDRV2605LFault(.driverAbsent, channel: 1)
+            try host.run(ticks: 280)
+
+            let faults = host.telemetry.filter { $0.event == .fault && $0.play == 1 }
+            #expect(faults.map { [$0.channel, $0.code] } == [[1, 60]], "DRIVER_BUS on channel 1 only")
+            let finished = host.telemetry.filter { $0.event == .finished }.map { [$0.play, $0.channel] }
+            #expect(finished == [[1, 0]], "channel 0 plays on to its end")
+            #expect(!host.board.drv2605lEnabled(channel: 1), "the absent driver's EN is low")
+            #expect(host.board.drv2605lEnabled(channel: 0))
+            let faultTick = try #require(faults.first).tick
+            let profile = host.board.profile()
+            print(
+                "REPORT drv2605l-x4: longest step \(profile[.interpreterTick].maxCyclesPerCall) cycles (lead \(host.board.stepLeadCycles ?? 0)), longest bus work \(profile[.outputMainLoop].maxCyclesPerCall), longest frame handling \(profile[.protocolHandler].maxCyclesPerCall)"
+            )
+
+            let replay = ModelReplay3(
+                board: host.board, timerStart: host.timerStart,
+                configuration: Protocol3Board.configuration(info: info, channels: channels),
+                faults: [
+                    .init(tick: 0, channel: 2, code: 59), .init(tick: 0, channel: 3, code: 59), .init(tick: Int(faultTick), channel: 1, code: 60),
+                ])
+            #expect(replay.consumed == replay.inputCount)
+            #expect(Array(host.allBytes.prefix(replay.bytes.count)) == replay.bytes, "every byte the board sent")
+            #expect(host.allBytes.count == replay.bytes.count)
+            let count = replay.samples[0].count
+            let zero = Self.rtpValues(host, channel: 0, count: count)
+            #expect(zero == Self.expected(replay.samples[0]), "channel 0, tick for tick")
+            #expect(replay.samples[0].filter { $0.amplitude > 0 }.count > 250)
+            let before = Int(faultTick) - 2
+            let one = Self.rtpValues(host, channel: 1, count: before)
+            #expect(one == Self.expected(Array(replay.samples[1].prefix(before))), "channel 1 until its driver went")
+            #expect(host.board.readGlobal("hb_output_late_ticks", size: 2) == 0)
+        }
+    }
+#endif
