@@ -20,11 +20,12 @@
             .setA(60, delay: 20), .endLoop(delay: 0), .rampA(to: 0, duration: 30, delay: 30), .end(delay: 20),
         ])
 
-        static func booted() throws -> Protocol3Board {
+        static func booted(mux fault: TCA9548AFault = .none) throws -> Protocol3Board {
             try Protocol3Board(elf: Protocol3Board.drv2605lX4.get()) { board in
                 try board.attachTCA9548A(drivers: 2)
                 for c in 0..<2 { board.setDRV2605LEnablePin(channel: c, arduinoPin: 4 + c) }
                 board.setDRV2605LCalibrationCycles(board.cyclesPerTick * 20)
+                board.setTCA9548AFault(fault)
             }
         }
 
@@ -106,6 +107,22 @@
             let one = Self.rtpValues(host, channel: 1, count: before)
             #expect(one == Self.expected(Array(replay.samples[1].prefix(before))), "channel 1 until its driver went")
             #expect(host.board.readGlobal("hb_output_late_ticks", size: 2) == 0)
+        }
+
+        /// The mux's own fault belongs to every channel behind it (3.2): DRIVER_BUS on each, no driver
+        /// enabled, and a play on them ends with it.
+        @Test func aMuxThatDoesNotAnswerIsAFaultOfEveryChannelWithEveryDriverOff() throws {
+            let host = try Self.booted(mux: .absent)
+            _ = try host.helloAndDescribe()
+            let boot = host.telemetry.filter { $0.event == .fault }.map { [$0.channel, $0.code] }
+            #expect(boot == [[0, 60], [1, 60], [2, 60], [3, 60]])
+            #expect(!host.board.drv2605lEnabled(channel: 0) && !host.board.drv2605lEnabled(channel: 1))
+            #expect(host.board.drv2605lCalibrations(channel: 0) == 0)
+            #expect(try host.load(Self.program))
+            #expect(try host.ack(.play(.init(play: 1, channels: 0b11, slot: 0, flags: 2))) != nil)
+            try host.run(ticks: 40)  // past the stage's wake-up (20 ticks)
+            let ended = host.telemetry.filter { $0.play == 1 }.map { [$0.event.rawValue, $0.channel, $0.code] }
+            #expect(ended == [[5, 0, 60], [5, 1, 60]], "FAULT instead of STARTED on each channel")
         }
     }
 #endif
