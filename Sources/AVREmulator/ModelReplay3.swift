@@ -34,21 +34,15 @@ public struct ModelReplay3 {
         var model = DeviceModel3(configuration: configuration)
         bytes = model.takeOutput()
         samples = Array(repeating: [], count: configuration.channels.count)
-        let due = ModelReplay.dueTicks(board: board, input: input, timerStart: timerStart)
-        var next = 0
+        var feed = ModelReplay.DueInput(board: board, input: input, timerStart: timerStart)
         for tick in 0..<max(0, ticks) {
-            var arrived: [UInt8] = []
-            while next < input.count && due[next] <= tick {
-                arrived.append(input[next].value)
-                next += 1
-            }
-            bytes += model.receive(arrived)
+            bytes += model.receive(feed.bytes(beforeStep: tick))
             for fault in faults where fault.tick == tick { model.setStageFault(channel: fault.channel, code: fault.code) }
             let step = model.step()
             bytes += step.sent
             for (c, sample) in step.samples.enumerated() { samples[c].append(sample) }
         }
-        consumed = next
+        consumed = feed.next
         inputCount = input.count
     }
 }
