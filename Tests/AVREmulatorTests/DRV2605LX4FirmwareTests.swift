@@ -3,6 +3,7 @@
     import AVREmulator
     import FirmwareModel
     import HapticProtocol
+    import TestSupport
     import Testing
 
     /// The protocol 3.0 image with DRV2605L behind a TCA9548A (make OUTPUT=drv2605l-x4: four
@@ -107,6 +108,20 @@
             let one = Self.rtpValues(host, channel: 1, count: before)
             #expect(one == Self.expected(Array(replay.samples[1].prefix(before))), "channel 1 until its driver went")
             #expect(host.board.readGlobal("hb_output_late_ticks", size: 2) == 0)
+
+            // DIAG per channel (3.11): each driver's own report
+            let diag = try (0..<2).map { c in
+                try host.request(.diag(.init(channel: UInt8(c)))) { if case .diagReport = $0 { true } else { false } }
+            }
+            guard case .diagReport(let zeroReport)? = diag[0], case .diagReport(let oneReport)? = diag[1] else {
+                Issue.record("no DIAG_REPORT")
+                return
+            }
+            #expect(zeroReport.channel == 0 && oneReport.channel == 1)
+            #expect(zeroReport.report.stageCode == 2 && zeroReport.report.fault.rawValue == 0)
+            #expect(zeroReport.report.flags.contains(.calibrated) && !zeroReport.report.flags.contains(.disabled))
+            #expect(oneReport.report.fault.rawValue == 60 && oneReport.report.flags.contains(.disabled))
+            #expect(oneReport.report.busErrors >= 3 && zeroReport.report.busErrors == 0)
         }
 
         /// The mux's own fault belongs to every channel behind it (3.2): DRIVER_BUS on each, no driver
@@ -123,6 +138,31 @@
             try host.run(ticks: 40)  // past the stage's wake-up (20 ticks)
             let ended = host.telemetry.filter { $0.play == 1 }.map { [$0.event.rawValue, $0.channel, $0.code] }
             #expect(ended == [[5, 0, 60], [5, 1, 60]], "FAULT instead of STARTED on each channel")
+        }
+
+        /// The hard stop (hardware/README.md, "Faults") turns every driver off: a main loop that hangs
+        /// during a play on two channels gets the watchdog's interrupt, which drops every EN (D4..D7)
+        /// before the reset.
+        @Test func aHangTurnsEveryDriverOff() throws {
+            let stalling = AVRFirmwareBuild(output: .drv2605lX4, variables: ["DRV_FLAGS": "-DHB_TEST_STALL_AT_STEP=300"])
+            let elf = try stalling.build(repositoryRoot: Repository.root.path)
+            let host = try Protocol3Board(elf: elf) { board in
+                try board.attachTCA9548A(drivers: 2)
+                for c in 0..<2 { board.setDRV2605LEnablePin(channel: c, arduinoPin: 4 + c) }
+                board.setDRV2605LCalibrationCycles(board.cyclesPerTick * 20)
+            }
+            _ = try host.helloAndDescribe()
+            #expect(try host.load(Self.program))
+            #expect(try host.ack(.play(.init(play: 1, channels: 0b11, slot: 0, flags: 2, loops: 0))) != nil)
+            let sounding = host.board.cycle
+            // the watchdog's interrupt comes 250 ms into the hang, its reset 15 ms (240,000 cycles) later
+            for _ in 0..<600 where host.board.resets == 0 { try host.board.run(ticks: 1) }
+            #expect(host.board.resets == 1)
+            let reset = host.board.cycle
+            let off = host.board.events().filter { $0.cycle > sounding && $0.kind == .drv2605lEnable(false) }
+            for c in 0..<2 {
+                #expect(off.contains { $0.channel == c && $0.cycle < reset - 200_000 }, "driver \(c)'s EN dropped by the interrupt")
+            }
         }
     }
 #endif
