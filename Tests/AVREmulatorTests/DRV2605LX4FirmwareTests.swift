@@ -122,6 +122,11 @@
             #expect(zeroReport.report.flags.contains(.calibrated) && !zeroReport.report.flags.contains(.disabled))
             #expect(oneReport.report.fault.rawValue == 60 && oneReport.report.flags.contains(.disabled))
             #expect(oneReport.report.busErrors >= 3 && zeroReport.report.busErrors == 0)
+
+            // the stack (painted at boot, AVRBoardStack.swift) kept the Makefile's reserve of 64 bytes
+            let free = try #require(host.board.stackFreeMinimum)
+            #expect(free >= 64, "\(free) bytes of RAM the stack never reached")
+            print("REPORT stack: \(free) bytes the stack never reached")
         }
 
         /// The mux's own fault belongs to every channel behind it (3.2): DRIVER_BUS on each, no driver

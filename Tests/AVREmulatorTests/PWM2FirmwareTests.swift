@@ -97,6 +97,11 @@
                 #expect(mismatches == 0, "channel \(channel)")
             }
             #expect(board.readGlobal("hb_output_late_ticks", size: 2) == 0)
+
+            // the stack (painted at boot, AVRBoardStack.swift) kept the Makefile's reserve of 64 bytes
+            let free = try #require(host.board.stackFreeMinimum)
+            #expect(free >= 64, "\(free) bytes of RAM the stack never reached")
+            print("REPORT stack: \(free) bytes the stack never reached")
         }
 
         /// The tick trim (3.10) in the tick timer: a tick of 2,000 Timer0 counts of 8 cycles is
