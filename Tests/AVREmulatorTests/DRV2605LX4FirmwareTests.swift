@@ -169,5 +169,22 @@
                 #expect(off.contains { $0.channel == c && $0.cycle < reset - 200_000 }, "driver \(c)'s EN dropped by the interrupt")
             }
         }
+
+        /// A mux whose supply sags when a driver starts to drive comes back with no port connected;
+        /// the board finds it at its next check of the mux (every 2 ticks) and reports it on every
+        /// channel, every driver off, instead of selecting the port again and going on.
+        @Test func aMuxThatLostItsSelectionIsAFaultOfEveryChannel() throws {
+            let host = try Self.booted(mux: .powerLoss)
+            _ = try host.helloAndDescribe()
+            #expect(try host.load(Self.program))
+            #expect(try host.ack(.play(.init(play: 1, channels: 0b11, slot: 0, flags: 2))) != nil)
+            try host.run(ticks: 150)
+            #expect(host.board.tca9548aBrownOuts >= 1)
+            let faults = host.telemetry.filter { $0.event == .fault && $0.code == 60 }
+            #expect(Set(faults.map(\.channel)) == [0, 1, 2, 3], "DRIVER_BUS on every channel")
+            #expect(faults.filter { $0.play == 1 }.map(\.channel).sorted() == [0, 1], "the play ends on both")
+            #expect(!host.board.drv2605lEnabled(channel: 0) && !host.board.drv2605lEnabled(channel: 1))
+            #expect(host.board.drv2605lOutputVolts(channel: 0) == 0 && host.board.drv2605lOutputVolts(channel: 1) == 0)
+        }
     }
 #endif

@@ -8,8 +8,9 @@
  *   - a driver's own (absent, a transfer failing after its retries, calibration, over-temperature,
  *     over-current, back at its reset defaults) are its channel's: its EN low (standby first when
  *     the bus still works), and the other channels play on;
- *   - the mux's (it does not answer, or does not read back the port asked for) belong to every
- *     channel: DRIVER_BUS on each, and every EN low.
+ *   - the mux's (it does not answer, does not read back the port asked for, or no longer connects
+ *     the port last selected: it lost power or was reset) belong to every channel: DRIVER_BUS on
+ *     each, and every EN low.
  * A driver or the mux stays off until the board restarts, as the one-chip stage; main.c drops every
  * EN at reset and on the watchdog's hard stop. */
 #include <avr/io.h>
@@ -170,10 +171,25 @@ void hb_output_work(void)
     HB_PROBE_OFF(HB_PROBE_OUTPUT);
 }
 
-/* After the step's hand-off (output.h), outside its lead: the check of one driver that came due. */
+/* The mux still connects the port last selected: one that lost power or was reset since (it comes
+ * back with no port connected, SCPS207F 8.4.2) has failed, whatever its drivers do. */
+static void check_mux(void)
+{
+    uint8_t value = 0;
+    if (selected != NO_PORT
+        && (hb_twi_read(HB_MUX_ADDRESS, &value) != HB_TWI_OK || value != (uint8_t)(1u << selected))) {
+        mux_failed();
+    }
+}
+
+/* After the step's hand-off (output.h), outside its lead: the mux's check and one driver's, when
+ * they came due. */
 void hb_output_after_step(void)
 {
     HB_PROBE_ON(HB_PROBE_OUTPUT);
+    if (check_due && mux_fault == 0u) {
+        check_mux();
+    }
     if (check_due && mux_fault == 0u) {
         uint8_t c = check_next;
         check_next = (uint8_t)((c + 1u) % CHANNELS);
