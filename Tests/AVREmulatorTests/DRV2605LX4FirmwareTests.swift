@@ -186,5 +186,11 @@
             #expect(!host.board.drv2605lEnabled(channel: 0) && !host.board.drv2605lEnabled(channel: 1))
             #expect(host.board.drv2605lOutputVolts(channel: 0) == 0 && host.board.drv2605lOutputVolts(channel: 1) == 0)
         }
+
+        /// The trim (3.10) in the 1-update tick: 250 Timer0 counts of 64 cycles, 2 or 3 counts less
+        /// at +1 % (15,840 cycles on average), 2 or 3 more at -1 %.
+        @Test func theTrimShortensAndLengthensEveryTick() throws {
+            try Self.booted().checkTrim()
+        }
     }
 #endif

@@ -150,6 +150,34 @@
                 base: base, channels: described, players: info.players, workBudget: info.workBudget, fadeTicks: info.fadeTicks)
         }
 
+        /// The mean tick between the steps the main loop starts (probe bit 0) over the next 200 ticks.
+        func meanTickCycles() throws -> Double {
+            let from = board.cycle
+            try run(ticks: 204)
+            var previous: UInt8 = 0
+            var starts: [UInt64] = []
+            for event in board.events() where event.kind == .probe {
+                if event.value & ~previous & 1 != 0 && event.cycle > from { starts.append(event.cycle) }
+                previous = event.value
+            }
+            let used = starts.dropFirst(2)  // a new trim is in force from the step after its SET_CONFIG
+            return Double(used.last! - used.first!) / Double(used.count - 1)
+        }
+
+        /// The trim of 3.10 moves the mean tick by the ppm asked for, 1 % at the bounds (16,000 cycles
+        /// -+ 160; the 1-update build's ticks of 250 - 2 or 3 counts of 64 cycles average the same),
+        /// and a trim beyond them is refused.
+        func checkTrim() throws {
+            _ = try helloAndDescribe()
+            #expect(abs(try meanTickCycles() - 16_000) < 10)
+            #expect(try ack(.setConfig(Message3.ConfigKey.trim(ppm: 10_000))) == 10_000)
+            #expect(abs(try meanTickCycles() - 15_840) < 10)
+            #expect(try ack(.setConfig(Message3.ConfigKey.trim(ppm: -10_000))) == UInt32(bitPattern: -10_000))
+            #expect(abs(try meanTickCycles() - 16_160) < 10)
+            #expect(try ack(.setConfig(Message3.ConfigKey.trim(ppm: 10_001))) == nil, "beyond 1 %: BAD_PARAM")
+            #expect(board.readGlobal("hb_output_late_ticks", size: 2) == 0)
+        }
+
         /// A format 3 program of `instructions` (with sharpness).
         static func program(_ instructions: [Instruction]) -> [UInt8] {
             var bytes = Program(instructions: instructions, sharpness: true).bytes
