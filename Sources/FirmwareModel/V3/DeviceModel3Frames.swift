@@ -93,9 +93,11 @@ extension DeviceModel3 {
             let (code, value) = programs.upload(p, busyPlaying: isBusy(p[0]))
             reply = Reply(code: code, value: value)
         case MessageType.commit.rawValue where p.count >= MessageType.commit.fixedPayloadCount:
-            let core = configuration.core
+            let (core, seek) = (configuration.core, configuration.hasSeek)
             let (code, value) = programs.commit(p, busyPlaying: isBusy(p[0])) { program in
-                Result { () throws(ProgramError) in try Format3.validate(program, configuration: core).header.totalTicks }
+                Result { () throws(ProgramError) in
+                    try Format3.validate(program, configuration: core, seek: seek).header.totalTicks
+                }
             }
             reply = Reply(code: code, value: value)
         case MessageType.play.rawValue where p.count >= Self.playCount: reply = play(p)
