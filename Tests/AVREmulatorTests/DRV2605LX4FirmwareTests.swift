@@ -57,6 +57,7 @@
             #expect(info.base.version == ProtocolVersion.version3)
             #expect(info.channelCount == 4 && info.players == 2)
             #expect(info.base.capabilities.contains(.trim))
+            #expect(!info.base.capabilities.contains(.seek), "no SEEK on the ATmega328P (HB_PORT_SEEK 0)")
             try #require(channels.count == 4)
             for (c, ci) in channels.enumerated() {
                 #expect(ci.channel == UInt8(c) && ci.stageCode == 3, "a DRV2605L behind a TCA9548A")
