@@ -27,7 +27,7 @@ extension DeviceModel3 {
     static let stopCount = 8
     static let controlCount = 13
 
-    mutating func handle(_ frame: Frame) {
+    mutating func handle(_ frame: Frame, subtick: UInt16) {
         silence = 0
         let type = frame.messageType
         guard MessageType.isHostToDevice(type) else { return }
@@ -35,7 +35,7 @@ extension DeviceModel3 {
         switch type {
         case MessageType.ping.rawValue:
             guard p.count >= 4 else { return }
-            link.send(type: MessageType.pong.rawValue, sequence: frame.sequence, payload: Array(p[0..<4]) + le(now) + [0, 0])
+            link.send(type: MessageType.pong.rawValue, sequence: frame.sequence, payload: Array(p[0..<4]) + le(now) + le(subtick))
         case MessageType.setParam.rawValue:
             guard p.count >= 5 else { return }
             for i in matching(play: p[2], mask: p.u16(at: 3)) {
