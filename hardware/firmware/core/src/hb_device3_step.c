@@ -55,33 +55,27 @@ static void step_faults(hb_device3 *d, uint32_t n)
     }
 }
 
-/* 2. Scheduled controls due at n, player by player, earliest first, equal ticks in arrival order. */
+/* 2. Scheduled controls due at n, player by player, earliest first, equal ticks in arrival order.
+ * Due means at n exactly: a control is kept only for a later tick (3.7) and the step runs at every
+ * tick, so none is ever older; a player's list is in arrival order. */
 static void step_scheduled(hb_device3 *d, uint32_t n)
 {
     uint8_t i, count = d->cfg->players;
     hb_player *q;
     for (i = 0, q = d->players; i < count; i++, q++) {
-        while (q->scheduled_count != 0u) {
-            uint8_t k, best = 0xFFu;
-            for (k = 0; k < q->scheduled_count; k++) {
-                int32_t due = hb_dev_tick_diff(n, q->scheduled[k].at);
-                if (due >= 0
-                    && (best == 0xFFu || hb_dev_tick_diff(q->scheduled[k].at, q->scheduled[best].at) < 0)) {
-                    best = k;
-                }
+        uint8_t k = 0;
+        while (k < q->scheduled_count) {
+            uint8_t j, op = q->scheduled[k].op;
+            if (q->scheduled[k].at != n) {
+                k++;
+                continue;
             }
-            if (best == 0xFFu) {
-                break;
+            q->scheduled_count--;
+            for (j = k; j < q->scheduled_count; j++) {
+                q->scheduled[j] = q->scheduled[j + 1u];
             }
-            {
-                uint8_t op = q->scheduled[best].op;
-                for (k = best; k + 1u < q->scheduled_count; k++) {
-                    q->scheduled[k] = q->scheduled[k + 1u];
-                }
-                q->scheduled_count--;
-                if (hb_dev3_live(q)) {
-                    (void)hb_dev3_apply(d, q, op, 0);
-                }
+            if (hb_dev3_live(q)) {
+                (void)hb_dev3_apply(d, q, op, 0);
             }
         }
     }
