@@ -33,6 +33,12 @@ void hb_dev3_settle_stream(hb_device3 *d)
  * so a pool of 32 and a new play on 16 channels come to at most 48 x 1,020 = 48,960. */
 typedef char WORK_FITS_U16[(HB_DEVICE3_MAX_PLAYERS <= 32u && HB_RATE_MAX <= 1024u) ? 1 : -1];
 
+/* PLAY's flag bits moved to the player's by three shifts (PLAY_FLAGS_MOVE). */
+typedef char PLAY_FLAGS_MOVE[(HB_PLAY3_AT << 6 == HB_PLAYER_AT && HB_PLAY3_SUM << 1 == HB_PLAYER_SUM
+                              && HB_PLAY3_CUT << 1 == HB_PLAYER_CUT && HB_PLAY3_MUTED >> 2 == HB_PLAYER_MUTED)
+                                 ? 1
+                                 : -1];
+
 static uint8_t rate_valid(uint16_t rate)
 {
     return (uint8_t)(rate >= HB_RATE_MIN && rate <= HB_RATE_MAX);
@@ -112,10 +118,8 @@ reply hb_dev3_cmd_play(hb_device3 *d, const uint8_t *p, uint8_t n, uint8_t seq)
     pp.play = p[0];
     pp.slot = p[3];
     pp.seq = seq;
-    pp.flags =
-        (uint8_t)(((flags & HB_PLAY3_AT) ? HB_PLAYER_AT : 0u) | ((flags & HB_PLAY3_SUM) ? HB_PLAYER_SUM : 0u)
-                  | ((flags & HB_PLAY3_CUT) ? HB_PLAYER_CUT : 0u)
-                  | ((flags & HB_PLAY3_MUTED) ? HB_PLAYER_MUTED : 0u));
+    pp.flags = (uint8_t)(((flags & HB_PLAY3_AT) << 6) | ((flags & (HB_PLAY3_SUM | HB_PLAY3_CUT)) << 1)
+                         | ((flags & HB_PLAY3_MUTED) >> 2)); /* PLAY_FLAGS_MOVE */
     pp.at = hb_dev_get_u32(p + 5);
     pp.scale = p[9];
     pp.offset = (int8_t)(p[10] <= 127u ? (int)p[10] : (int)p[10] - 256);
