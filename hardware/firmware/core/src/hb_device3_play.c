@@ -33,6 +33,12 @@ void hb_dev3_settle_stream(hb_device3 *d)
  * so a pool of 32 and a new play on 16 channels come to at most 48 x 1,020 = 48,960. */
 typedef char WORK_FITS_U16[(HB_DEVICE3_MAX_PLAYERS <= 32u && HB_RATE_MAX <= 1024u) ? 1 : -1];
 
+/* A STOP's brake flag is the offset of the scheduled STOP_BRAKE from STOP (STOP_OPS), and a MUTE's
+ * value (0 or 1, CONTROL's check) shifted by one is the player's MUTED flag. */
+typedef char STOP_OPS[(HB_OP3_STOP_BRAKE == HB_OP3_STOP + 1u && HB_STOP3_BRAKE == 1u && HB_PLAYER_MUTED == 2u)
+                          ? 1
+                          : -1];
+
 /* PLAY's flag bits moved to the player's by three shifts (PLAY_FLAGS_MOVE). */
 typedef char PLAY_FLAGS_MOVE[(HB_PLAY3_AT << 6 == HB_PLAYER_AT && HB_PLAY3_SUM << 1 == HB_PLAYER_SUM
                               && HB_PLAY3_CUT << 1 == HB_PLAYER_CUT && HB_PLAY3_MUTED >> 2 == HB_PLAYER_MUTED)
@@ -208,7 +214,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
     if ((flags & HB_STOP3_AT) && hb_dev_tick_diff(at, d->dev.now) > 0) {
-        return schedule(d, play, mask, (flags & HB_STOP3_BRAKE) ? HB_OP3_STOP_BRAKE : HB_OP3_STOP, at);
+        return schedule(d, play, mask, (uint8_t)(HB_OP3_STOP + (flags & HB_STOP3_BRAKE)), at); /* STOP_OPS */
     }
     for (i = 0, q = d->players, bit = 1; i < d->cfg->players; i++, q++, bit <<= 1) {
         if (hb_dev3_matches(q, play, mask)) {
@@ -251,7 +257,7 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
     case HB_OP3_LOOPS: pl->loops = (uint16_t)value; break;
     case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : pl->total; break;
     case HB_OP3_MUTE:
-        pl->flags = (uint8_t)(value ? (pl->flags | HB_PLAYER_MUTED) : (pl->flags & ~HB_PLAYER_MUTED));
+        pl->flags = (uint8_t)((pl->flags & ~HB_PLAYER_MUTED) | (unsigned)((uint8_t)value << 1)); /* 0, 1 */
         break;
     case HB_OP3_PRIORITY:
         pl->priority = (uint8_t)(value & 0xFFu);
