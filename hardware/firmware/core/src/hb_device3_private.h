@@ -66,6 +66,8 @@ void hb_dev3_settle_stream(hb_device3 *d);
 /* TELEMETRY (3.11), sent now. */
 void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot, uint8_t code,
                     uint32_t tick);
+/* Channel `channel`'s B (its configuration's brake ticks). */
+uint16_t hb_dev3_brake_ticks(const hb_device3 *d, uint8_t channel);
 /* TELEMETRY of a player's play (its play, channel and slot), sent now. */
 void hb_dev3_notice_of(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick);
 /* The record of (play, channel), NULL if none. */

@@ -6,6 +6,11 @@
 
 #include "hb_device3_private.h"
 
+HB_NOINLINE uint16_t hb_dev3_brake_ticks(const hb_device3 *d, uint8_t channel)
+{
+    return d->cfg->channels[channel].brake_ticks;
+}
+
 HB_NOINLINE void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot,
                                 uint8_t code, uint32_t tick)
 {
@@ -84,7 +89,7 @@ HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake
         } else {
             (void)hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
         }
-        hb_player_brake(pl, brake ? d->cfg->channels[pl->channel].brake_ticks : 0u);
+        hb_player_brake(pl, brake ? hb_dev3_brake_ticks(d, pl->channel) : 0u);
     } else {
         pl->state = HB_PLAYER_FREE;
     }

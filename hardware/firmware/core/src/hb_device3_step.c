@@ -29,7 +29,7 @@ static uint8_t fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint3
         any = 1;
         if (q->state == HB_PLAYER_PLAYING) {
             (void)hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
-            hb_player_brake(q, d->cfg->channels[q->channel].brake_ticks);
+            hb_player_brake(q, hb_dev3_brake_ticks(d, q->channel));
         } else {
             cancel_pending(d, q, code, n);
         }
@@ -146,7 +146,7 @@ static void step_starts(hb_device3 *d, uint32_t n)
 static void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
 {
     uint8_t i, count = d->cfg->players;
-    uint16_t brake = d->cfg->channels[c].brake_ticks;
+    uint16_t brake = hb_dev3_brake_ticks(d, c);
     hb_player *q;
     for (i = 0, q = d->players; i < count; i++, q++) {
         if (q->state == HB_PLAYER_PLAYING && q->channel == c) {
@@ -195,8 +195,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
             continue;
         }
         c = q->channel;
-        ended[i] =
-            hb_player_step(q, hb_dev3_interp(d), n, duck[i], slew, d->cfg->channels[c].brake_ticks, &out);
+        ended[i] = hb_player_step(q, hb_dev3_interp(d), n, duck[i], slew, hb_dev3_brake_ticks(d, c), &out);
         if (out.amp != 0u) {
             hb_mix_add(&mix[c], out.amp, out.sharp, (uint8_t)(q->flags & HB_PLAYER_SUM));
             if ((q->flags & HB_PLAYER_SEEN) == 0u) {
