@@ -566,6 +566,25 @@ class Device3:
             self.telemetry(1, r, 0, n)
 
 
+def describe(type_, seq, p):
+    """A one-line reading of a frame, for the vector files' comments."""
+    name = NAME.get(type_, f"type 0x{type_:02x}")
+    le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
+    common = dv.describe_common(name, seq, p, NAME, {v: k for k, v in list(E.items()) + list(ref.ERR.items())})
+    if common is not None:
+        return common
+    if name == "TELEMETRY" and len(p) >= 9:
+        return f"TELEMETRY #{seq} {EVENTS.get(p[0], p[0])} play {p[1]} channel {p[2]} slot {p[3]} code {p[4]} tick {le(5, 9)}"
+    if name == "STATUS" and len(p) >= 29:
+        states = {0: "none", 1: "PLAYING", 2: "PENDING", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
+        return (f"STATUS seq {seq} now {le(0, 4)} play {p[4]} channel {p[5]}: {states.get(p[6], p[6])} seq {p[7]} "
+                f"slot {p[8]} code {p[9]} start {le(10, 14)} first {le(14, 16)} end {le(16, 20)} position {le(20, 24)} "
+                f"iterations {le(24, 26)} flags {p[26]} rate {le(27, 29)}")
+    if name == "CHANNEL_INFO" and len(p) >= 20:
+        return f"CHANNEL_INFO seq {seq} channel {p[0]} actuator {p[1]} stage {p[2]} ({len(p)} bytes)"
+    return f"{name} seq {seq} ({len(p)} bytes)"
+
+
 def RATE_OK(rate):
     return pl.RATE_MIN <= rate <= pl.RATE_MAX
 
