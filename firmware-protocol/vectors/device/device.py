@@ -689,10 +689,13 @@ class Device:
         self.active = None
 
 
-def describe_common(name, seq, p, names, codes):
-    """The reading of the frames versions 2 and 3 share (ACK, NACK, CREDIT, PONG, RESET, INFO_PART), with
-    a version's message `names` and error `codes`; None for any other frame."""
+def describe_frame(type_, seq, p, names, errors, own):
+    """A one-line reading of a frame, for the vector files' comments, with a version's message `names`
+    and error codes: the frames versions 2 and 3 share (ACK, NACK, CREDIT, PONG, RESET, INFO_PART) read
+    here, the version's own by `own(name, seq, p, le)` (None: the name and the length only)."""
+    name = names.get(type_, f"type 0x{type_:02x}")
     le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
+    codes = {v: k for k, v in list(errors.items()) + list(ref.ERR.items())}
     if name == "ACK" and len(p) >= 5:
         return f"ACK seq {seq} {names.get(p[0], p[0])} value {le(1, 5)}"
     if name == "NACK" and len(p) >= 6:
@@ -705,24 +708,21 @@ def describe_common(name, seq, p, names, codes):
         return f"RESET #{seq} {p[0]}.{p[1]} reason {p[2]} boot {le(3, 7)}"
     if name == "INFO_PART" and len(p) >= 2:
         return f"INFO_PART seq {seq} part {p[0]} of {p[1]} ({len(p) - 2} bytes)"
-    return None
+    return own(name, seq, p, le) or f"{name} seq {seq} ({len(p)} bytes)"
 
 
 def describe(type_, seq, p):
-    """A one-line reading of a frame, for the vector files' comments."""
-    name = NAME.get(type_, f"type 0x{type_:02x}")
-    le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
-    common = describe_common(name, seq, p, NAME, {v: k for k, v in list(E.items()) + list(ref.ERR.items())})
-    if common is not None:
-        return common
+    return describe_frame(type_, seq, p, NAME, E, describe_own)
+
+
+def describe_own(name, seq, p, le):
+    """2.0's own frames (describe_frame)."""
     if name == "TELEMETRY" and len(p) >= 7:
         return f"TELEMETRY #{seq} {EVENTS.get(p[0], p[0])} slot {p[1]} code {p[2]} tick {le(3, 7)}"
-    if name == "INFO":
-        return f"INFO seq {seq} ({len(p)} bytes)"
     if name == "STATUS" and len(p) >= 21:
         return (f"STATUS seq {seq} now {le(0, 4)} pending slot {p[4]} seq {p[5]}; record {p[6]}: "
                 f"{ {0: 'none', 1: 'PLAYING'}.get(p[7], EVENTS.get(p[7], p[7])) } seq {p[8]} slot {p[9]} code {p[10]} "
                 f"start {le(11, 15)} first {le(15, 17)} end {le(17, 21)}")
     if name == "DIAG_REPORT" and len(p) >= 18:
         return f"DIAG_REPORT seq {seq} stage {p[0]} fault {p[1]}"
-    return f"{name} seq {seq} ({len(p)} bytes)"
+    return None

@@ -534,12 +534,11 @@ class Device3:
 
 
 def describe(type_, seq, p):
-    """A one-line reading of a frame, for the vector files' comments."""
-    name = NAME.get(type_, f"type 0x{type_:02x}")
-    le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
-    common = dv.describe_common(name, seq, p, NAME, {v: k for k, v in list(E.items()) + list(ref.ERR.items())})
-    if common is not None:
-        return common
+    return dv.describe_frame(type_, seq, p, NAME, E, describe_own)
+
+
+def describe_own(name, seq, p, le):
+    """3.0's own frames (../device/device.py describe_frame)."""
     if name == "TELEMETRY" and len(p) >= 9:
         return f"TELEMETRY #{seq} {EVENTS.get(p[0], p[0])} play {p[1]} channel {p[2]} slot {p[3]} code {p[4]} tick {le(5, 9)}"
     if name == "STATUS" and len(p) >= 29:
@@ -549,7 +548,7 @@ def describe(type_, seq, p):
                 f"iterations {le(24, 26)} flags {p[26]} rate {le(27, 29)}")
     if name == "CHANNEL_INFO" and len(p) >= 20:
         return f"CHANNEL_INFO seq {seq} channel {p[0]} actuator {p[1]} stage {p[2]} ({len(p)} bytes)"
-    return f"{name} seq {seq} ({len(p)} bytes)"
+    return None
 
 
 def RATE_OK(rate):
