@@ -37,8 +37,8 @@ hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel)
     return NULL;
 }
 
-HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state,
-                                                 uint8_t code, uint32_t tick)
+hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state, uint8_t code,
+                                     uint32_t tick)
 {
     hb_player_record *r = hb_dev3_record(d, pl->play, pl->channel);
     if (r != NULL) {
