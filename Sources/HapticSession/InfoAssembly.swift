@@ -2,7 +2,7 @@ import HapticProtocol
 
 /// The handshake's exchange (PROTOCOL.md 2.6, 2.19; PROTOCOL-3.md 3.14): HELLO in the engine's
 /// major (3.0 first) until INFO, in pieces where the device has them; on a NACK
-/// VERSION_INCOMPATIBLE naming major 2, the same again in 2.0 (`SessionEngine.fallBack`); on a 3.0
+/// VERSION_INCOMPATIBLE naming major 2, the same again in 2.0 (`SessionEngine.speak`); on a 3.0
 /// device, DESCRIBE each channel until its CHANNEL_INFO. Each command is retransmitted on the
 /// adaptive time-out, the HELLOs within the handshake's time. A device without INFO_PART answers
 /// the first HELLO with the whole INFO, which ends the INFO part too.
@@ -20,6 +20,7 @@ package struct InfoAssembly {
     private var started = 0.0
     /// Once INFO is in on a 3.0 device: the description, its channels so far.
     private var describing: (DeviceDescription, channels: Int)?
+    private var switchedMajor = false
 
     package init() {}
 
@@ -27,6 +28,7 @@ package struct InfoAssembly {
         assembly = Message.InfoPart.Assembly()
         started = now
         describing = nil
+        switchedMajor = false
         engine.infoPieces = [:]
         return .send(HostMessage(.hello(Message.Hello(part: 0))), engine.handshakePolicy)
     }
@@ -34,8 +36,12 @@ package struct InfoAssembly {
     /// INFO once every piece is in, the reply that came instead of a piece, or the next HELLO.
     package mutating func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> Next {
         if let (description, count) = describing { return described(reply, description, count: count, engine) }
-        if case .nack(.versionIncompatible, let value) = reply, engine.fallBack(toMajor: UInt8(truncatingIfNeeded: value >> 8)) {
-            return .send(start(engine, now: now))
+        // One change of major per exchange: a device that names a major each time it is asked
+        // in the other cannot be spoken to.
+        if case .nack(.versionIncompatible, let value) = reply, !switchedMajor, engine.speak(major: UInt8(truncatingIfNeeded: value >> 8)) {
+            let step = start(engine, now: now)
+            switchedMajor = true
+            return .send(step)
         }
         guard case .infoPart(let piece) = reply else { return read(reply, engine) }
         guard piece.parts != 0, piece.part < piece.parts, assembly.parts == 0 || assembly.parts == piece.parts else {

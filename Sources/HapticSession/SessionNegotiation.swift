@@ -8,10 +8,12 @@ extension SessionEngine {
     package var protocolVersion: ProtocolVersion { wire.version }
 
     /// A HELLO was refused for major `major`: true if the session now speaks it (a 2.0 device to
-    /// a 3.0 host), false if it cannot (any other major: the handshake fails, 2.6).
-    func fallBack(toMajor major: UInt8) -> Bool {
-        guard major == 2, wire.version.major == 3 else { return false }
-        wire = SessionWire2()
+    /// a 3.0 host, or back to 3.0 for a board flashed with 3.0 since), false if this host has no
+    /// codec for it (the handshake fails, 2.6).
+    func speak(major: UInt8) -> Bool {
+        let wires: [any SessionWire] = [SessionWire3(), SessionWire2()]
+        guard major != wire.version.major, let other = wires.first(where: { $0.version.major == major }) else { return false }
+        wire = other
         return true
     }
 

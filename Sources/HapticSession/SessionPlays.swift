@@ -34,7 +34,8 @@ extension SessionEngine {
         let rate = Double(max(1, info.rate))
         let programTicks =
             play.slot == Message.streamSlot
-            ? stream.flatMap { try? ProgramHeader(parsing: $0.header).totalTicks } : slots[play.slot]?.totalTicks
+            ? stream.flatMap { try? ProgramHeader(parsing: $0.header, format: wire.version.programFormat).totalTicks }
+            : slots[play.slot]?.totalTicks
         // Device ticks at rate r (3.4: r / 256 program ticks a device tick); 2.0 plays at 1x.
         let ticks = play.loops == 0 ? nil : programTicks.map { UInt32(clamping: UInt64($0) * UInt64(play.loops) * 256 / UInt64(max(1, play.rate))) }
         // By when the end should have come: until the start tick, the play, a margin. The start
