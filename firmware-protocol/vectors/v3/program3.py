@@ -36,12 +36,14 @@ def parse_header3(program, cfg):
     return ref.parse_header(program, cfg)  # rules 1-2 as in v2
 
 
-def validate3(program, cfg):
-    """Returns (header, instructions); raises ref.Reject (code 1-30) or Reject3 (31)."""
+def validate3(program, cfg, closed=True):
+    """Returns (header, instructions); raises ref.Reject (code 1-30) or Reject3 (31). With
+    closed=False, rule (f) is not checked: a device without SEEK (capability bit 9, 3.13)."""
     parse_header3(program, cfg)
     v2 = bytes(program[:2]) + bytes([ref.FORMAT_VERSION]) + bytes(program[3:])
     header, instructions = ref.validate(v2, cfg)
-    check_closed(instructions)
+    if closed:
+        check_closed(instructions)
     return header, instructions
 
 
@@ -54,28 +56,7 @@ class Reject3(ref.Reject):
 loop_tree = ref.loop_tree  # [("ins", ins) or ("loop", LOOP, body, ENDLOOP)], END included
 
 
-def expand(nodes, loops=False):
-    """The executions of nodes from time 0, loops expanded: ([(time, ins)], the time after them);
-    with loops=True the LOOP and ENDLOOP executions too (reference.timeline leaves them out)."""
-    out = []
-
-    def play(items, t):
-        for node in items:
-            if node[0] == "ins":
-                t += node[1]["delay"]
-                out.append((t, node[1]))
-                continue
-            _, loop, body, end = node
-            t += loop["delay"]
-            if loops:
-                out.append((t, loop))
-            for _ in range(loop["value"]):
-                t = play(body, t)
-                t += end["delay"]
-                if loops:
-                    out.append((t, end))
-        return t
-    return out, play(nodes, 0)
+expand = ref.expand  # executions with loops expanded; loops=True adds the LOOP and ENDLOOP executions
 
 
 def iteration(body, endloop):

@@ -26,6 +26,11 @@ def solo(program, ticks, channels=1, **play_kw):
     return s
 
 
+def faded(amp, gain):
+    """An amplitude at scale 255 (m' = 256) under gain G (3.6's amp_i)."""
+    return (amp * 256 * gain + 32768) >> 16
+
+
 def total(program):
     return int.from_bytes(program[10:14], "little")
 
@@ -57,10 +62,7 @@ def test_seek_then_play_equals_play_with_the_first_k_ticks_dropped():
 def test_seek_while_playing_fades_out_the_held_sample_and_in_from_k():
     fade, t, k = 8, 30, 100
     base = solo(LOOPED, 400).channel(0)
-    s = s3.Session(channels=1, players=4, channel_cfg=[{}])
-    s.upload(0, LOOPED)
-    s.command("PLAY", s3.play(1, 1, 0))
-    s.run(t)
+    s = solo(LOOPED, t)
     s.command("CONTROL", s3.control(1, 1, "SEEK", k))
     s.run(300)
     out, step = s.channel(0), pl.fade_step(fade)
@@ -68,19 +70,16 @@ def test_seek_while_playing_fades_out_the_held_sample_and_in_from_k():
     assert out[:t] == base[:t]
     for i in range(fade):
         g = max(0, 256 - step * (i + 1))
-        assert out[t + i][0] == (held[0] * 256 * g + 32768) >> 16
+        assert out[t + i][0] == faded(held[0], g)
     for j in range(40):
         g = min(256, step * (j + 1))
-        assert out[t + fade + j][0] == (base[k + j][0] * 256 * g + 32768) >> 16
+        assert out[t + fade + j][0] == faded(base[k + j][0], g)
 
 
 def test_pause_for_d_then_resume_is_the_same_output_shifted_by_d_with_the_fades():
     fade, t, d = 8, 25, 37
     base = solo(ENVELOPE, 300).channel(0)
-    s = s3.Session(channels=1, players=4, channel_cfg=[{}])
-    s.upload(0, ENVELOPE)
-    s.command("PLAY", s3.play(1, 1, 0))
-    s.run(t)
+    s = solo(ENVELOPE, t)
     s.command("CONTROL", s3.control(1, 1, "PAUSE"))
     s.run(d)
     s.command("CONTROL", s3.control(1, 1, "RESUME"))
@@ -90,11 +89,11 @@ def test_pause_for_d_then_resume_is_the_same_output_shifted_by_d_with_the_fades(
     held = base[t - 1]
     for i in range(d):
         g = max(0, 256 - step * (i + 1))
-        assert out[t + i][0] == (held[0] * 256 * g + 32768) >> 16
+        assert out[t + i][0] == faded(held[0], g)
     for j in range(300 - t - d):
         g = min(256, step * (j + 1))
         want = base[t + j]
-        assert out[t + d + j][0] == (want[0] * 256 * g + 32768) >> 16 or want[2] == 1, j
+        assert out[t + d + j][0] == faded(want[0], g) or want[2] == 1, j
         if j >= fade:
             assert out[t + d + j] == want
 
@@ -215,6 +214,43 @@ def test_the_one_pass_check_of_rule_f_equals_the_expanded_one():
     assert seen[True] > 100 and seen[False] > 100, seen
 
 
+def v2_vector(name):
+    """A 2.0 program vector (../programs): its program, limiter and brake figures, and samples."""
+    cfg, program, samples = {}, None, []
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", name + ".txt")) as fh:
+        for line in fh:
+            if line.startswith("config:"):
+                cfg = dict(kv.split("=") for kv in line.split()[1:])
+            elif line.startswith("program:"):
+                program = bytes.fromhex(line.split()[1])
+            elif line[:1].isdigit():
+                span, values = line.split(":")
+                first, _, last = span.partition("-")
+                sample = tuple(int(v) for v in values.split())
+                samples += [sample] * (int(last or first) - int(first) + 1)
+    return cfg, program, samples
+
+
+def test_a_device_without_seek_takes_open_loops_and_plays_them_as_2_0():
+    """3.1, 3.13: without SEEK (bit 9) COMMIT does not check rule (f); one play alone of a program
+    that breaks it outputs what 2.0 outputs (3.6, "One player is 2.0"): the 2.0 vectors' samples."""
+    for name in ("loop_ramp_crosses_iterations", "pulse_in_loop", "loop_head_nested", "loop_nested_4"):
+        cfg, program, samples = v2_vector(name)
+        program = program[:2] + bytes([p3.FORMAT_VERSION]) + program[3:]
+        try:
+            p3.validate3(program, ref.Config())
+            raise AssertionError(f"{name}: rule (f) should refuse it")
+        except p3.Reject3:
+            pass
+        channel = {"brake": int(cfg["brake"]), "threshold": int(cfg["threshold"]), "safety": int(cfg["safety"])}
+        s = s3.Session(channels=1, players=4, channel_cfg=[channel], watchdog=0, caps=0x86)
+        s.upload(0, program)
+        s.command("PLAY", s3.play(1, 1, 0))
+        s.run(len(samples))
+        assert not s.replies("NACK"), name
+        assert s.channel(0) == samples, name
+
+
 def test_closed_loop_rule_rejects_a_ramp_crossing_the_iteration_end():
     crossing = s3.prog([("LOOP", 0, 3), ("RAMP_A", 0, 200, 10), ("ENDLOOP", 5), ("END", 1)])
     try:
@@ -255,7 +291,7 @@ def test_a_higher_priority_play_ducks_with_the_fade_and_hands_back():
         # the tap sounds from its start to its END tick (its last PLAYING step): target m'(duck)
         target = pl.m_prime(duck) if start <= n <= start + 14 else 256
         gain += max(-step, min(step, target - gain))
-        low = (rumble[n][0] * 256 * gain + 32768) >> 16
+        low = faded(rumble[n][0], gain)
         parts = [(a, sh, False) for a, sh in ((low, rumble[n][1]), click[n][:2]) if a > 0]
         amp, sharp = pl.mix(parts)
         braking = start + 14 <= n < start + 14 + BRAKE  # the tap's brake shows only where nothing sounds
