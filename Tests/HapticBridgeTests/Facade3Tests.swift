@@ -4,12 +4,13 @@ import HapticBridge
 import HapticProtocol
 import HapticSession
 import HapticTransport
+import HapticVirtualDevice
 import Synchronization
 import TestSupport
 import Testing
 
-/// `HapticDevice` on a protocol 3.0 device (PROTOCOL-3.md 3.14): the 3.0 device model served in
-/// real time over the memory link (in memory only until the vdev3 work serves it on a pty).
+/// `HapticDevice` on a protocol 3.0 device (PROTOCOL-3.md 3.14): the 3.0 virtual device on a real
+/// pty, and the 3.0 device model served in real time over the memory link (its samples per channel).
 @Suite struct Facade3Tests {
     /// DeviceModel3 stepped at 1 kHz of host time on its own thread, answering what arrives.
     final class Served3: Sendable {
@@ -44,6 +45,22 @@ import Testing
         }
 
         func stop() { serving.stop() }
+    }
+
+    @Test func theThreeZeroVirtualDeviceOnItsPtyIsSpokenToInThreeZero() async throws {
+        let virtual = try VirtualDevice3(channels: 3, players: 4)
+        virtual.start()
+        defer { virtual.stop() }
+        let device = try await HapticDevice.open(path: virtual.path, options: HapticDevice.Options(timing: DeviceFixture.timing))
+        let description = try #require(await device.deviceDescription)
+        #expect(description.version == .version3 && description.channels.count == 3 && description.players == 4)
+        let prepared = try await device.prepare(preset: "impact.heavy")
+        let placed = try await device.play(prepared, as: .play(4, on: [2]))
+        let end = try await device.waitForEnd(of: placed, timeout: 5)
+        #expect(end == .finished(slot: placed.slot, tick: placed.startTick &+ prepared.totalTicks, on: PlayChannel(play: 4, channel: 2)))
+        let samples = virtual.samples(from: placed.startTick, count: Int(prepared.totalTicks))
+        #expect(samples.contains { $0[2].amplitude > 0 } && samples.allSatisfy { $0[0].amplitude == 0 && $0[1].amplitude == 0 })
+        await device.close()
     }
 
     @Test func theSingleActuatorCallsPlayOnChannelZeroAndPlacedPlaysWhereAsked() async throws {
