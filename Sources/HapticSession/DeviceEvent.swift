@@ -123,10 +123,7 @@ public struct PlayChannel: Hashable, Sendable {
     public var play: UInt8
     public var channel: UInt8
 
-    public init(play: UInt8, channel: UInt8) {
-        self.play = play
-        self.channel = channel
-    }
+    public init(play: UInt8, channel: UInt8) { (self.play, self.channel) = (play, channel) }
 
     /// The one play of a 2.0 device, and the single-actuator calls' play on a 3.0 one.
     public static let single = PlayChannel(play: 0, channel: 0)
