@@ -29,8 +29,7 @@ public struct DeviceDescription: Hashable, Sendable {
 
     /// INFO capability bit 9 SEEK (PROTOCOL-3.md 3.13): PLAY `from` and CONTROL SEEK work; without it
     /// a host compiles the pattern from the offset and plays that from 0 (3.16).
-    public var seeks: Bool { version.major >= 3 && capabilities.rawValue & Self.seekBit != 0 }
-    static let seekBit: UInt16 = 1 << 9
+    public var seeks: Bool { version.major >= 3 && capabilities.contains(.seek) }
 
     /// Channel 0 as a 2.0 INFO describes it (no stage code, drive levels or per-channel wake-up).
     static func channel0(of info: Message.Info) -> Message3.ChannelInfo {

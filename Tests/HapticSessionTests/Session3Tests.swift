@@ -23,8 +23,8 @@ import Testing
         return DeviceModel3.Configuration(channels: [DeviceModel3.Channel(), erm])
     }()
 
-    static func link3(fault: FaultProfile = .none) throws -> VirtualLink<DeviceModel3> {
-        let link = VirtualLink(device: DeviceModel3(configuration: configuration), fault: fault, seed: 3, timing: timing)
+    static func link3(_ configuration: DeviceModel3.Configuration = configuration) throws -> VirtualLink<DeviceModel3> {
+        let link = VirtualLink(device: DeviceModel3(configuration: configuration), fault: .none, seed: 3, timing: timing)
         let handshake: Result<Message.Info, SessionError>? = link.run { HandshakeOperation(completion: $0) }
         _ = try #require(try handshake?.get())
         return link
@@ -58,9 +58,15 @@ import Testing
         #expect(device.channels[1].profileID == 9 && device.channels[1].brakeTicks == 12 && device.channels[1].wakeTicks == 5)
         #expect(device.channels[0].profileNameString == "lra-test" && device.channels[0].ratedMillivolts == 2000)
         #expect(device.info3?.workBudget == 36 && device.info3?.fadeTicks == 8)
-        #expect(!device.seeks)  // the model's capabilities have no bit 9
+        #expect(device.seeks)  // the reference's capabilities have bit 9 SEEK (3.13)
         #expect(!link.events.contains { if case .protocolFallback = $0 { true } else { false } })
         #expect(link.events.contains(.connected(device.info)))
+    }
+
+    @Test func withoutBitNineTheDeviceDoesNotSeek() throws {
+        var configuration = Self.configuration
+        configuration.base.capabilities.remove(.seek)
+        #expect(try Self.link3(configuration).engine.device?.seeks == false)
     }
 
     @Test func aTwoZeroDeviceIsSpokenToInTwoZeroAndTheUserIsToldOnce() throws {
@@ -74,6 +80,7 @@ import Testing
         #expect(notices() == [.protocolFallback(device: info.version, unavailable: DeviceDescription.unavailableOn2)])
         let notice = try #require(link.events.firstIndex { if case .protocolFallback = $0 { true } else { false } })
         #expect(notice < (link.events.firstIndex(of: .connected(info)) ?? -1))
+        #expect(link.engine.device?.seeks == false)  // 2.0's bit 9 is not SEEK
         // 2.0 as before: upload, play, its end on play 0, channel 0.
         let program = smallPrograms(count: 1, seed: 4)[0]
         let upload: Result<UInt32, SessionError>? = link.run { UploadOperation(slot: 0, program: program, completion: $0) }
