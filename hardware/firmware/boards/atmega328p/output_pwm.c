@@ -337,15 +337,7 @@ uint8_t hb_output_fault(void)
 void hb_output_diag(uint8_t *p)
 {
     /* the most the caps give: duty / 255 x the highest supply */
-    uint16_t rated = (uint16_t)((uint32_t)D_R * HB_SUPPLY_MAX_MV(HB_SUPPLY_MV) / 255UL);
-    uint16_t limit = (uint16_t)((uint32_t)D_O * HB_SUPPLY_MAX_MV(HB_SUPPLY_MV) / 255UL);
-    p[0] = HB_DIAG_STAGE_PWM;
-    p[4] = (uint8_t)(HB_SUPPLY_MV & 0xFFu);
-    p[5] = (uint8_t)(HB_SUPPLY_MV >> 8);
-    p[6] = (uint8_t)(rated & 0xFFu);
-    p[7] = (uint8_t)(rated >> 8);
-    p[8] = (uint8_t)(limit & 0xFFu);
-    p[9] = (uint8_t)(limit >> 8);
+    hb_pwm_diag(p, HB_PWM_RATED_MV, HB_PWM_LIMIT_MV);
 }
 
 uint8_t hb_output_recalibrate(void)

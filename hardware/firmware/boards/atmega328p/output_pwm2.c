@@ -8,10 +8,16 @@
 #include "pwm_bridge.h"
 #include "pwm_profile.h"
 
-void hb_pwm0_diag(uint8_t *payload);
-void hb_pwm1_diag(uint8_t *payload);
-void hb_pwm0_describe(hb_channel_config *c);
-void hb_pwm1_describe(hb_channel_config *c);
+#include <avr/pgmspace.h>
+
+/* Each channel's CHANNEL_INFO figures, in flash (pwm2_channel.h). */
+extern const hb_channel_config hb_pwm_channel0 PROGMEM;
+extern const hb_channel_config hb_pwm_channel1 PROGMEM;
+
+static const hb_channel_config *channel_config(uint8_t channel)
+{
+    return channel != 0u ? &hb_pwm_channel1 : &hb_pwm_channel0;
+}
 
 void hb_hal_output_init(void)
 {
@@ -54,22 +60,16 @@ uint8_t hb_stage3_fault(uint8_t channel)
     return 0;
 }
 
-void hb_stage3_diag(uint8_t channel, uint8_t *payload)
+/* The bridge's supply and what its channel's caps give (PROTOCOL.md 2.18, as the 2.0 stage). */
+void hb_stage3_diag(uint8_t channel, uint8_t *p)
 {
-    if (channel == 0u) {
-        hb_pwm0_diag(payload);
-    } else {
-        hb_pwm1_diag(payload);
-    }
+    const hb_channel_config *c = channel_config(channel);
+    hb_pwm_diag(p, pgm_read_word(&c->rated_mv), pgm_read_word(&c->limit_mv));
 }
 
 void hb_stage3_describe(uint8_t channel, hb_channel_config *config)
 {
-    if (channel == 0u) {
-        hb_pwm0_describe(config);
-    } else {
-        hb_pwm1_describe(config);
-    }
+    memcpy_P(config, channel_config(channel), sizeof *config);
 }
 
 uint8_t hb_output_recalibrate(void)

@@ -11,6 +11,7 @@
 
 #include "board.h"
 #include "hb_drive_cap.h"
+#include "hb_messages.h"
 #include "output.h"
 
 /* hb_drive_cap.h: against the highest the declared supply may be (its tolerance included) */
@@ -27,50 +28,20 @@
 
 #if HB_PROFILE_OVERDRIVE_MV < HB_PROFILE_RATED_MV
 #error "the profile's overdrive voltage is under its rated voltage"
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
 #if HB_PROFILE_KICK_MS > 255u || HB_PROFILE_BRAKE_MS > 255u
 #error "kick and brake longer than 255 ms do not fit the stage's 8-bit arithmetic"
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
 #if HB_PROFILE_TAU_US < 2000u || HB_PROFILE_COAST_TAU_US < 2000u
 #error "time constants under 2 ms overflow the predictor's arithmetic"
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
 #if HB_PROFILE_TAU_US > 250000u
 #error "a driven time constant over 250 ms overflows the kick's landing arithmetic"
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
 
 #if defined(HB_BOARD_LRA)
 #if !defined(HB_PROFILE_KIND_LRA)
 #error "ACTUATOR=lra with a profile that is not an LRA"
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
 #define UPDATES_PER_SECOND (1000UL * HB_OUTPUT_UPDATES_PER_TICK)
 #define PHASE_INCREMENT_RAW(f) ((65536UL * (f) + UPDATES_PER_SECOND / 2UL) / UPDATES_PER_SECOND)
@@ -83,12 +54,6 @@ void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
 #elif defined(HB_BOARD_ERM)
 #if !defined(HB_PROFILE_KIND_ERM)
 #error "ACTUATOR=erm with a profile that is not an ERM"
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
 #define INC_MIN 0u
 #define INC_SPAN_RAW 0UL
@@ -96,13 +61,11 @@ void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
 #define INC_F0 0u
 #else
 #error "define HB_BOARD_LRA or HB_BOARD_ERM"
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
+
+/* The most the caps give: duty / 255 x the highest supply (DIAG, CHANNEL_INFO). */
+#define HB_PWM_RATED_MV ((uint16_t)((uint32_t)D_R * HB_SUPPLY_MAX_MV(HB_SUPPLY_MV) / 255UL))
+#define HB_PWM_LIMIT_MV ((uint16_t)((uint32_t)D_O * HB_SUPPLY_MAX_MV(HB_SUPPLY_MV) / 255UL))
 
 /* One channel's figures, a row of the two-bridge image's table in flash (output_pwm2.c). */
 typedef struct {
@@ -127,12 +90,6 @@ typedef struct {
 #define HB_PWM_IS_LRA 1u
 #else
 #define HB_PWM_IS_LRA 0u
-/* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
- * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
-void hb_pwm_output(uint8_t c, uint8_t amplitude, uint8_t sharpness, uint8_t flags);
-void hb_pwm_after_step(uint8_t c);
-void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
-
 #endif
 #define HB_PWM_FIGURES(forward_register, reverse_register)                                                   \
     {                                                                                                        \
@@ -141,6 +98,19 @@ void hb_pwm_timer_update(uint8_t c, uint8_t boundary);
             HB_PROFILE_BIDIRECTIONAL ? HB_PROFILE_BRAKE_MS : 0u, HB_PWM_IS_LRA,                              \
             (uint8_t)_SFR_MEM_ADDR(forward_register), (uint8_t)_SFR_MEM_ADDR(reverse_register)               \
     }
+
+/* A PWM channel's DIAG_REPORT bytes (PROTOCOL.md 2.18), zeroed by the caller: the stage, the
+ * supply, and the most its caps give (rated and limit, mV). */
+static inline void hb_pwm_diag(uint8_t *p, uint16_t rated_mv, uint16_t limit_mv)
+{
+    p[0] = HB_DIAG_STAGE_PWM;
+    p[4] = (uint8_t)(HB_SUPPLY_MV & 0xFFu);
+    p[5] = (uint8_t)(HB_SUPPLY_MV >> 8);
+    p[6] = (uint8_t)(rated_mv & 0xFFu);
+    p[7] = (uint8_t)(rated_mv >> 8);
+    p[8] = (uint8_t)(limit_mv & 0xFFu);
+    p[9] = (uint8_t)(limit_mv >> 8);
+}
 
 /* The two-bridge image's one copy of the stage (output_pwm.c with HB_PWM_SHARED), channel c:
  * output.h's hb_hal_output, hb_output_after_step and hb_output_timer_update for that channel. */
