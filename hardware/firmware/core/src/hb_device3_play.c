@@ -18,7 +18,7 @@ void hb_dev3_settle_stream(hb_device3 *d)
 {
     uint8_t i;
     const hb_player *q;
-    if (d->dev.stream_state != STREAM_PLAYING) {
+    if (!HB_PORT_STREAM || d->dev.stream_state != STREAM_PLAYING) {
         return;
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
@@ -129,7 +129,7 @@ reply hb_dev3_cmd_play(hb_device3 *d, const uint8_t *p, uint8_t n, uint8_t seq)
         return hb_dev_nack(HB_ERR_BAD_CHANNEL, d->cfg->channel_count);
     }
     if (pp.slot == HB_STREAM_SLOT) { /* 3.12: 2.8's stream checks, then one channel, 1x, once, from 0 */
-        if (d->dev.cfg->stream_capacity == 0u) {
+        if (hb_dev_stream_capacity(&d->dev) == 0u) {
             return hb_dev_nack(HB_ERR_UNSUPPORTED, 0);
         }
         if (d->dev.stream_state == STREAM_PLAYING) {

@@ -72,7 +72,7 @@ reply hb_dev3_cmd_stream_open(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     uint8_t copy[HB_LEN_STREAM_OPEN];
     uint8_t i, length = n < HB_LEN_STREAM_OPEN ? n : (uint8_t)HB_LEN_STREAM_OPEN;
-    if (n >= HB_LEN_STREAM_OPEN && d->dev.cfg->stream_capacity != 0u) {
+    if (n >= HB_LEN_STREAM_OPEN && hb_dev_stream_capacity(&d->dev) != 0u) {
         for (i = 0; i < d->cfg->players; i++) {
             if (d->players[i].state == HB_PLAYER_PENDING && d->players[i].slot == HB_STREAM_SLOT) {
                 return hb_dev_nack(HB_ERR_SLOT_BUSY, 0);
