@@ -1,8 +1,9 @@
 /* PWM output stage for a motor driver / H-bridge (e.g. DRV8833 in IN/IN mode):
  * Timer1 (or Timer2: pwm_bridge.h), 8-bit phase-correct PWM at 16 MHz / 510 = 31.37 kHz
  * (inaudible), OC1A = D9 drives the bridge's "forward" input, OC1B = D10 its "reverse" input.
- * The 3.0 image with two bridges (pwm2_channel.c) builds this file once per bridge, each with its
- * own profile, bridge and names. Duty = OCR / 255 exactly:
+ * The 3.0 image with two bridges builds this file once, with HB_PWM_SHARED, for both bridges: each
+ * channel's profile figures and bridge a row in flash (pwm_profile.h, pwm2_channel.h), its state
+ * its own (output_pwm2.c calls it per channel). Duty = OCR / 255 exactly:
  * phase-correct mode gives a flat 0 % at OCR = 0 and 100 % at OCR = 255, so the actuator sees
  * OCR / 255 of the bridge supply HB_SUPPLY_MV.
  *
