@@ -113,10 +113,10 @@
             }
             // The Makefile's link-time check uses the figure measured here.
             let makefile = try String(contentsOf: Repository.url("hardware/firmware/boards/atmega328p/Makefile"), encoding: .utf8)
-            let line = try #require(makefile.split(separator: "\n").first { $0.hasPrefix("STACK_WORST := ") })
+            let line = try #require(makefile.split(separator: "\n").first { $0.hasPrefix("STACK_WORST_V2 := ") })
             let figure = try #require(Int(line.split(separator: " ").last ?? ""))
             #expect(deepest <= figure, "the bare-metal stack went \(deepest) bytes deep, over the Makefile's \(figure)")
-            print("REPORT stack, bare-metal images: deepest \(deepest) bytes (the Makefile's STACK_WORST \(figure))")
+            print("REPORT stack, bare-metal images: deepest \(deepest) bytes (the Makefile's STACK_WORST_V2 \(figure))")
         }
     }
 #endif

@@ -52,13 +52,12 @@ void hb_app_init(void)
     config.base.fw_major = 0;
     config.base.fw_minor = 2;
     config.base.fw_patch = 0;
-    /* INFO's device-wide figures are channel 0's (3.11); CHANNEL_INFO has each channel's */
-    config.base.actuator = channels[0].actuator;
-    config.base.profile_name = channels[0].profile_name;
-    config.base.capabilities =
-        (uint16_t)(((channels[0].caps & 1u) ? HB_CAP_SHARPNESS : 0u)
-                   | ((channels[0].caps & 2u) ? HB_CAP_ACTIVE_BRAKE : 0u) | HB_CAP_SUBTICK | HB_CAP_DIAG
-                   | HB_CAP_TRIM | HB_BOARD_CAP_SOFT_RESTART);
+    /* INFO's device-wide figures are channel 0's (3.11), known here: its profile and actuator are
+     * the image's PROFILE and ACTUATOR (stage_caps.h); CHANNEL_INFO has each channel's */
+    config.base.actuator = HB_STAGE_ACTUATOR;
+    config.base.profile_name = HB_PROFILE_NAME;
+    config.base.capabilities = (uint16_t)(HB_STAGE_CAP_SHARPNESS | HB_STAGE_CAP_BRAKE | HB_CAP_SUBTICK
+                                          | HB_CAP_DIAG | HB_CAP_TRIM | HB_BOARD_CAP_SOFT_RESTART);
     config.base.reset_reason = hb_board_reset_reason();
     config.channels = channels;
     config.channel_count = HB_STAGE3_CHANNELS;

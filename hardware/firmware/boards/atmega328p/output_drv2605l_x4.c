@@ -14,6 +14,7 @@
  * A driver or the mux stays off until the board restarts, as the one-chip stage; main.c drops every
  * EN at reset and on the watchdog's hard stop. */
 #include <avr/io.h>
+#include <avr/pgmspace.h>
 #include <util/atomic.h>
 #include <util/delay.h>
 
@@ -213,20 +214,25 @@ void hb_stage3_diag(uint8_t channel, uint8_t *payload)
     hb_drv2605l_diag(payload);
 }
 
+/* Every driver has the image's profile: one CHANNEL_INFO for all, in flash (3.2). */
+static const hb_channel_config channel_config PROGMEM = {
+    .profile_name = HB_PROFILE_NAME,
+    .safety_ticks = HB_DEFAULT_SAFETY_TICKS,
+    .profile_id = 0,
+    .brake_ticks = HB_DEFAULT_BRAKE_TICKS,
+    .rated_mv = HB_PROFILE_RATED_MV,     /* RATED_VOLTAGE's drive at RTP 255 */
+    .limit_mv = HB_PROFILE_OVERDRIVE_MV, /* OD_CLAMP */
+    .wake_ticks = HB_DEVICE_DEFAULT_WAKE_TICKS,
+    .actuator = HB_STAGE_ACTUATOR,
+    .stage = 3u, /* a DRV2605L behind a TCA9548A (3.2) */
+    .safety_threshold = HB_DEFAULT_SAFETY_THRESHOLD,
+    .caps = (uint8_t)((HB_STAGE_CAP_SHARPNESS ? 1u : 0u) | (HB_STAGE_CAP_BRAKE ? 2u : 0u) | 4u),
+};
+
 void hb_stage3_describe(uint8_t channel, hb_channel_config *c)
 {
-    (void)channel; /* every driver has the image's profile */
-    c->profile_name = HB_PROFILE_NAME;
-    c->safety_ticks = HB_DEFAULT_SAFETY_TICKS;
-    c->profile_id = 0;
-    c->brake_ticks = HB_DEFAULT_BRAKE_TICKS;
-    c->rated_mv = HB_PROFILE_RATED_MV;     /* RATED_VOLTAGE's drive at RTP 255 */
-    c->limit_mv = HB_PROFILE_OVERDRIVE_MV; /* OD_CLAMP */
-    c->wake_ticks = HB_DEVICE_DEFAULT_WAKE_TICKS;
-    c->actuator = HB_STAGE_ACTUATOR;
-    c->stage = 3u; /* a DRV2605L behind a TCA9548A (3.2) */
-    c->safety_threshold = HB_DEFAULT_SAFETY_THRESHOLD;
-    c->caps = (uint8_t)((HB_STAGE_CAP_SHARPNESS ? 1u : 0u) | (HB_STAGE_CAP_BRAKE ? 2u : 0u) | 4u);
+    (void)channel;
+    memcpy_P(c, &channel_config, sizeof *c);
 }
 
 /* SET_CONFIG RECALIBRATE: every driver forgets its record; the board restarts and calibrates. */
