@@ -60,10 +60,11 @@ typedef struct hb_player_record {
 } hb_player_record;
 
 typedef struct hb_player {
-    hb_interp_play it; /* about to execute program tick it.tick (`done` + 1, 3.4) */
+    /* about to execute program tick it.tick: p + 1 (`done` + 1, 3.4), or p itself while
+     * HB_PLAYER_FRESH (hb_player_pos) */
+    hb_interp_play it;
     hb_player_record record;
     hb_player_control scheduled[HB_PLAYER_SCHEDULED];
-    uint32_t pos;      /* p: the program tick it outputs */
     uint32_t loop_end; /* L */
     uint32_t total;    /* T */
     /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
@@ -129,6 +130,10 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
  * interpreter from the start of the program it plays, delays and whole loop iterations skipped in
  * closed form. Sets p = k, phase 0, fresh. Returns the instructions it decoded and executed. */
 uint32_t hb_player_seek(hb_player *pl, hb_interp_shared *sh, uint32_t k);
+
+/* p (3.4): the program tick the player outputs (its last one, or while HB_PLAYER_FRESH the
+ * next); the interpreter's tick less one, or the tick itself while fresh. */
+uint32_t hb_player_pos(const hb_player *pl);
 
 /* The executions the player may need in one step (3.9): peak * ceil(rate / 256), 9 for the
  * stream; 0 when FREE or BRAKING. */

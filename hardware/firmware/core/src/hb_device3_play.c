@@ -255,7 +255,7 @@ static uint8_t control_range(const hb_player *q, uint8_t op, uint32_t value)
     if (op == HB_OP3_SEEK && value >= q->loop_end) {
         return HB_ERR_SEEK_RANGE;
     }
-    if (op == HB_OP3_LOOP_END && (value > q->total || (value != 0u && value <= q->pos))) {
+    if (op == HB_OP3_LOOP_END && (value > q->total || (value != 0u && value <= hb_player_pos(q)))) {
         return HB_ERR_SEEK_RANGE;
     }
     return 0;

@@ -42,9 +42,9 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     pl->iterations = 0;
     pl->scheduled_count = 0;
     pl->brake_left = 0;
-    pl->pos = 0;
     pl->phi = 0;
-    if (program == NULL) { /* the stream: 1x, once, from 0 (3.12) */
+    if (program == NULL) { /* the stream: 1x, once, from 0 (3.12); p = 0 before its first step */
+        pl->flags = (uint8_t)(pl->flags | HB_PLAYER_FRESH);
         pl->total = 0;
         pl->loop_end = 0;
         return;
@@ -53,6 +53,11 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     pl->loop_end = p->loop_end != 0u ? p->loop_end : header->total_ticks;
     hb_interp_play_load_parsed(sh, &pl->it, header, program);
     (void)hb_player_seek(pl, sh, p->from);
+}
+
+uint32_t hb_player_pos(const hb_player *pl)
+{
+    return pl->it.tick - ((pl->flags & HB_PLAYER_FRESH) ? 0u : 1u);
 }
 
 uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate)
@@ -96,18 +101,19 @@ HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_tick
 /* 3.4: executes program ticks done + 1 .. p, keeping the last one's sample; an iteration ends at
  * its end tick E (L, or T on the last iteration): with iterations left the program starts again
  * and p becomes p - E (possibly again within this step). Returns 1 when the play's last iteration
- * ended. At most ceil(r / 256) program ticks run in all (3.9). */
-static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh)
+ * ended. At most ceil(r / 256) program ticks run in all (3.9). Unless it ended, the interpreter
+ * is then about to execute p + 1: p is kept there (hb_player_pos). */
+static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh, uint32_t pos)
 {
     for (;;) {
         uint8_t last = (uint8_t)(pl->loops == 1u);
         uint32_t e = last ? pl->total : pl->loop_end;
-        while (pl->it.tick <= pl->pos && pl->it.tick < e) {
+        while (pl->it.tick <= pos && pl->it.tick < e) {
             hb_sample s = hb_interp_play_step(sh, &pl->it);
             pl->held_amp = s.amp;
             pl->held_sharp = s.sharp;
         }
-        if (pl->pos < e) {
+        if (pos < e) {
             return 0;
         }
         if (pl->iterations != 0xFFFFu) {
@@ -119,7 +125,7 @@ static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh)
         if (pl->loops > 1u) {
             pl->loops--;
         }
-        pl->pos -= e;
+        pos -= e;
         hb_interp_play_restart(sh, &pl->it);
     }
 }
@@ -133,7 +139,6 @@ static uint8_t advance_stream(hb_player *pl, hb_interp_shared *sh, uint8_t *code
         pl->iterations = pl->it.error == HB_OK ? 1u : 0u;
         return 1;
     }
-    pl->pos = pl->it.tick - 1u;
     pl->held_amp = s.amp;
     pl->held_sharp = s.sharp;
     return 0;
@@ -177,14 +182,15 @@ uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t
     pl->gain = (uint16_t)((int16_t)pl->gain + move);
     if (!still) {
         uint8_t ended, code = 0;
+        uint32_t pos = hb_player_pos(pl);
         if (pl->flags & HB_PLAYER_FRESH) {
             pl->flags = (uint8_t)(pl->flags & ~HB_PLAYER_FRESH);
         } else {
             uint16_t phi = (uint16_t)(pl->phi + pl->rate);
-            pl->pos += (uint32_t)(phi >> 8);
+            pos += (uint32_t)(phi >> 8);
             pl->phi = (uint8_t)(phi & 0xFFu);
         }
-        ended = pl->slot == HB_STREAM_SLOT ? advance_stream(pl, sh, &code) : advance(pl, sh);
+        ended = pl->slot == HB_STREAM_SLOT ? advance_stream(pl, sh, &code) : advance(pl, sh, pos);
         if (ended) {
             out->brake = hb_player_brake_from_here(pl, brake_ticks);
             return code;
