@@ -66,7 +66,6 @@ typedef struct hb_player {
     hb_player_record record;
     hb_player_control scheduled[HB_PLAYER_SCHEDULED];
     uint32_t loop_end; /* L */
-    uint32_t total;    /* T */
     /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
      * only on a sounding player): the tick the new position is output. One field: never both. */
     uint32_t at;
@@ -134,6 +133,10 @@ uint32_t hb_player_seek(hb_player *pl, hb_interp_shared *sh, uint32_t k);
 /* p (3.4): the program tick the player outputs (its last one, or while HB_PLAYER_FRESH the
  * next); the interpreter's tick less one, or the tick itself while fresh. */
 uint32_t hb_player_pos(const hb_player *pl);
+
+/* T (3.1): the total_ticks of the program it plays, read from the slot's header (a busy slot does
+ * not change, 3.3); 0 for the stream. */
+uint32_t hb_player_total(const hb_player *pl);
 
 /* The executions the player may need in one step (3.9): peak * ceil(rate / 256), 9 for the
  * stream; 0 when FREE or BRAKING. */

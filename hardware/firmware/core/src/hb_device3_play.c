@@ -236,7 +236,7 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
     }
     case HB_OP3_RATE: pl->rate = (uint16_t)value; break;
     case HB_OP3_LOOPS: pl->loops = (uint16_t)value; break;
-    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : pl->total; break;
+    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : hb_player_total(pl); break;
     case HB_OP3_MUTE:
         pl->flags = (uint8_t)(value ? (pl->flags | HB_PLAYER_MUTED) : (pl->flags & ~HB_PLAYER_MUTED));
         break;
@@ -255,7 +255,7 @@ static uint8_t control_range(const hb_player *q, uint8_t op, uint32_t value)
     if (op == HB_OP3_SEEK && value >= q->loop_end) {
         return HB_ERR_SEEK_RANGE;
     }
-    if (op == HB_OP3_LOOP_END && (value > q->total || (value != 0u && value <= hb_player_pos(q)))) {
+    if (op == HB_OP3_LOOP_END && (value > hb_player_total(q) || (value != 0u && value <= hb_player_pos(q)))) {
         return HB_ERR_SEEK_RANGE;
     }
     return 0;
@@ -308,7 +308,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask) && control_range(q, op, value) != 0u) {
-            return hb_dev_nack(HB_ERR_SEEK_RANGE, q->total);
+            return hb_dev_nack(HB_ERR_SEEK_RANGE, hb_player_total(q));
         }
     }
     if ((op == HB_OP3_LOOPS && value > 0xFFFFu) || (op == HB_OP3_MUTE && value > 1u)) {

@@ -45,14 +45,17 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     pl->phi = 0;
     if (program == NULL) { /* the stream: 1x, once, from 0 (3.12); p = 0 before its first step */
         pl->flags = (uint8_t)(pl->flags | HB_PLAYER_FRESH);
-        pl->total = 0;
         pl->loop_end = 0;
         return;
     }
-    pl->total = header->total_ticks;
     pl->loop_end = p->loop_end != 0u ? p->loop_end : header->total_ticks;
     hb_interp_play_load_parsed(sh, &pl->it, header, program);
     (void)hb_player_seek(pl, sh, p->from);
+}
+
+uint32_t hb_player_total(const hb_player *pl)
+{
+    return pl->slot == HB_STREAM_SLOT ? 0u : hb_program_total_ticks(pl->it.body - HB_HEADER_SIZE);
 }
 
 uint32_t hb_player_pos(const hb_player *pl)
@@ -107,7 +110,7 @@ static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh, uint32_t
 {
     for (;;) {
         uint8_t last = (uint8_t)(pl->loops == 1u);
-        uint32_t e = last ? pl->total : pl->loop_end;
+        uint32_t total = hb_player_total(pl), e = last ? total : pl->loop_end;
         while (pl->it.tick <= pos && pl->it.tick < e) {
             hb_sample s = hb_interp_play_step(sh, &pl->it);
             pl->held_amp = s.amp;
@@ -119,7 +122,7 @@ static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh, uint32_t
         if (pl->iterations != 0xFFFFu) {
             pl->iterations++;
         }
-        if (last || pl->total == 0u) {
+        if (last || total == 0u) {
             return 1;
         }
         if (pl->loops > 1u) {

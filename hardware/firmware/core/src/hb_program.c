@@ -32,7 +32,7 @@ hb_err hb_header_parse_format(const uint8_t *bytes, uint32_t length, const hb_co
     out->flags = bytes[3];
     out->rate = read_u16(bytes + 4);
     out->body_length = read_u32(bytes + 6);
-    out->total_ticks = read_u32(bytes + 10);
+    out->total_ticks = hb_program_total_ticks(bytes);
     out->crc = read_u16(bytes + 14);
     if (out->version != format) {
         return HB_ERR_BAD_VERSION;
@@ -44,6 +44,11 @@ hb_err hb_header_parse_format(const uint8_t *bytes, uint32_t length, const hb_co
         return HB_ERR_BAD_RATE;
     }
     return HB_OK;
+}
+
+uint32_t hb_program_total_ticks(const uint8_t *program)
+{
+    return read_u32(program + 10);
 }
 
 uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out)
