@@ -67,13 +67,13 @@ typedef struct hb_player {
     hb_player_control scheduled[HB_PLAYER_SCHEDULED];
     uint32_t loop_end; /* L */
     /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
-     * only on a sounding player): the tick the new position is output. One field: never both. */
+     * only on a sounding player): the tick the new position is output; while BRAKING: the brake
+     * steps left (hb_player_brake). One field: never two of them at once. */
     uint32_t at;
     uint16_t rate;
     uint16_t loops; /* iterations left, the current one included; 0: until stopped */
     uint16_t iterations;
     uint16_t gain; /* G, 0..256 */
-    uint16_t brake_left;
     uint8_t state; /* HB_PLAYER_* */
     uint8_t flags;
     uint8_t play;

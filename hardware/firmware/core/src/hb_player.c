@@ -41,7 +41,6 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     pl->held_sharp = 0;
     pl->iterations = 0;
     pl->scheduled_count = 0;
-    pl->brake_left = 0;
     pl->phi = 0;
     if (program == NULL) { /* the stream: 1x, once, from 0 (3.12); p = 0 before its first step */
         pl->flags = (uint8_t)(pl->flags | HB_PLAYER_FRESH);
@@ -86,7 +85,15 @@ HB_NOINLINE uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
 HB_NOINLINE void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
 {
     pl->state = brake_ticks != 0u ? HB_PLAYER_BRAKING : HB_PLAYER_FREE;
-    pl->brake_left = brake_ticks;
+    pl->at = brake_ticks; /* the brake steps left: `at` is free once the play ends */
+}
+
+/* One brake step of a BRAKING player: FREE after its last. */
+static HB_NOINLINE void brake_step(hb_player *pl)
+{
+    if (--pl->at == 0u) {
+        pl->state = HB_PLAYER_FREE;
+    }
 }
 
 HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
@@ -95,9 +102,7 @@ HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_tick
     if (pl->state != HB_PLAYER_BRAKING) {
         return 0;
     }
-    if (--pl->brake_left == 0u) {
-        pl->state = HB_PLAYER_FREE;
-    }
+    brake_step(pl);
     return 1;
 }
 
@@ -168,9 +173,7 @@ uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t
     out->sharp = 0;
     out->brake = 0;
     if (pl->state == HB_PLAYER_BRAKING) {
-        if (--pl->brake_left == 0u) {
-            pl->state = HB_PLAYER_FREE;
-        }
+        brake_step(pl);
         out->brake = 1;
         return HB_PLAYER_GOES_ON;
     }
