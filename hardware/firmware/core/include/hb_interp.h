@@ -30,6 +30,9 @@ enum { HB_RAMP_NONE = 0, HB_RAMP_SHORT = 1, HB_RAMP_LONG = 2, HB_RAMP_PENDING = 
 
 enum { HB_MODE_IDLE = 0, HB_MODE_PLAYING = 1, HB_MODE_BRAKING = 2 };
 
+/* hb_interp_play.flags: a streamed program (a bit no valid header's flags have, rule 4) */
+#define HB_INTERP_STREAMED 0x80u
+
 typedef struct hb_sample {
     uint8_t amp;   /* drive amplitude code */
     uint8_t sharp; /* sharpness code */
@@ -108,8 +111,7 @@ typedef struct hb_interp_play {
     uint8_t voice_count;
     uint8_t mode;
     hb_err error;
-    uint8_t streamed;
-    uint8_t flags; /* the header's flags (HB_FLAG_SHARP) */
+    uint8_t flags; /* the header's flags (HB_FLAG_SHARP), and HB_INTERP_STREAMED */
 } hb_interp_play;
 
 typedef struct hb_interp {
