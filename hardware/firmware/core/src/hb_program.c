@@ -51,6 +51,13 @@ uint32_t hb_program_total_ticks(const uint8_t *program)
     return read_u32(program + 10);
 }
 
+HB_NOINLINE uint32_t hb_varint_out_of_line(const uint8_t **pp, const uint8_t *limit)
+{
+    const uint8_t *p = *pp;
+    uint8_t err = hb_varint_skip(pp, limit);
+    return err != 0u ? HB_VARINT_ERROR | err : hb_varint_value(p);
+}
+
 uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out)
 {
     const uint8_t *q = p;
