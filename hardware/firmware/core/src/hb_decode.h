@@ -152,20 +152,10 @@ static HB_ALWAYS_INLINE uint8_t hb_varint_skip(const uint8_t **pp, const uint8_t
     return 0;
 }
 
-/* The value of a varint that passed hb_varint or hb_varint_skip. */
-static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
-{
-    uint8_t b0 = p[0], b1, b2;
-    if ((b0 & 0x80u) == 0) {
-        return b0;
-    }
-    b1 = p[1];
-    if ((b1 & 0x80u) == 0) {
-        return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
-    }
-    b2 = p[2];
-    return hb_varint_bits(b0, b1, b2, (b2 & 0x80u) ? p[3] : 0u, 0);
-}
+/* The value of a varint that passed hb_varint or hb_varint_skip (hb_program.c): out of line, as
+ * the interpreter needs it at most once a tick a channel (a RAMP's duration), and a call is
+ * smaller than its four inline copies. */
+uint32_t hb_varint_value(const uint8_t *p);
 
 /* hb_varint out of line, for the decoders off the interpreter's path (hb_program.c): the same
  * result and *pp, from hb_varint_skip's checks and hb_varint_value's assembly. */

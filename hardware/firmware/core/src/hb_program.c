@@ -51,6 +51,20 @@ uint32_t hb_program_total_ticks(const uint8_t *program)
     return read_u32(program + 10);
 }
 
+HB_NOINLINE uint32_t hb_varint_value(const uint8_t *p)
+{
+    uint8_t b0 = p[0], b1, b2;
+    if ((b0 & 0x80u) == 0) {
+        return b0;
+    }
+    b1 = p[1];
+    if ((b1 & 0x80u) == 0) {
+        return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
+    }
+    b2 = p[2];
+    return hb_varint_bits(b0, b1, b2, (b2 & 0x80u) ? p[3] : 0u, 0);
+}
+
 HB_NOINLINE uint32_t hb_varint_out_of_line(const uint8_t **pp, const uint8_t *limit)
 {
     const uint8_t *p = *pp;
