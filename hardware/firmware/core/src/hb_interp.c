@@ -125,19 +125,19 @@ static HB_ALWAYS_INLINE void channel_op(hb_interp_play *it, const hb_instr *in)
     channel_set(c, in->value);
 }
 
-static HB_NOINLINE void ramp_start_pending(hb_channel *c)
-{
-    channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->t.pending_at) : c->e.err);
-}
-
 /* A ramp the tick's instructions left pending (channel_op) is started after the tick's sample
  * (starting it changes no value this tick: 1.9) together with its first advance, step 8
  * (hb_interp_settle). */
+static HB_NOINLINE void ramp_start_pending(hb_channel *c)
+{
+    channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->t.pending_at) : c->e.err);
+    channel_advance(c);
+}
+
 static HB_ALWAYS_INLINE void channel_settle(hb_channel *c)
 {
     if (c->ramp >= HB_RAMP_PENDING) {
         ramp_start_pending(c);
-        channel_advance(c);
     }
 }
 
