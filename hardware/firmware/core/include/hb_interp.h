@@ -95,23 +95,25 @@ typedef struct hb_interp_shared {
 } hb_interp_shared;
 
 typedef struct hb_interp_play {
-    const uint8_t *pc;                         /* flat programs: the next byte to fetch */
-    const uint8_t *end;                        /* flat programs: just past the body */
-    const uint8_t *body;                       /* flat programs: the body's first byte */
-    const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
-    hb_instr next;                             /* the fetched, not yet executed instruction */
+    /* the small fields every tick reads first: an 8-bit AVR reaches a field within 63 bytes of a
+     * pointer with one instruction (and a player's, hb_player.h, too) */
+    uint8_t mode;
+    uint8_t flags; /* the header's flags (HB_FLAG_SHARP), and HB_INTERP_STREAMED */
+    hb_err error;
+    uint8_t voice_count;
+    uint8_t loop_depth;
+    uint16_t wait;       /* ticks after this one until `next` is due: wait_high * 65536 + */
+    uint16_t wait_high;  /* wait, counted down once per tick */
+    const uint8_t *pc;   /* flat programs: the next byte to fetch */
+    const uint8_t *end;  /* flat programs: just past the body */
+    const uint8_t *body; /* flat programs: the body's first byte */
     uint32_t tick;
+    hb_instr next; /* the fetched, not yet executed instruction */
     hb_channel amp;
     hb_channel sharp;
     hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
-    uint16_t wait;                    /* ticks after this one until `next` is due: wait_high * 65536 + */
-    uint16_t wait_high;               /* wait, counted down once per tick */
     uint8_t loop_left[HB_MAX_LOOP_DEPTH];
-    uint8_t loop_depth;
-    uint8_t voice_count;
-    uint8_t mode;
-    hb_err error;
-    uint8_t flags; /* the header's flags (HB_FLAG_SHARP), and HB_INTERP_STREAMED */
+    const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
 } hb_interp_play;
 
 typedef struct hb_interp {

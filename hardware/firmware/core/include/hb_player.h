@@ -60,20 +60,8 @@ typedef struct hb_player_record {
 } hb_player_record;
 
 typedef struct hb_player {
-    /* about to execute program tick it.tick: p + 1 (`done` + 1, 3.4), or p itself while
-     * HB_PLAYER_FRESH (hb_player_pos) */
-    hb_interp_play it;
-    hb_player_record record;
-    hb_player_control scheduled[HB_PLAYER_SCHEDULED];
-    uint32_t loop_end; /* L */
-    /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
-     * only on a sounding player): the tick the new position is output; while BRAKING: the brake
-     * steps left (hb_player_brake). One field: never two of them at once. */
-    uint32_t at;
-    uint16_t rate;
-    uint16_t loops; /* iterations left, the current one included; 0: until stopped */
-    uint16_t iterations;
-    uint16_t gain; /* G, 0..256 */
+    /* The fields the step and the commands read most come first: an 8-bit AVR reaches a field
+     * within 63 bytes of a pointer with one instruction, further ones with three. */
     uint8_t state; /* HB_PLAYER_* */
     uint8_t flags;
     uint8_t play;
@@ -89,6 +77,20 @@ typedef struct hb_player {
     uint8_t scheduled_count;
     uint8_t held_amp; /* the source sample of its last step that was not frozen (3.6) */
     uint8_t held_sharp;
+    uint16_t rate;
+    uint16_t loops; /* iterations left, the current one included; 0: until stopped */
+    uint16_t iterations;
+    uint16_t gain;     /* G, 0..256 */
+    uint32_t loop_end; /* L */
+    /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
+     * only on a sounding player): the tick the new position is output; while BRAKING: the brake
+     * steps left (hb_player_brake). One field: never two of them at once. */
+    uint32_t at;
+    /* about to execute program tick it.tick: p + 1 (`done` + 1, 3.4), or p itself while
+     * HB_PLAYER_FRESH (hb_player_pos) */
+    hb_interp_play it;
+    hb_player_record record;
+    hb_player_control scheduled[HB_PLAYER_SCHEDULED];
 } hb_player;
 
 /* What PLAY gives each of its players (3.11). */
