@@ -73,7 +73,6 @@ typedef struct hb_player {
     uint8_t priority;
     uint8_t duck;
     uint8_t phi;
-    uint8_t peak; /* the program's peak (3.1), HB_STREAM_WORK for the stream */
     uint8_t scheduled_count;
     uint8_t held_amp; /* the source sample of its last step that was not frozen (3.6) */
     uint8_t held_sharp;
@@ -122,10 +121,10 @@ void hb_player_shared_init(hb_interp_shared *sh, const hb_config *core);
 
 /* An accepted PLAY's player on `channel` (3.3): PENDING with the play's parameters, its
  * interpreter in the state at `from` (3.5, computed now). `program` is a committed slot's bytes,
- * `header` its header as validated, `peak` its peak; `sh` the players' shared part. For the
- * stream (slot HB_STREAM_SLOT) `program` is NULL and the interpreter is loaded at the start. */
+ * `header` its header as validated; `sh` the players' shared part. For the stream (slot
+ * HB_STREAM_SLOT) `program` is NULL and the interpreter is loaded at the start. */
 void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params *p, uint8_t channel,
-                       const uint8_t *program, const hb_header *header, uint8_t peak);
+                       const uint8_t *program, const hb_header *header);
 
 /* The state at program tick k (3.5), by the instruction-bounded method (hb_player_seek.c): the
  * interpreter from the start of the program it plays, delays and whole loop iterations skipped in
@@ -140,10 +139,11 @@ uint32_t hb_player_pos(const hb_player *pl);
  * not change, 3.3); 0 for the stream. */
 uint32_t hb_player_total(const hb_player *pl);
 
-/* The executions the player may need in one step (3.9): peak * ceil(rate / 256), 9 for the
- * stream; 0 when FREE or BRAKING. */
-uint16_t hb_player_work(const hb_player *pl);
-uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate);
+/* The executions the player may need in one step (3.9): peak * ceil(rate / 256), with the peak
+ * of its slot in `slot_peak` (the device's, COMMIT's: a busy slot does not change, 3.3), 9 for
+ * the stream; 0 when FREE or BRAKING. */
+uint16_t hb_player_work(const hb_player *pl, const uint8_t *slot_peak);
+uint16_t hb_player_work_at(const hb_player *pl, const uint8_t *slot_peak, uint16_t rate);
 
 /* Counts for ducking at step n (3.6): PLAYING, not paused, muted, or in a seek's fade (which ends
  * at `at`: from that step on it sounds, 3.5). */

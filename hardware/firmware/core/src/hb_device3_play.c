@@ -61,7 +61,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
         if (q->state == HB_PLAYER_FREE || is_old_pending(q, pp->play)) {
             free++;
         } else {
-            total += hb_player_work(q);
+            total += hb_player_work(q, d->slot_peak);
         }
     }
     if (free < channels) {
@@ -87,8 +87,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
             break;
         }
         hb_player_reserve(q, hb_dev3_interp(d), pp, c,
-                          header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL, header,
-                          header != NULL ? d->slot_peak[pp->slot] : (uint8_t)HB_STREAM_WORK);
+                          header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL, header);
         c++;
     }
     hb_dev_wake_request(&d->dev);
@@ -287,9 +286,9 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
         if (hb_dev3_matches(q, play, mask)) {
             targets++;
             stream = (uint8_t)(stream | (q->slot == HB_STREAM_SLOT));
-            work += hb_player_work_at(q, op == HB_OP3_RATE ? (uint16_t)value : q->rate);
+            work += hb_player_work_at(q, d->slot_peak, op == HB_OP3_RATE ? (uint16_t)value : q->rate);
         } else {
-            work += hb_player_work(q);
+            work += hb_player_work(q, d->slot_peak);
         }
     }
     if (targets == 0u) {

@@ -19,7 +19,7 @@ void hb_player_shared_init(hb_interp_shared *sh, const hb_config *core)
 }
 
 void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params *p, uint8_t channel,
-                       const uint8_t *program, const hb_header *header, uint8_t peak)
+                       const uint8_t *program, const hb_header *header)
 {
     hb_interp_play_init(&pl->it);
     pl->state = HB_PLAYER_PENDING;
@@ -35,7 +35,6 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     pl->loops = p->loops;
     pl->priority = p->priority;
     pl->duck = p->duck;
-    pl->peak = peak;
     pl->gain = 256;
     pl->held_amp = 0;
     pl->held_sharp = 0;
@@ -62,17 +61,18 @@ uint32_t hb_player_pos(const hb_player *pl)
     return pl->it.tick - ((pl->flags & HB_PLAYER_FRESH) ? 0u : 1u);
 }
 
-uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate)
+uint16_t hb_player_work_at(const hb_player *pl, const uint8_t *slot_peak, uint16_t rate)
 {
+    uint8_t peak = pl->slot == HB_STREAM_SLOT ? (uint8_t)HB_STREAM_WORK : slot_peak[pl->slot];
     if (pl->state != HB_PLAYER_PENDING && pl->state != HB_PLAYER_PLAYING) {
         return 0;
     }
-    return (uint16_t)(pl->peak * ((rate + HB_RATE_ONE - 1u) / HB_RATE_ONE));
+    return (uint16_t)(peak * ((rate + HB_RATE_ONE - 1u) / HB_RATE_ONE));
 }
 
-uint16_t hb_player_work(const hb_player *pl)
+uint16_t hb_player_work(const hb_player *pl, const uint8_t *slot_peak)
 {
-    return hb_player_work_at(pl, pl->rate);
+    return hb_player_work_at(pl, slot_peak, pl->rate);
 }
 
 HB_NOINLINE uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
