@@ -12,7 +12,7 @@
 static void start_playing(hb_interp_shared *sh, hb_interp_play *it)
 {
     if (it->flags & HB_INTERP_STREAMED) {
-        hb_check_init(&sh->check, &sh->header, 1);
+        hb_check_init(&sh->check, &sh->header, NULL);
         sh->read_offset = 0;
     }
     it->next.op = HB_INTERP_OP_NONE;

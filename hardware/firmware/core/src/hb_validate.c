@@ -5,7 +5,7 @@
 #include "hb_crc16.h"
 #include "hb_port.h"
 
-void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
+void hb_check_init(hb_check *chk, const hb_header *header, hb_check_loops *loops)
 {
     chk->time = 0;
     chk->total_ticks = header->total_ticks;
@@ -14,7 +14,7 @@ void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
     chk->run = 0;
     chk->first = HB_HEAD_OPEN;
     chk->flags = header->flags;
-    chk->streamed = streamed;
+    chk->loops = loops;
 }
 
 /* start + period * count (count 1..255), or 0 with *overflow set if it exceeds 2^32 - 1. The
@@ -45,14 +45,15 @@ static uint32_t loop_end(uint32_t start, uint32_t period, uint8_t count, uint8_t
  * (chk->run still counts that run). Streamed programs have no loops, so there only `first`. */
 static void close_heads(hb_check *chk)
 {
-    uint8_t i, run = chk->run;
+    uint8_t i, run = chk->run, depth = chk->depth;
+    uint8_t *heads = depth != 0u ? chk->loops->head : NULL;
     if (chk->first & HB_HEAD_OPEN) {
         chk->first = run;
     }
-    for (i = 0; i < chk->depth; i++) {
-        uint8_t head = chk->loop_head[i];
+    for (i = 0; i < depth; i++) {
+        uint8_t head = heads[i];
         if (head & HB_HEAD_OPEN) {
-            chk->loop_head[i] = (uint8_t)(run - (uint8_t)(head & (uint8_t)~HB_HEAD_OPEN));
+            heads[i] = (uint8_t)(run - (uint8_t)(head & (uint8_t)~HB_HEAD_OPEN));
         }
     }
 }
@@ -64,7 +65,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
     uint8_t op = in->op;
     uint32_t time;
     /* (b) */
-    if (chk->streamed && op != HB_OP_END) {
+    if (chk->loops == NULL && op != HB_OP_END) {
         return HB_ERR_LOOP_IN_STREAM;
     }
     if (op == HB_OP_LOOP) {
@@ -91,14 +92,14 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
     if (op == HB_OP_ENDLOOP) {
         /* the loop lasts `count` iterations of `period` ticks after its LOOP's time */
         uint8_t top = (uint8_t)(chk->depth - 1u);
-        uint32_t start = chk->loop_start[top];
+        uint32_t start = chk->loops->start[top];
         uint32_t period = time - start;
         uint8_t overflow;
         chk->depth = top;
         if (period == 0) {
             return HB_ERR_LOOP_EMPTY;
         }
-        time = loop_end(start, period, chk->loop_count[top], &overflow);
+        time = loop_end(start, period, chk->loops->count[top], &overflow);
         if (overflow) {
             return HB_ERR_TICKS_OVERFLOW;
         }
@@ -114,7 +115,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
     }
     /* (e): the run up to a jump plus what the jump leads to (closed: see close_heads) */
     if (op == HB_OP_ENDLOOP) {
-        if (chk->run + chk->loop_head[chk->depth] > HB_MAX_RUN) {
+        if (chk->run + chk->loops->head[chk->depth] > HB_MAX_RUN) {
             return HB_ERR_RUN_TOO_LONG;
         }
     } else if (op == HB_OP_END) {
@@ -131,10 +132,12 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
             return HB_ERR_RUN_TOO_LONG;
         }
     } else {
-        chk->loop_start[chk->depth] = time;
-        chk->loop_count[chk->depth] = in->value;
-        chk->loop_head[chk->depth] = (uint8_t)(HB_HEAD_OPEN | chk->run);
-        chk->depth++;
+        hb_check_loops *lp = chk->loops;
+        uint8_t depth = chk->depth;
+        lp->start[depth] = time;
+        lp->count[depth] = in->value;
+        lp->head[depth] = (uint8_t)(HB_HEAD_OPEN | chk->run);
+        chk->depth = (uint8_t)(depth + 1u);
     }
     return HB_OK;
 }
@@ -225,8 +228,8 @@ static HB_NOINLINE void shape_move(shape_loop *lp, uint8_t i, uint32_t end)
 /* ENDLOOP of the loop at chk->depth (after the pop), whose ENDLOOP is at `endloop_time` */
 static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
 {
-    uint8_t top = chk->depth, count = chk->loop_count[top], runs = 2u, i;
-    uint32_t period = endloop_time - chk->loop_start[top], cost = 1, *outer_cost = cost_at(sh, top);
+    uint8_t top = chk->depth, count = chk->loops->count[top], runs = 2u, i;
+    uint32_t period = endloop_time - chk->loops->start[top], cost = 1, *outer_cost = cost_at(sh, top);
     const shape_loop *in = &sh->loop[top];
     /* X: 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period)) */
     if (period < 20u) {
@@ -237,7 +240,7 @@ static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t end
     }
     *outer_cost = add_saturated(*outer_cost, cost);
     if (count > 1u) { /* a jump's tick: this run, then the head (a loop of count 1 never jumps) */
-        note_run(sh, (uint8_t)(chk->run + chk->loop_head[top]));
+        note_run(sh, (uint8_t)(chk->run + chk->loops->head[top]));
     }
     /* (f), and the ends to the enclosing loop, at the last iteration's place */
     for (i = 0; i <= SHAPE_PULSE; i++) {
@@ -298,6 +301,7 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
 {
     const uint8_t *body, *end;
     hb_check chk;
+    hb_check_loops loops;
     shape sh;
     uint32_t offset = 0;
     uint16_t crc;
@@ -318,7 +322,7 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
     }
     body = program + HB_HEADER_SIZE;
     end = body + header->body_length;
-    hb_check_init(&chk, header, 0);
+    hb_check_init(&chk, header, &loops);
     sh.cost = 0;
     sh.peak = 0;
     sh.open = 0;
