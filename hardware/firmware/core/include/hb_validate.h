@@ -24,18 +24,16 @@ typedef struct hb_check_loops {
 } hb_check_loops;
 
 typedef struct hb_check {
-    hb_check_loops *loops; /* NULL: a streamed program, LOOP and ENDLOOP are errors */
-    uint32_t time;         /* current instruction's time, first iteration of every open loop */
-    uint32_t total_ticks;
-    uint32_t body_length;
-    uint8_t first; /* 1.6 (e): the instructions tick 0 executes */
+    const hb_header *header; /* the program's: T, the body's length, its flags */
+    hb_check_loops *loops;   /* NULL: a streamed program, LOOP and ENDLOOP are errors */
+    uint32_t time;           /* current instruction's time, first iteration of every open loop */
+    uint8_t first;           /* 1.6 (e): the instructions tick 0 executes */
     uint8_t depth;
     uint8_t run;
-    uint8_t flags;
 } hb_check;
 
-/* A checker for a program with `header`: a whole one with room for its loops in `loops` (the
- * caller's, while it checks), or a streamed one (`loops` NULL). */
+/* A checker for a program with `header` (the caller's, unchanged while it checks): a whole one with
+ * room for its loops in `loops` (the caller's too), or a streamed one (`loops` NULL). */
 void hb_check_init(hb_check *chk, const hb_header *header, hb_check_loops *loops);
 
 /* Rules (b)-(e) and the END rules of 1.6 for the next instruction in byte order;

@@ -177,7 +177,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp_shared *sh, hb_interp_play
     if (streamed) {
         pc = base = hb_stream_window(sh, it, sh->read_offset, &lim);
         run_count = sh->check.run;
-        sharp_ok = (uint8_t)(sh->check.flags & HB_FLAG_SHARP);
+        sharp_ok = (uint8_t)(sh->header.flags & HB_FLAG_SHARP);
     }
     for (;;) {
         uint8_t op = in->op;

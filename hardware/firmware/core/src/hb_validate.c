@@ -8,12 +8,10 @@
 void hb_check_init(hb_check *chk, const hb_header *header, hb_check_loops *loops)
 {
     chk->time = 0;
-    chk->total_ticks = header->total_ticks;
-    chk->body_length = header->body_length;
+    chk->header = header;
     chk->depth = 0;
     chk->run = 0;
     chk->first = HB_HEAD_OPEN;
-    chk->flags = header->flags;
     chk->loops = loops;
 }
 
@@ -86,7 +84,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
     if (time < in->delay) {
         return HB_ERR_TICKS_OVERFLOW;
     }
-    if (time > chk->total_ticks) {
+    if (time > chk->header->total_ticks) {
         return HB_ERR_TICKS_MISMATCH;
     }
     if (op == HB_OP_ENDLOOP) {
@@ -103,7 +101,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
         if (overflow) {
             return HB_ERR_TICKS_OVERFLOW;
         }
-        if (time > chk->total_ticks) {
+        if (time > chk->header->total_ticks) {
             return HB_ERR_TICKS_MISMATCH;
         }
     }
@@ -122,10 +120,10 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
         if (chk->depth != 0) {
             return HB_ERR_LOOP_UNTERMINATED;
         }
-        if (end_offset != chk->body_length) {
+        if (end_offset != chk->header->body_length) {
             return HB_ERR_END_NOT_LAST;
         }
-        if (time != chk->total_ticks) {
+        if (time != chk->header->total_ticks) {
             return HB_ERR_TICKS_MISMATCH;
         }
         if (time != 0 && chk->run + chk->first > HB_MAX_RUN) {
@@ -150,7 +148,7 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
         return check_control(chk, in, end_offset);
     }
     /* (b) */
-    if ((op == HB_OP_SET_S || op == HB_OP_RAMP_S) && (chk->flags & HB_FLAG_SHARP) == 0) {
+    if ((op == HB_OP_SET_S || op == HB_OP_RAMP_S) && (chk->header->flags & HB_FLAG_SHARP) == 0) {
         return HB_ERR_NO_SHARP_CHANNEL;
     }
     /* (e) then (c): t + delay with a carry test (the 33rd bit) */
@@ -162,7 +160,7 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
     if (time < delay) {
         return HB_ERR_TICKS_OVERFLOW;
     }
-    if (time > chk->total_ticks) {
+    if (time > chk->header->total_ticks) {
         return HB_ERR_TICKS_MISMATCH;
     }
     chk->time = time;
