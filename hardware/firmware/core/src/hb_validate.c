@@ -363,8 +363,9 @@ hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_con
     return validate(program, length, cfg, HB_FORMAT_VERSION, header, NULL, NULL, NULL, NULL);
 }
 
-hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
-                                    hb_header *header, uint16_t body_crc, hb_yield_fn yield, void *ctx)
+HB_NOINLINE hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                                hb_header *header, uint16_t body_crc, hb_yield_fn yield,
+                                                void *ctx)
 {
     return validate(program, length, cfg, HB_FORMAT_VERSION, header, &body_crc, yield, ctx, NULL);
 }
