@@ -1,7 +1,7 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (180 bytes on AVR, 280 on x86-64) and the
+ * No allocation: the caller owns the hb_interp (149 bytes on AVR, 264 on x86-64) and the
  * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);
