@@ -288,7 +288,10 @@ public struct OutputEvent: Sendable, Hashable {
         case drv2605lOutput(millivolts: Int16)
         /// The DRV2605L's EN changed to this level.
         case drv2605lEnable(Bool)
+        /// Timer2's clock was started: the 2.0 images' tick timer.
         case tickTimerStart
+        /// Timer0's clock was started: the 3.0 images' tick timer (Timer2 drives a second H-bridge there).
+        case timer0Start
         /// A write to GPIOR0: `value` holds the firmware's probe bits (probe.h).
         case probe
     }
@@ -314,6 +317,7 @@ public struct OutputEvent: Sendable, Hashable {
         case Int32(HB_AVR_EVENT_OCR2A): kind = .ocr2a
         case Int32(HB_AVR_EVENT_OCR2B): kind = .ocr2b
         case Int32(HB_AVR_EVENT_MUX_SELECT): kind = .tca9548aSelect
+        case Int32(HB_AVR_EVENT_TIMER0_START): kind = .timer0Start
         default: kind = .tickTimerStart
         }
     }

@@ -33,22 +33,41 @@ public struct ModelReplay {
         bytes = model.takeOutput()
         samples = []
         framesIn = []
-        let due = Self.dueTicks(board: board, input: input, timerStart: timerStart)
-        var next = 0
+        var feed = DueInput(board: board, input: input, timerStart: timerStart)
         for tick in 0..<max(0, ticks) {
-            var arrived: [UInt8] = []
-            while next < input.count && due[next] <= tick {
-                arrived.append(input[next].value)
-                next += 1
-            }
+            let arrived = feed.bytes(beforeStep: tick)
             framesIn += splitter.feed(arrived, tick: UInt32(tick))
             bytes += model.receive(arrived)
             let step = model.step()
             bytes += step.sent
             samples.append(step.sample)
         }
-        consumed = next
+        consumed = feed.next
         inputCount = input.count
+    }
+
+    /// The bytes the board received, handed to a model tick by tick: each before the step of the
+    /// tick the board handled it at (`dueTicks`).
+    struct DueInput {
+        let input: [TimedByte]
+        let due: [Int]
+        /// Bytes handed over so far.
+        private(set) var next = 0
+
+        init(board: AVRBoard, input: [TimedByte], timerStart: UInt64) {
+            self.input = input
+            due = ModelReplay.dueTicks(board: board, input: input, timerStart: timerStart)
+        }
+
+        /// The bytes due before the step of device tick `tick` not yet handed over.
+        mutating func bytes(beforeStep tick: Int) -> [UInt8] {
+            var arrived: [UInt8] = []
+            while next < input.count && due[next] <= tick {
+                arrived.append(input[next].value)
+                next += 1
+            }
+            return arrived
+        }
     }
 
     /// The tick before whose step each received byte reaches the model: a frame's final 0x00

@@ -5,7 +5,12 @@ import HapticCompiler
 /// (hardware/firmware/boards/atmega328p/Makefile) and returns its path. Builds are
 /// serialised across processes with a lock file, since tests may build in parallel.
 public struct AVRFirmwareBuild: Sendable, Hashable {
-    public enum Output: String, Sendable { case pwm, drv2605l }
+    /// The output stage; `pwm2` and `drv2605lX4` are the protocol 3.0 images (two H-bridges; up to
+    /// four DRV2605L behind a TCA9548A), whose tick runs on Timer0.
+    public enum Output: String, Sendable {
+        case pwm, drv2605l, pwm2
+        case drv2605lX4 = "drv2605l-x4"
+    }
     public enum Actuator: String, Sendable { case lra, erm }
     /// What the image runs: the protocol device, the bring-up self-test, or the simulator's own test
     /// program for its I2C and Timer2 models (app_muxtest.c: not a firmware).
@@ -32,10 +37,10 @@ public struct AVRFirmwareBuild: Sendable, Hashable {
     public var profileName: String {
         if let name = variables["PROFILE"] { return name }
         switch (output, actuator) {
-        case (.pwm, .lra): return "lra-170hz-10mm"
-        case (.pwm, .erm): return "erm-coin-10mm"
-        case (.drv2605l, .lra): return "lra-drv2605l-170hz-10mm"
-        case (.drv2605l, .erm): return "erm-cylinder-7mm"
+        case (.pwm, .lra), (.pwm2, .lra): return "lra-170hz-10mm"
+        case (.pwm, .erm), (.pwm2, .erm): return "erm-coin-10mm"
+        case (.drv2605l, .lra), (.drv2605lX4, .lra): return "lra-drv2605l-170hz-10mm"
+        case (.drv2605l, .erm), (.drv2605lX4, .erm): return "erm-cylinder-7mm"
         }
     }
 

@@ -26,9 +26,13 @@ public struct PWMTrace: Sendable {
     }
 
     /// The record of PWM channel `channel` (0: Timer1, 1: Timer2); nil without a tick timer start
-    /// or for another channel.
-    public init?(events: [OutputEvent], channel: Int = 0, updatesPerTick: Int, cyclesPerTick: UInt64, until endCycle: UInt64) {
-        guard let start = events.first(where: { $0.kind == .tickTimerStart })?.cycle,
+    /// or for another channel. The tick timer is Timer2 unless `tickTimer` says otherwise (the 3.0
+    /// images': `.timer0Start`).
+    public init?(
+        events: [OutputEvent], channel: Int = 0, updatesPerTick: Int, cyclesPerTick: UInt64, until endCycle: UInt64,
+        tickTimer: OutputEvent.Kind = .tickTimerStart
+    ) {
+        guard let start = events.first(where: { $0.kind == tickTimer })?.cycle,
             let (forward, reverse) = Self.registers(ofChannel: channel)
         else { return nil }
         timerStart = start

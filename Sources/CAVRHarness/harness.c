@@ -112,19 +112,27 @@ static void on_watch(struct avr_irq_t *irq, uint32_t value, void *param)
     case 11: pins_written(board); break;
     case 8: hb_event_append_on(board, 1, HB_AVR_EVENT_OCR2A, 0, (uint8_t)value); break;
     case 9: hb_event_append_on(board, 1, HB_AVR_EVENT_OCR2B, 0, (uint8_t)value); break;
+    case 12:
+        if ((value & 7u) != 0u) { /* the 3.0 images' tick timer */
+            hb_event_append(board, HB_AVR_EVENT_TIMER0_START, 0, (uint8_t)value);
+            hb_profile_set_origin(board, board->avr->cycle);
+        }
+        break;
     default: break;
     }
 }
 
-#define WATCHES 12
-static const char *watch_names[WATCHES] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b", ">ddrc", ">portc",
-                                           ">ddrd",  ">portd", ">ocr2a",  ">ocr2b",  ">ddrb", ">portb"};
+#define WATCHES 13
+static const char *watch_names[WATCHES] = {">ocr1a", ">ocr1b", ">gpior0", ">tccr2b", ">ddrc",
+                                           ">portc", ">ddrd",  ">portd",  ">ocr2a",  ">ocr2b",
+                                           ">ddrb",  ">portb", ">tccr0b"};
 
 static void attach_watches(hb_avr *board)
 {
     static const uint16_t addresses[WATCHES] = {
-        HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0, HB_ADDR_TCCR2B, HB_ADDR_DDRC, HB_ADDR_PORTC,
-        HB_ADDR_DDRD,   HB_ADDR_PORTD,  HB_ADDR_OCR2A,  HB_ADDR_OCR2B,  HB_ADDR_DDRB, HB_ADDR_PORTB};
+        HB_ADDR_OCR1AL, HB_ADDR_OCR1BL, HB_ADDR_GPIOR0, HB_ADDR_TCCR2B, HB_ADDR_DDRC,
+        HB_ADDR_PORTC,  HB_ADDR_DDRD,   HB_ADDR_PORTD,  HB_ADDR_OCR2A,  HB_ADDR_OCR2B,
+        HB_ADDR_DDRB,   HB_ADDR_PORTB,  HB_ADDR_TCCR0B};
     board->watch_irqs = avr_alloc_irq(&board->avr->irq_pool, 0, WATCHES, watch_names);
     for (int i = 0; i < WATCHES; i++) {
         avr_irq_t *source = avr_iomem_getirq(board->avr, addresses[i], NULL, AVR_IOMEM_IRQ_ALL);

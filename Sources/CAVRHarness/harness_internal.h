@@ -25,6 +25,7 @@
 #define HB_DRV_EN_BIT 0x10u /* PD4 (Arduino D4): the DRV2605L's EN (board.h HB_DRV_EN_*) */
 #define HB_DRV_EN_ARDUINO_PIN 4
 #define HB_ADDR_TCCR2B 0xB1u
+#define HB_ADDR_TCCR0B 0x45u
 #define HB_ADDR_OCR1AL 0x88u
 #define HB_ADDR_OCR1BL 0x8Au
 #define HB_ADDR_OCR2A 0xB3u

@@ -6,14 +6,20 @@ import HapticProtocol
 ///
 /// `format` is the program format the device takes: 2 (protocol 2.0, the default) or 3
 /// (firmware-protocol/PROTOCOL-3.md 3.1: the version byte 3, and rule (f) closed loops, error 31,
-/// after rules 1-30), as the firmware's hb_program_validate_format.
+/// after rules 1-30), as the firmware's hb_program_validate_format. `closedLoops` false leaves rule
+/// (f) out of format 3: a device without SEEK (PROTOCOL-3.md 3.13, capability bit 9), as the
+/// firmware's hb_program_validate_seek with `seek` 0.
 public struct Validator: Sendable {
     public var configuration: DeviceConfiguration
     public var format: UInt8
+    public var closedLoops: Bool
 
-    public init(configuration: DeviceConfiguration = .default, format: UInt8 = ProgramHeader.formatVersion) {
+    public init(
+        configuration: DeviceConfiguration = .default, format: UInt8 = ProgramHeader.formatVersion, closedLoops: Bool = true
+    ) {
         self.configuration = configuration
         self.format = format
+        self.closedLoops = closedLoops
     }
 
     /// Header rules 1-5: what a streamed program is checked with at load (1.14).
@@ -57,7 +63,7 @@ public struct Validator: Sendable {
             shape.note(instruction, checker: checker, before: before)
             if instruction.opcode == .end { break }
         }
-        if format == ProgramHeader.formatVersion3 && !shape.isClosed { throw .loopNotClosed }
+        if format == ProgramHeader.formatVersion3 && closedLoops && !shape.isClosed { throw .loopNotClosed }
         return ProgramFacts(header: header, peak: shape.peak, seekBound: shape.seekBound)
     }
 

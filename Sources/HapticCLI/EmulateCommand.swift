@@ -84,23 +84,25 @@ struct Emulate: AsyncParsableCommand {
             valueName: "ppm"))
     var driftPPM: Double = 0
 
+    @Option(name: .customLong("protocol"), help: "The protocol the virtual device speaks, 2 or 3 (2.0 while the host speaks 2.0).")
+    var protocolMajor = VirtualDeviceEmulation.defaultProtocol
+
+    @Option(help: "With --protocol 3: channels, \(VirtualDevice3.channelRange) (default \(VirtualDevice3.defaultChannels)), each of --actuator.")
+    var channels: Int?
+
+    @Option(help: "With --protocol 3: players in the pool, \(VirtualDevice3.playerRange) (default \(VirtualDevice3.defaultPlayers)).")
+    var players: Int?
+
+    /// The virtual device the command line asks for (without --mcu).
+    func emulation(profile: ActuatorProfile?) -> VirtualDeviceEmulation {
+        var options = VirtualDevice.Options(profile: profile, baudRate: line.baud)
+        options.driftPPM = driftPPM
+        return VirtualDeviceEmulation(
+            protocolMajor: protocolMajor, channels: channels, players: players, options: options, seconds: seconds, rebootAfter: rebootAfter)
+    }
+
     func validate() throws {
-        guard ClockDrift.range.contains(driftPPM) else {
-            throw ValidationError(
-                "--drift-ppm \(driftPPM) is out of range: \(Int(ClockDrift.range.lowerBound))...\(Int(ClockDrift.range.upperBound)) (a ceramic resonator is within +-5000)"
-            )
-        }
-        if driftPPM != 0, let mcu, mcu != "atmega328p" {
-            throw ValidationError(
-                "--drift-ppm with --mcu \(mcu): QEMU runs the board on the host's clock; drift is simulated for the virtual device and --mcu atmega328p"
-            )
-        }
-        if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
-        if let rebootAfter, rebootAfter <= 0 { throw ValidationError("--reboot-after must be positive") }
-        if let unplugAfter, unplugAfter <= 0 { throw ValidationError("--unplug-after must be positive") }
-        if mcu != nil, rebootAfter != nil {
-            throw ValidationError("--reboot-after needs the virtual device (without --mcu): the simulated board has no reboot yet")
-        }
+        if let problem = emulation(profile: nil).problem(mcu: mcu, knobs: try knobs) { throw ValidationError(problem) }
         if mcu != nil, line.baud != SerialConfiguration.referenceBaudRate {
             throw ValidationError(
                 "--baud \(line.baud) with --mcu: the simulated board runs the reference firmware at \(SerialConfiguration.referenceBaudRate) baud; for another rate build it with `make -C hardware/firmware/boards/atmega328p BAUD=N` and pass --firmware"
@@ -130,7 +132,6 @@ struct Emulate: AsyncParsableCommand {
             guard mcu != nil, stage == "pwm" else { throw ValidationError("--supply needs --mcu atmega328p --driver pwm") }
             guard (0.5...20).contains(supply) else { throw ValidationError("--supply must be 0.5...20 volts, not \(supply)") }
         }
-        _ = try knobs
         if let trace { try OutputPath.validate(trace, option: "--trace", extensions: ["jsonl"]) }
     }
 
@@ -169,11 +170,7 @@ struct Emulate: AsyncParsableCommand {
         let interrupts = Interrupts()
         defer { interrupts.cancel() }
         do {
-            var options = VirtualDevice.Options(profile: profile, baudRate: line.baud)
-            options.driftPPM = driftPPM
-            try await VirtualDevice.serve(
-                options, seconds: seconds, rebootAfter: rebootAfter, knobs: knobs,
-                wait: { await interrupts.wait(seconds: $0) != nil }, log: log)
+            try await emulation(profile: profile).serve(knobs: knobs, wait: { await interrupts.wait(seconds: $0) != nil }, log: log)
         } catch let failure as DeviceTrace.WriteFailure {
             throw CommandFailure("\(failure)")
         }

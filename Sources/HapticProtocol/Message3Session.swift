@@ -203,4 +203,8 @@ extension Message.Info.Capabilities {
     public static let trim = Self(rawValue: 1 << 7)
     /// The sync wire: SET_CONFIG SYNC and SYNC_PHASE work (PROTOCOL-3.md 3.10, 3.13).
     public static let syncWire = Self(rawValue: 1 << 8)
+    /// Seek: PLAY's `from` other than 0 and CONTROL SEEK work, and COMMIT checks rule (f)
+    /// (PROTOCOL-3.md 3.5, 3.13); without it they are UNSUPPORTED and the host starts a pattern
+    /// mid-way by compiling it from the offset (3.16).
+    public static let seek = Self(rawValue: 1 << 9)
 }

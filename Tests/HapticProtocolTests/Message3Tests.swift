@@ -62,6 +62,7 @@ struct Message3Tests {
         }
         #expect(MessageErrorCode(81).description == "81 SEEK_RANGE" && MessageErrorCode.loopNotClosed.name == "LOOP_NOT_CLOSED")
         #expect(Message.Info.Capabilities.syncWire.rawValue == 0x100 && Message.Info.Capabilities.trim.rawValue == 0x80)
+        #expect(Message.Info.Capabilities.seek.rawValue == 0x200)
     }
 
     /// Every type with a fixed part: one byte fewer is `tooShort`, naming 3.0's fixed count.

@@ -82,7 +82,9 @@ enum {
     HB_AVR_EVENT_DRV_ENABLE = 6,   /* the DRV2605L's EN changed: value = its level */
     HB_AVR_EVENT_OCR2A = 7,        /* value = new OCR2A (channel 1) */
     HB_AVR_EVENT_OCR2B = 8,        /* value = new OCR2B (channel 1) */
-    HB_AVR_EVENT_MUX_SELECT = 9    /* the TCA9548A's connected ports changed: value = their mask */
+    HB_AVR_EVENT_MUX_SELECT = 9,   /* the TCA9548A's connected ports changed: value = their mask */
+    HB_AVR_EVENT_TIMER0_START = 10 /* Timer0's clock was started (TCCR0B written non-zero): the 3.0
+                                      images' tick timer, Timer2 being a PWM output there */
 };
 typedef struct {
     uint64_t cycle;

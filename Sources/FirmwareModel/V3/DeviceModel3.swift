@@ -84,8 +84,10 @@ public struct DeviceModel3: Sendable {
     public mutating func takeOutput() -> [UInt8] { link.takeOutput() }
 
     /// Received bytes, processed in order before the next step (2.3); returns the bytes sent in reply.
-    public mutating func receive(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        for frame in link.frames(in: bytes) { handle(frame) }
+    /// `subtick` is what a PONG reports as the elapsed fraction of the tick (2.11, 3.10; the
+    /// reference's device has no timer and reports 0).
+    public mutating func receive(_ bytes: some Sequence<UInt8>, subtick: UInt16 = 0) -> [UInt8] {
+        for frame in link.frames(in: bytes) { handle(frame, subtick: subtick) }
         return takeOutput()
     }
 

@@ -39,17 +39,17 @@ extension DeviceModel3 {
         /// R at boot (3.7).
         public var fadeTicks: UInt8
 
-        /// 3.13: capability bit 0 STREAM, bit 5 STATUS, bit 7 TRIM.
+        /// 3.13: capability bit 0 STREAM, bit 5 STATUS, bit 7 TRIM (bit 9 SEEK: `hasSeek`).
         public static let streamCapability: UInt16 = 0x01
         public static let statusCapability: UInt16 = 0x20
         public static let trimCapability: UInt16 = 0x80
 
         /// The reference's defaults (vectors/v3 `Config3`): 2 slots of 256 bytes, no stream, a warm
-        /// stage, 2 channels, 4 players, E = 36, R = 8, capabilities SHARPNESS, ACTIVE_BRAKE, TRIM.
+        /// stage, 2 channels, 4 players, E = 36, R = 8, capabilities SHARPNESS, ACTIVE_BRAKE, TRIM, SEEK.
         public static let defaultBase = DeviceModel.Configuration(
             slotCount: 2, slotCapacity: 256, streamCapacity: 0, rxBuffer: 128, wakeTicks: 0, idleTicks: 2000, watchdog: 1000,
             firmwareMajor: 0, firmwareMinor: 3, firmwarePatch: 0, deviceID: 0x1234_5678,
-            capabilities: Message.Info.Capabilities(rawValue: 0x86), resetReason: .powerOn, bootCount: 3)
+            capabilities: Message.Info.Capabilities(rawValue: 0x286), resetReason: .powerOn, bootCount: 3)
 
         public init(
             base: DeviceModel.Configuration = Configuration.defaultBase, channels: [Channel] = [Channel(), Channel()],
@@ -61,6 +61,9 @@ extension DeviceModel3 {
             self.workBudget = workBudget
             self.fadeTicks = fadeTicks
         }
+
+        /// 3.13 bit 9: PLAY's `from`, CONTROL SEEK and rule (f) at COMMIT (C: HB_PORT_SEEK and the bit).
+        public var hasSeek: Bool { base.capabilities.contains(.seek) }
 
         /// The validator's figures (1.2): brake and limiter are the channels'.
         public var core: DeviceConfiguration { DeviceConfiguration(rate: base.core.rate, maxBody: base.core.maxBody) }

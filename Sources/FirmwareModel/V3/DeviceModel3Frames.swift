@@ -27,7 +27,7 @@ extension DeviceModel3 {
     static let stopCount = 8
     static let controlCount = 13
 
-    mutating func handle(_ frame: Frame) {
+    mutating func handle(_ frame: Frame, subtick: UInt16) {
         silence = 0
         let type = frame.messageType
         guard MessageType.isHostToDevice(type) else { return }
@@ -35,7 +35,7 @@ extension DeviceModel3 {
         switch type {
         case MessageType.ping.rawValue:
             guard p.count >= 4 else { return }
-            link.send(type: MessageType.pong.rawValue, sequence: frame.sequence, payload: Array(p[0..<4]) + le(now) + [0, 0])
+            link.send(type: MessageType.pong.rawValue, sequence: frame.sequence, payload: Array(p[0..<4]) + le(now) + le(subtick))
         case MessageType.setParam.rawValue:
             guard p.count >= 5 else { return }
             for i in matching(play: p[2], mask: p.u16(at: 3)) {
@@ -93,9 +93,11 @@ extension DeviceModel3 {
             let (code, value) = programs.upload(p, busyPlaying: isBusy(p[0]))
             reply = Reply(code: code, value: value)
         case MessageType.commit.rawValue where p.count >= MessageType.commit.fixedPayloadCount:
-            let core = configuration.core
+            let (core, seek) = (configuration.core, configuration.hasSeek)
             let (code, value) = programs.commit(p, busyPlaying: isBusy(p[0])) { program in
-                Result { () throws(ProgramError) in try Format3.validate(program, configuration: core).header.totalTicks }
+                Result { () throws(ProgramError) in
+                    try Format3.validate(program, configuration: core, seek: seek).header.totalTicks
+                }
             }
             reply = Reply(code: code, value: value)
         case MessageType.play.rawValue where p.count >= Self.playCount: reply = play(p)

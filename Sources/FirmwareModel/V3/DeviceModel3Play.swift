@@ -46,10 +46,12 @@ extension DeviceModel3 {
         guard slot < programs.count else { return .nack(.badSlot) }
         guard programs.slots[Int(slot)].ready else { return .nack(.notCommitted) }
         // A READY slot passed validation at COMMIT: it validates again.
-        guard let program = try? Format3.validate(programs.program(slot), configuration: configuration.core) else {
-            return .nack(.notCommitted)
-        }
+        guard
+            let program = try? Format3.validate(
+                programs.program(slot), configuration: configuration.core, seek: configuration.hasSeek)
+        else { return .nack(.notCommitted) }
         let total = program.header.totalTicks
+        if parameters.from != 0 && !configuration.hasSeek { return .nack(.unsupported) }  // 3.13
         let end = parameters.loopEnd == 0 ? total : parameters.loopEnd
         if end > total || (total > 0 && parameters.from >= end) || (total == 0 && parameters.from > 0) {
             return .nack(Self.seekRange, total)

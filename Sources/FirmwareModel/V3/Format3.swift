@@ -19,9 +19,12 @@ public enum Format3 {
         try Validator(configuration: configuration, format: ProgramHeader.formatVersion3).checkHeader(bytes)
     }
 
-    /// Rules 1-30 with version 3, then rule (f).
-    public static func validate(_ program: [UInt8], configuration: DeviceConfiguration) throws(ProgramError) -> Checked {
-        let facts = try Validator(configuration: configuration, format: ProgramHeader.formatVersion3).inspect(program)
+    /// Rules 1-30 with version 3, then rule (f) on a device with SEEK (3.13: `seek`, capability bit 9).
+    public static func validate(
+        _ program: [UInt8], configuration: DeviceConfiguration, seek: Bool = true
+    ) throws(ProgramError) -> Checked {
+        let validator = Validator(configuration: configuration, format: ProgramHeader.formatVersion3, closedLoops: seek)
+        let facts = try validator.inspect(program)
         return Checked(facts: facts, format2: asFormat2(program))
     }
 

@@ -29,6 +29,7 @@ extension DeviceModel3 {
         guard mask >> channelCount == 0 else { return .nack(Self.badChannel, UInt32(channelCount)) }
         let targets = matching(play: play, mask: mask)
         guard !targets.isEmpty else { return .nack(Self.noSuchPlay) }
+        if op == .seek && !configuration.hasSeek { return .nack(.unsupported) }  // 3.13
         if op.needsProgram, targets.contains(where: { pool[$0].isStream }) {
             return op == .seek ? .nack(.unsupported) : .nack(.badParam)
         }

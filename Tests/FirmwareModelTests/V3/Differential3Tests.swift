@@ -6,6 +6,7 @@ import Testing
 /// `DeviceModel3` against the C core's `hb_device3` on seeded random sessions: random closed
 /// programs in two slots, and PLAY, STOP, CONTROL, SET_PARAM, QUERY and stage faults with random
 /// fields at random ticks on two channels; every byte and every sample compared tick by tick.
+/// Every third session is a device without SEEK (3.13): its programs' loops need not be closed.
 struct Differential3Tests {
     /// One random command frame, fields drawn around the interesting values.
     static func randomCommand(_ rng: inout SeededGenerator, sequence: UInt8, now: UInt32) -> [UInt8] {
@@ -54,14 +55,23 @@ struct Differential3Tests {
 
     @Test func randomSessions() {
         var sounding = 0
-        for seed in 0..<60 { sounding += Self.randomSession(seed) }
+        var open = 0
+        for seed in 0..<60 {
+            let (samples, openPrograms) = Self.randomSession(seed)
+            sounding += samples
+            open += openPrograms
+        }
         #expect(sounding > 60 * 100, "the sessions sounded on \(sounding) samples in all")
+        #expect(open >= 5, "programs with a loop that is not closed, on devices without SEEK: \(open)")
     }
 
-    /// One seeded session through both devices; returns the samples that sounded.
-    static func randomSession(_ seed: Int) -> Int {
+    /// One seeded session through both devices; returns the samples that sounded and the programs
+    /// committed that break rule (f).
+    static func randomSession(_ seed: Int) -> (sounding: Int, open: Int) {
         var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17)
         var base = DeviceModel3.Configuration.defaultBase
+        let seek = seed % 3 != 2
+        if !seek { base.capabilities.remove(.seek) }
         base.wakeTicks = UInt16(rng.pick([0, 5]))
         base.watchdog = 0
         let configuration = DeviceModel3.Configuration(base: base, fadeTicks: UInt8(rng.pick([8, 0, 3])))
@@ -70,8 +80,10 @@ struct Differential3Tests {
         var setup = Session3()
         var sequence: UInt8 = 1
         var frames: [UInt8] = []
+        var open = 0
         for slot in [UInt8(0), 1] {
-            let program = randomClosedProgram(&rng, maxTicks: 300)
+            let program = randomClosedProgram(&rng, maxTicks: 300, closed: seek)
+            if (try? Format3.validate(program, configuration: .default)) == nil { open += 1 }
             setup.sequence = sequence
             let upload = [slot] + [0, 0, 0, 0] + program
             let commit = [slot] + setup.le32(UInt32(program.count)) + setup.le16(CRC16.checksum(program))
@@ -89,7 +101,7 @@ struct Differential3Tests {
                 let (a, b) = (model.receive(frame), c.receive(frame))
                 guard a == b else {
                     Issue.record("seed \(seed) tick \(tick): reply \(Hex.encode(a)), the C core \(Hex.encode(b)) to \(Hex.encode(frame))")
-                    return sounding
+                    return (sounding, open)
                 }
             }
             if rng.percent(1) {
@@ -101,9 +113,9 @@ struct Differential3Tests {
             sounding += a.samples.filter { $0.amplitude > 0 }.count
             guard a == b else {
                 Issue.record("seed \(seed) tick \(tick): model \(a.samples) \(Hex.encode(a.sent)), C \(b.samples) \(Hex.encode(b.sent))")
-                return sounding
+                return (sounding, open)
             }
         }
-        return sounding
+        return (sounding, open)
     }
 }

@@ -71,7 +71,11 @@ struct Session3 {
 /// A random valid format 3 program as the reference's `session3.random_closed_program` draws
 /// them: loops closed by a SET_A before their ENDLOOP, drawn again until rules 1-31 pass and T is
 /// at most `maxTicks` (a device runs a play tick by tick: short programs keep the tests fast).
-func randomClosedProgram(_ rng: inout SeededGenerator, maxLoops: Int = 2, maxTicks: Int = 400) -> [UInt8] {
+/// With `closed` false, for a device without SEEK (3.13): a RAMP_A instead of that SET_A, which
+/// often runs past the iteration's end, and rule (f) not required.
+func randomClosedProgram(_ rng: inout SeededGenerator, maxLoops: Int = 2, maxTicks: Int = 400, closed: Bool = true)
+    -> [UInt8]
+{
     while true {
         var list: [Instruction] = []
         var depth = 0
@@ -82,7 +86,7 @@ func randomClosedProgram(_ rng: inout SeededGenerator, maxLoops: Int = 2, maxTic
                 list.append(.loop(count: UInt8(rng.within(1...30)), delay: delay))
                 depth += 1
             } else if roll < 22 && depth > 0 {
-                list.append(.setA(rng.byte(), delay: delay))
+                list.append(closed ? .setA(rng.byte(), delay: delay) : .rampA(to: rng.byte(), duration: 30, delay: delay))
                 list.append(.endLoop(delay: UInt32(rng.within(1...25))))
                 depth -= 1
             } else if roll < 45 {
@@ -98,13 +102,15 @@ func randomClosedProgram(_ rng: inout SeededGenerator, maxLoops: Int = 2, maxTic
             }
         }
         for _ in 0..<depth {
-            list.append(.setA(0))
+            list.append(closed ? .setA(0) : .rampA(to: rng.byte(), duration: 30))
             list.append(.endLoop(delay: UInt32(rng.within(20...40))))
         }
         list.append(.end(delay: UInt32(rng.within(1...30))))
         var bytes = Program(instructions: list, sharpness: true).bytes
         bytes[2] = ProgramHeader.formatVersion3
-        if totalTicks(bytes) <= maxTicks, (try? Format3.validate(bytes, configuration: .default)) != nil { return bytes }
+        if totalTicks(bytes) <= maxTicks, (try? Format3.validate(bytes, configuration: .default, seek: closed)) != nil {
+            return bytes
+        }
     }
 }
 

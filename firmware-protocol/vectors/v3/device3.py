@@ -36,7 +36,7 @@ E = dict(dv.E, LOOP_NOT_CLOSED=31, BAD_CHANNEL=77, NO_PLAYER=78, WORK_LIMIT=79, 
 EVENTS = {1: "STARTED", 2: "FIRST_OUTPUT", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
 OPS = {1: "PAUSE", 2: "RESUME", 3: "SEEK", 4: "RATE", 5: "LOOPS", 6: "LOOP_END", 7: "MUTE", 8: "PRIORITY"}
 PLAY_FLAGS = {"AT": 1, "SUM": 2, "CUT": 4, "MUTED": 8}
-CAP_STATUS, CAP_TRIM = 0x20, 0x80
+CAP_STATUS, CAP_TRIM, CAP_SEEK = 0x20, 0x80, 0x200
 
 
 def signed32(v):
@@ -45,7 +45,7 @@ def signed32(v):
 
 class Config3:
     def __init__(self, channels=2, players=4, slots=2, slot_capacity=256, stream=0, rx_buffer=128, wake=0, idle=2000,
-                 watchdog=1000, rate=1000, max_body=4096, work_budget=36, fade=8, caps=0x86, fw=(0, 3, 0),
+                 watchdog=1000, rate=1000, max_body=4096, work_budget=36, fade=8, caps=0x286, fw=(0, 3, 0),
                  device_id=0x12345678, reset_reason=1, boot_count=3, channel_cfg=None):
         self.channels, self.players, self.slots, self.slot_capacity = channels, players, slots, slot_capacity
         self.stream = stream
@@ -175,8 +175,12 @@ class Device3:
     def busy(self, slot):
         return any(q.slot == slot and q.state in ("pending", "playing") for q in self.pool)
 
+    def seek(self):
+        """Capability bit 9 SEEK (3.13): PLAY's `from`, CONTROL SEEK and rule (f) at COMMIT."""
+        return bool(self.cfg.caps & CAP_SEEK)
+
     def validate(self, program):
-        return p3.validate3(program, self.core_cfg())
+        return p3.validate3(program, self.core_cfg(), self.seek())
 
     def cmd_play(self, p, after):
         play, mask, slot, flags = p[0], p[1] | p[2] << 8, p[3], p[4]
@@ -185,7 +189,8 @@ class Device3:
                 "offset": p[10] - 256 if p[10] > 127 else p[10], "loops": p[11] | p[12] << 8,
                 "loop_end": int.from_bytes(p[13:17], "little"), "start": int.from_bytes(p[17:21], "little"),
                 "rate": p[21] | p[22] << 8, "priority": p[23], "duck": p[24], "sum": bool(flags & 2),
-                "cut": bool(flags & 4), "muted": bool(flags & 8), "cfg": self.core_cfg()}
+                "cut": bool(flags & 4), "muted": bool(flags & 8), "cfg": self.core_cfg(),
+                "closed": self.seek()}
         if flags & 0xF0 or play >= 0xFE or mask == 0 or not RATE_OK(args["rate"]):
             return E["BAD_PARAM"], 0
         if mask >> self.cfg.channels:
@@ -206,8 +211,10 @@ class Device3:
             return E["BAD_SLOT"], 0
         if not self.slots[slot]["ready"]:
             return E["NOT_COMMITTED"], 0
-        header, instructions = p3.validate3(bytes(self.slots[slot]["data"]), self.core_cfg())
+        header, instructions = self.validate(bytes(self.slots[slot]["data"]))
         total = header["total"]
+        if args["start"] and not self.seek():  # 3.13: no SEEK, so no `from`
+            return E["UNSUPPORTED"], 0
         end = args["loop_end"] or total
         if end > total or (total > 0 and args["start"] >= end) or (total == 0 and args["start"] > 0):
             return E["SEEK_RANGE"], total
@@ -341,8 +348,10 @@ class Device3:
         if not targets:
             return E["NO_SUCH_PLAY"], 0
         name = OPS[op]
-        if any(q.slot == 0xFF for q in targets) and name in ("SEEK", "RATE", "LOOPS", "LOOP_END"):
-            return (E["UNSUPPORTED"], 0) if name == "SEEK" else (E["BAD_PARAM"], 0)  # 3.12
+        if name == "SEEK" and (not self.seek() or any(q.slot == 0xFF for q in targets)):
+            return E["UNSUPPORTED"], 0  # 3.13: no SEEK; 3.12: a ring cannot be read again
+        if any(q.slot == 0xFF for q in targets) and name in ("RATE", "LOOPS", "LOOP_END"):
+            return E["BAD_PARAM"], 0  # 3.12
         if name == "RATE":
             if not RATE_OK(value):
                 return E["BAD_PARAM"], 0

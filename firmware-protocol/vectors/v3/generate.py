@@ -443,6 +443,29 @@ def watchdog_and_faults(s):
     s.run(22)
 
 
+@session("a device without SEEK (capability bit 9 clear, 3.13): INFO says so; PLAY from 37, and from "
+         "500 (UNSUPPORTED comes before SEEK_RANGE), and CONTROL SEEK are UNSUPPORTED, a SEEK for no play "
+         "NO_SUCH_PLAY; a loop that is not closed (rule (f)) is accepted at COMMIT and plays to its end; "
+         "PLAY from 0 plays", channels=1, caps=0x86)
+def no_seek(s):
+    s.command("HELLO", bytes([3, 0]))
+    s.upload(0, HEARTBEAT)
+    s.upload(1, OPEN_LOOP)
+    s.command("PLAY", play(1, 1, 0, start=37))
+    s.command("PLAY", play(1, 1, 0, start=500))
+    s.command("PLAY", play(1, 1, 0, loop_end=142))                 # from 0: SEEK_RANGE as with SEEK
+    s.command("PLAY", play(1, 1, 1))
+    s.run(25)
+    s.command("PLAY", play(2, 1, 0))
+    s.run(20)
+    s.command("CONTROL", control(2, 1, "SEEK", 100))
+    s.command("CONTROL", control(9, 1, "SEEK", 100))
+    s.command("CONTROL", control(2, 1, "PAUSE"))
+    s.run(10)
+    s.command("CONTROL", control(2, 1, "RESUME"))
+    s.run(150)
+
+
 STREAMED = prog([("SET_S", 0, 70)] + [("RAMP_A", 3, (37 * i) % 256, 3) for i in range(60)]
                 + [("PULSE", 1, 200, 30), ("END", 20)])                          # 185 body bytes, T = 201
 

@@ -37,7 +37,7 @@ class Player:
 
     # -- set up by an accepted PLAY (3.3); the seek to `start` is computed now, not in a step
     def reserve(self, play, channel, slot, program, p):
-        header, instructions = p3.validate3(program, p["cfg"])
+        header, instructions = p3.validate3(program, p["cfg"], p["closed"])
         self.state, self.play, self.channel, self.slot = "pending", play, channel, slot
         self.seq, self.at = p["seq"], p["at"]
         self.instructions, self.plan = instructions, ref.timeline(instructions)

@@ -36,12 +36,14 @@ def parse_header3(program, cfg):
     return ref.parse_header(program, cfg)  # rules 1-2 as in v2
 
 
-def validate3(program, cfg):
-    """Returns (header, instructions); raises ref.Reject (code 1-30) or Reject3 (31)."""
+def validate3(program, cfg, closed=True):
+    """Returns (header, instructions); raises ref.Reject (code 1-30) or Reject3 (31). With
+    closed=False, rule (f) is not checked: a device without SEEK (capability bit 9, 3.13)."""
     parse_header3(program, cfg)
     v2 = bytes(program[:2]) + bytes([ref.FORMAT_VERSION]) + bytes(program[3:])
     header, instructions = ref.validate(v2, cfg)
-    check_closed(instructions)
+    if closed:
+        check_closed(instructions)
     return header, instructions
 
 

@@ -215,6 +215,43 @@ def test_the_one_pass_check_of_rule_f_equals_the_expanded_one():
     assert seen[True] > 100 and seen[False] > 100, seen
 
 
+def v2_vector(name):
+    """A 2.0 program vector (../programs): its program, limiter and brake figures, and samples."""
+    cfg, program, samples = {}, None, []
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", name + ".txt")) as fh:
+        for line in fh:
+            if line.startswith("config:"):
+                cfg = dict(kv.split("=") for kv in line.split()[1:])
+            elif line.startswith("program:"):
+                program = bytes.fromhex(line.split()[1])
+            elif line[:1].isdigit():
+                span, values = line.split(":")
+                first, _, last = span.partition("-")
+                sample = tuple(int(v) for v in values.split())
+                samples += [sample] * (int(last or first) - int(first) + 1)
+    return cfg, program, samples
+
+
+def test_a_device_without_seek_takes_open_loops_and_plays_them_as_2_0():
+    """3.1, 3.13: without SEEK (bit 9) COMMIT does not check rule (f); one play alone of a program
+    that breaks it outputs what 2.0 outputs (3.6, "One player is 2.0"): the 2.0 vectors' samples."""
+    for name in ("loop_ramp_crosses_iterations", "pulse_in_loop", "loop_head_nested", "loop_nested_4"):
+        cfg, program, samples = v2_vector(name)
+        program = program[:2] + bytes([p3.FORMAT_VERSION]) + program[3:]
+        try:
+            p3.validate3(program, ref.Config())
+            raise AssertionError(f"{name}: rule (f) should refuse it")
+        except p3.Reject3:
+            pass
+        channel = {"brake": int(cfg["brake"]), "threshold": int(cfg["threshold"]), "safety": int(cfg["safety"])}
+        s = s3.Session(channels=1, players=4, channel_cfg=[channel], watchdog=0, caps=0x86)
+        s.upload(0, program)
+        s.command("PLAY", s3.play(1, 1, 0))
+        s.run(len(samples))
+        assert not s.replies("NACK"), name
+        assert s.channel(0) == samples, name
+
+
 def test_closed_loop_rule_rejects_a_ramp_crossing_the_iteration_end():
     crossing = s3.prog([("LOOP", 0, 3), ("RAMP_A", 0, 200, 10), ("ENDLOOP", 5), ("END", 1)])
     try:

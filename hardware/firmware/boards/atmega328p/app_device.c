@@ -8,6 +8,7 @@
 #include "board.h"
 #include "hb_device.h"
 #include "output.h"
+#include "stage_caps.h"
 #include "tick.h"
 #include "uart.h"
 
@@ -19,37 +20,9 @@
 #error "HB_DEVICE_MAX_SLOTS below SLOT_COUNT (hb_port_config.h)"
 #endif
 
-#if defined(HB_BOARD_LRA)
-#define ACTUATOR HB_ACTUATOR_LRA
-#else
-#define ACTUATOR HB_ACTUATOR_ERM
-#endif
-
-/* SHARPNESS: the stage renders the sharpness code (the PWM stage as an LRA carrier frequency
- * when the profile's band is not a single frequency, or as the strength of its kick and brake
- * when the profile renders edges; the DRV2605L's automatic edges do not depend on it).
- * ACTIVE_BRAKE: brake ticks drive against the motion (the PWM stage on an H-bridge, for a
- * bidirectional profile; the DRV2605L brakes by itself in closed loop). SUBTICK: PONG reports the
- * fraction of the tick from Timer2. */
-#if defined(HB_BOARD_PWM)                          \
-    && (HB_PROFILE_F_MIN_HZ != HB_PROFILE_F_MAX_HZ \
-        || (HB_PROFILE_MIN_EDGE_Q8 < 256u && (HB_PROFILE_KICK_MS != 0u || HB_PROFILE_BRAKE_MS != 0u)))
-#define CAP_SHARPNESS HB_CAP_SHARPNESS
-#else
-#define CAP_SHARPNESS 0u
-#endif
-#if defined(HB_BOARD_DRV2605L) || (HB_PROFILE_BIDIRECTIONAL && HB_PROFILE_BRAKE_MS != 0u)
-#define CAP_BRAKE HB_CAP_ACTIVE_BRAKE
-#else
-#define CAP_BRAKE 0u
-#endif
-
-/* SOFT_RESTART: no watchdog reset on this board (its bootloader loops on one, board.h). */
-#if HB_BOARD_WATCHDOG_RESET
-#define CAP_SOFT_RESTART 0u
-#else
-#define CAP_SOFT_RESTART HB_CAP_SOFT_RESTART
-#endif
+/* SUBTICK: PONG reports the fraction of the tick from Timer2; SHARPNESS, ACTIVE_BRAKE: stage_caps.h. */
+#define CAP_SHARPNESS HB_STAGE_CAP_SHARPNESS
+#define CAP_BRAKE HB_STAGE_CAP_BRAKE
 
 static uint8_t program_memory[SLOT_COUNT * SLOT_CAPACITY];
 static uint8_t stream_ring[STREAM_CAPACITY + HB_SOURCE_TAIL]; /* mirrored tail: hb_source.h */
@@ -60,62 +33,6 @@ static void diag(void *ctx, uint8_t *payload)
 {
     (void)ctx;
     hb_output_diag(payload);
-}
-
-/* SET_CONFIG RECALIBRATE (PROTOCOL.md 2.13): the stage forgets its calibration and the board
- * restarts once the ACK is out (main.c), calibrating while it boots. */
-static uint8_t config_key(void *ctx, uint8_t key, uint32_t value)
-{
-    (void)ctx;
-    if (key != HB_CONFIG_RECALIBRATE || value != 1u) {
-        return HB_ERR_BAD_PARAM;
-    }
-    uint8_t code = hb_output_recalibrate();
-    if (code == 0u) {
-        hb_board_restart_requested = 1;
-    }
-    return code;
-}
-
-static void transmit(void *ctx, const uint8_t *bytes, uint16_t length)
-{
-    (void)ctx;
-    hb_uart_write(bytes, length);
-}
-
-static uint16_t subtick(void *ctx)
-{
-    (void)ctx;
-    return hb_tick_subtick();
-}
-
-/* Long frame handling pauses here between pieces: a due tick runs at once (hb_device.h). */
-static void yield_to_ticks(void *ctx)
-{
-    (void)ctx;
-    hb_board_yield();
-}
-
-/* The board's reset flags (app.h) to the protocol's reset reasons (2.6): the firmware's own marks
- * first, then MCUSR; unknown when the bootloader cleared it (Optiboot after a reset pin or power-on). */
-static uint8_t reset_reason(uint8_t flags)
-{
-    if (flags & HB_BOARD_SOFTWARE_RESET) {
-        return HB_RESET_SOFTWARE;
-    }
-    if (flags & (HB_BOARD_HARD_STOP | _BV(WDRF))) {
-        return HB_RESET_WATCHDOG;
-    }
-    if (flags & _BV(BORF)) {
-        return HB_RESET_BROWN_OUT;
-    }
-    if (flags & _BV(EXTRF)) {
-        return HB_RESET_PIN;
-    }
-    if (flags & _BV(PORF)) {
-        return HB_RESET_POWER_ON;
-    }
-    return HB_RESET_UNKNOWN;
 }
 
 void hb_app_init(void)
@@ -130,15 +47,16 @@ void hb_app_init(void)
     config.fw_major = 0;
     config.fw_minor = 1;
     config.fw_patch = 0;
-    config.actuator = ACTUATOR;
-    config.capabilities = CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK | HB_CAP_DIAG | CAP_SOFT_RESTART;
+    config.actuator = HB_STAGE_ACTUATOR;
+    config.capabilities =
+        CAP_SHARPNESS | CAP_BRAKE | HB_CAP_SUBTICK | HB_CAP_DIAG | HB_BOARD_CAP_SOFT_RESTART;
     config.profile_name = HB_PROFILE_NAME;
-    config.reset_reason = reset_reason(hb_board_reset_flags);
-    hb_device_init(&device, &config, program_memory, stream_ring, transmit, 0);
-    hb_device_set_subtick(&device, subtick);
-    hb_device_set_yield(&device, yield_to_ticks);
+    config.reset_reason = hb_board_reset_reason();
+    hb_device_init(&device, &config, program_memory, stream_ring, hb_board_transmit, 0);
+    hb_device_set_subtick(&device, hb_board_subtick);
+    hb_device_set_yield(&device, hb_board_yield_hook);
     hb_device_set_diag(&device, diag);
-    hb_device_set_config_hook(&device, config_key);
+    hb_device_set_config_hook(&device, hb_board_config_key);
     /* ACK, NACK and PONG are encoded at hb_app_flush, after a step that came due meanwhile */
     hb_device_set_deferred_replies(&device, 1);
 }

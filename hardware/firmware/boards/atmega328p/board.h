@@ -36,7 +36,24 @@
  * the bus answers, low again on every stage fault and on the watchdog's hard stop. */
 #define HB_DRV_EN_DDR DDRD
 #define HB_DRV_EN_PORT PORTD
+#if defined(HB_BOARD_DRV2605L_X4)
+/* The 3.0 image with up to four DRV2605L behind a TCA9548A (output_drv2605l_x4.c): driver c's EN on
+ * D(4 + c) (PD4..PD7), each with its own 10 kOhm pull-down; output_drv2605l.c drives the EN of the
+ * driver it works on (hb_drv_x4_current). All four low at reset and on the hard stop (main.c). */
+extern uint8_t hb_drv_x4_current;
+#define HB_DRV_EN_BIT (4u + hb_drv_x4_current)
+#define HB_DRV_X4_EN_MASK 0xF0u
+#define HB_DRV_X4_ALL_OFF()                            \
+    do {                                               \
+        HB_DRV_EN_PORT &= (uint8_t)~HB_DRV_X4_EN_MASK; \
+        HB_DRV_EN_DDR |= HB_DRV_X4_EN_MASK;            \
+    } while (0)
+/* The TCA9548A at 0x70 (A2..A0 to GND; SCPS207F 8.6.1), its RESET tied high (pull-up); driver c
+ * behind its port c. */
+#define HB_MUX_ADDRESS 0x70u
+#else
 #define HB_DRV_EN_BIT 4
+#endif
 
 /* The bootloader in front of the firmware (make BOOTLOADER=optiboot|atmegaboot). Optiboot (Uno,
  * current Nano) turns the watchdog off before it starts the firmware, so a watchdog reset brings the
@@ -48,6 +65,12 @@
 #define HB_BOARD_WATCHDOG_RESET 0
 #else
 #define HB_BOARD_WATCHDOG_RESET 1
+#endif
+/* INFO's SOFT_RESTART (PROTOCOL.md 2.6): set on a board without a watchdog reset. */
+#if HB_BOARD_WATCHDOG_RESET
+#define HB_BOARD_CAP_SOFT_RESTART 0u
+#else
+#define HB_BOARD_CAP_SOFT_RESTART 0x0040u /* HB_CAP_SOFT_RESTART */
 #endif
 
 /* Receive ring: filled by the RX interrupt while the main loop is busy (a step, a frame's

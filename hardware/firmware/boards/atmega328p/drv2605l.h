@@ -45,6 +45,8 @@ typedef struct {
     uint8_t lra_period;  /* LRA_PERIOD after calibration (0 for an ERM) */
     uint16_t bus_errors; /* failed I2C transfers since boot */
     uint16_t retries;    /* transfers that succeeded on a retry */
+    uint8_t check_turn;  /* which check of the chip comes next */
+    uint8_t record;      /* its calibration record in EEPROM: 0, or the chip's channel */
 } hb_drv2605l_state;
 
 extern hb_drv2605l_state hb_drv2605l;
@@ -56,5 +58,18 @@ uint8_t hb_drv2605l_autocalibrate(void);
 
 /* Forgets the calibration kept in EEPROM: the next boot calibrates (SET_CONFIG RECALIBRATE). */
 void hb_drv2605l_forget_calibration(void);
+
+/* The chip level, for the chip whose state is in hb_drv2605l (with its EN and, behind a mux, its
+ * port selected), used by the stage of several chips (output_drv2605l_x4.c):
+ * hb_drv2605l_power_up raises its EN; hb_drv2605l_start resets it (DEV_RESET), calibrates it (or
+ * loads its record) and puts it in RTP mode, or records why not (hb_drv2605l.fault);
+ * hb_drv2605l_write_rtp writes an RTP value, 0 (and a bus fault, EN low) when it could not;
+ * hb_drv2605l_check does one check of the chip (STATUS, MODE, a setting, in turn);
+ * hb_drv2605l_diag fills a DIAG_REPORT's 18 bytes (PROTOCOL.md 2.18), zeroed by the caller. */
+void hb_drv2605l_power_up(void);
+void hb_drv2605l_start(void);
+uint8_t hb_drv2605l_write_rtp(uint8_t value);
+void hb_drv2605l_check(void);
+void hb_drv2605l_diag(uint8_t *payload);
 
 #endif

@@ -22,21 +22,27 @@
 #include "board.h"
 #include "output.h"
 #include "probe.h"
+#include "pwm_bridge.h"
 #include "tick.h"
 #include "uart.h"
 
 uint8_t hb_board_reset_flags;
 volatile uint8_t hb_board_restart_requested;
 
-/* The outputs in their safe state: the PWM stage's bridge inputs (D9, D10) low and Timer1 off them;
- * the DRV2605L's EN (board.h) low, which shuts the chip down whatever its registers say. */
-#if defined(HB_BOARD_PWM)
-#define OUTPUTS_OFF()                                    \
-    do {                                                 \
-        TCCR1A = 0;                                      \
-        PORTB &= (uint8_t) ~(_BV(PORTB1) | _BV(PORTB2)); \
-        DDRB |= _BV(DDB1) | _BV(DDB2);                   \
+/* The outputs in their safe state: the PWM stage's bridge inputs (D9, D10; the two-bridge image's
+ * D11, D3 too) low and the timers off them (pwm_bridge.h); the DRV2605L's EN (board.h) low, every
+ * driver's in the image with four behind a TCA9548A (board.h), which shuts the chip
+ * down whatever its registers say. */
+#if defined(HB_BOARD_PWM2)
+#define OUTPUTS_OFF()         \
+    do {                      \
+        HB_PWM_BRIDGE1_OFF(); \
+        HB_PWM_BRIDGE2_OFF(); \
     } while (0)
+#elif defined(HB_BOARD_PWM)
+#define OUTPUTS_OFF() HB_PWM_BRIDGE1_OFF()
+#elif defined(HB_BOARD_DRV2605L_X4)
+#define OUTPUTS_OFF() HB_DRV_X4_ALL_OFF()
 #else
 #define OUTPUTS_OFF()                                   \
     do {                                                \
@@ -89,6 +95,11 @@ static void restart(uint8_t mark)
     TCCR1A = 0;
     TCCR1B = 0;
     TWCR = 0;
+#if defined(HB_TICK_TIMER0)
+    TIMSK0 = 0;
+    TCCR0A = 0;
+    TCCR0B = 0;
+#endif
     __asm__ __volatile__("jmp 0");
     __builtin_unreachable();
 #endif
@@ -126,9 +137,13 @@ void hb_board_run_due_ticks(void)
         }
 #endif
         HB_PROBE_ON(HB_PROBE_TICK);
+#if defined(HB_PROTOCOL3)
+        hb_app3_step();
+#else
         uint8_t amplitude, sharpness, flags;
         hb_app_step(&amplitude, &sharpness, &flags);
         hb_hal_output(amplitude, sharpness, flags);
+#endif
         HB_PROBE_OFF(HB_PROBE_TICK);
         hb_output_after_step();
         HB_PROBE_ON(HB_PROBE_NOTICES);

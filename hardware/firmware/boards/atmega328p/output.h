@@ -15,7 +15,9 @@
 #include "hb_hal.h" /* hb_hal_output_init, hb_hal_output: the core's output boundary */
 
 /* Timer updates per tick the stage needs (the tick timer runs at HB_TICK_HZ * this). */
-#if defined(HB_BOARD_PWM) && defined(HB_BOARD_LRA)
+#if defined(HB_OUTPUT_UPDATES_PER_TICK)
+/* set by the build (the two-bridge 3.0 image: 8, whatever its channels' actuators) */
+#elif defined(HB_BOARD_PWM) && defined(HB_BOARD_LRA)
 #define HB_OUTPUT_UPDATES_PER_TICK 8u
 #else
 #define HB_OUTPUT_UPDATES_PER_TICK 1u
@@ -44,8 +46,8 @@ void hb_output_work(void);
 
 /* The stage's bookkeeping for the tick just handed over that the next hand-off needs but this
  * one does not (the PWM stage's predicted envelope): the main loop calls it right after
- * hb_hal_output(), outside the step's lead. */
-#if defined(HB_BOARD_PWM)
+ * hb_hal_output(), outside the step's lead (the DRV2605L x4 stage: its checks of the drivers). */
+#if defined(HB_BOARD_PWM) || defined(HB_BOARD_DRV2605L_X4)
 void hb_output_after_step(void);
 #else
 #define hb_output_after_step() ((void)0)

@@ -20,7 +20,12 @@
  *
  * At boot the bus is recovered (a slave cut off mid-byte by a reset holds SDA), EN is raised and the
  * chip is reset (DEV_RESET), so no register of an earlier sketch survives; calibration results are
- * kept in EEPROM with the profile they belong to and reused at the next boot. */
+ * kept in EEPROM with the profile they belong to and reused at the next boot.
+ *
+ * The 3.0 image with several chips behind a TCA9548A (output_drv2605l_x4.c) calls the chip-level
+ * functions here (drv2605l.h: start, RTP write, check, DIAG) for one chip at a time, with that
+ * chip's state in hb_drv2605l, its EN (board.h) and its own calibration record in EEPROM; this
+ * file's single-chip stage (hb_hal_output and the rest of output.h) is then its, not this file's. */
 #include <avr/eeprom.h>
 #include <avr/io.h>
 #include <avr/pgmspace.h>
@@ -75,6 +80,7 @@
 #define CHECK_INTERVAL 8u /* ticks between the checks of the chip (one read each) */
 
 hb_drv2605l_state hb_drv2605l;
+#if !defined(HB_BOARD_DRV2605L_X4)
 volatile uint16_t hb_output_late_ticks;
 volatile uint8_t hb_output_write_due;
 
@@ -83,10 +89,10 @@ static volatile uint8_t latch;
 static volatile uint8_t latch_tag; /* hb_tick_count() at the hand-off (output_pwm.c) */
 /* The value taken at the last boundary, for the main loop to write (hb_output_work). */
 static volatile uint8_t taken;
+static volatile uint8_t check_due; /* a check of the chip is due (set by the interrupt) */
+static uint8_t check_ticks;        /* interrupt only */
+#endif
 static volatile uint8_t written = 0xFFu; /* forces the first write; read by the interrupt */
-static volatile uint8_t check_due;       /* a check of the chip is due (set by the interrupt) */
-static uint8_t check_ticks;              /* interrupt only */
-static uint8_t check_turn;               /* which check comes next */
 
 static void enable(void)
 {
@@ -187,7 +193,8 @@ typedef struct {
     uint16_t check; /* CRC-16 of the bytes above */
 } stored_calibration;
 
-#define STORED ((stored_calibration *)0)
+/* Chip n's record (hb_drv2605l.record: 0 for the only chip) at n records from address 0. */
+#define STORED ((stored_calibration *)(uintptr_t)((uint16_t)hb_drv2605l.record * sizeof(stored_calibration)))
 
 static uint16_t profile_key(void)
 {
@@ -260,15 +267,8 @@ uint8_t hb_drv2605l_autocalibrate(void)
     return ok;
 }
 
-void hb_hal_output_init(void)
+void hb_drv2605l_start(void)
 {
-    if (!hb_twi_recover()) {
-        fail(HB_ERR_DRIVER_BUS); /* SDA stays low: something holds the bus */
-        return;                  /* EN stays low (main.c dropped it at reset) */
-    }
-    enable(); /* TI's start-up: EN high, then I2C */
-    hb_twi_init();
-    _delay_ms(1); /* the DRV2605L accepts I2C 250 us after power-up */
     /* DEV_RESET: the chip forgets what an earlier sketch (or this one before a reset) set, stops
      * any output and goes to standby. No answer at its address: it is not there. */
     if (!write_reg(HB_DRV_REG_MODE, HB_DRV_MODE_DEV_RESET)) {
@@ -290,6 +290,24 @@ void hb_hal_output_init(void)
         store_calibration();
     }
     enter_rtp();
+}
+
+void hb_drv2605l_power_up(void)
+{
+    enable(); /* TI's start-up: EN high, then I2C */
+}
+
+#if !defined(HB_BOARD_DRV2605L_X4)
+void hb_hal_output_init(void)
+{
+    if (!hb_twi_recover()) {
+        fail(HB_ERR_DRIVER_BUS); /* SDA stays low: something holds the bus */
+        return;                  /* EN stays low (main.c dropped it at reset) */
+    }
+    enable(); /* TI's start-up: EN high, then I2C */
+    hb_twi_init();
+    _delay_ms(1); /* the DRV2605L accepts I2C 250 us after power-up */
+    hb_drv2605l_start();
 }
 
 void hb_hal_output(uint8_t amplitude, uint8_t sharpness, uint8_t flags)
@@ -317,6 +335,7 @@ void hb_output_timer_update(uint8_t boundary)
         hb_output_write_due = 1;
     }
 }
+#endif
 
 /* A fault found with the bus still working: standby as well as EN low. */
 static void fault_stop(uint8_t code)
@@ -344,9 +363,9 @@ static uint8_t setting_expected(uint8_t index, uint8_t *reg)
 }
 
 /* One check of the chip (CHECK_INTERVAL): turns 0 and 2 read STATUS, 1 MODE, 3 a setting. */
-static void check(void)
+void hb_drv2605l_check(void)
 {
-    uint8_t turn = check_turn++;
+    uint8_t turn = hb_drv2605l.check_turn++;
     uint8_t reg = HB_DRV_REG_STATUS, expected = HB_DRV_MODE_RTP, value;
     if ((turn & 3u) == 1u) {
         reg = HB_DRV_REG_MODE;
@@ -367,6 +386,16 @@ static void check(void)
     }
 }
 
+uint8_t hb_drv2605l_write_rtp(uint8_t value)
+{
+    if (write_reg(HB_DRV_REG_RTP, value)) {
+        return 1;
+    }
+    fail(HB_ERR_DRIVER_BUS); /* EN low: the chip stops even if no stop can reach it */
+    return 0;
+}
+
+#if !defined(HB_BOARD_DRV2605L_X4)
 void hb_output_work(void)
 {
     hb_output_write_due = 0;
@@ -375,16 +404,12 @@ void hb_output_work(void)
     }
     uint8_t value = taken;
     HB_PROBE_ON(HB_PROBE_OUTPUT);
-    if (value != written) {
-        if (write_reg(HB_DRV_REG_RTP, value)) {
-            written = value;
-        } else {
-            fail(HB_ERR_DRIVER_BUS); /* EN low: the chip stops even if no stop can reach it */
-        }
+    if (value != written && hb_drv2605l_write_rtp(value)) {
+        written = value;
     }
     if (check_due && hb_drv2605l.fault == 0u) {
         check_due = 0;
-        check();
+        hb_drv2605l_check();
     }
     HB_PROBE_OFF(HB_PROBE_OUTPUT);
 }
@@ -395,6 +420,18 @@ uint8_t hb_output_fault(void)
 }
 
 void hb_output_diag(uint8_t *p)
+{
+    hb_drv2605l_diag(p);
+}
+
+uint8_t hb_output_recalibrate(void)
+{
+    hb_drv2605l_forget_calibration();
+    return 0;
+}
+#endif
+
+void hb_drv2605l_diag(uint8_t *p)
 {
     const hb_drv2605l_state *s = &hb_drv2605l;
     p[0] = HB_DIAG_STAGE_DRV2605L;
@@ -412,10 +449,4 @@ void hb_output_diag(uint8_t *p)
     p[15] = (uint8_t)(s->bus_errors >> 8);
     p[16] = (uint8_t)(s->retries & 0xFFu);
     p[17] = (uint8_t)(s->retries >> 8);
-}
-
-uint8_t hb_output_recalibrate(void)
-{
-    hb_drv2605l_forget_calibration();
-    return 0;
 }

@@ -1,6 +1,8 @@
 /* PWM output stage for a motor driver / H-bridge (e.g. DRV8833 in IN/IN mode):
- * Timer1, 8-bit phase-correct PWM at 16 MHz / 510 = 31.37 kHz (inaudible), OC1A = D9 drives
- * the bridge's "forward" input, OC1B = D10 its "reverse" input. Duty = OCR / 255 exactly:
+ * Timer1 (or Timer2: pwm_bridge.h), 8-bit phase-correct PWM at 16 MHz / 510 = 31.37 kHz
+ * (inaudible), OC1A = D9 drives the bridge's "forward" input, OC1B = D10 its "reverse" input.
+ * The 3.0 image with two bridges (pwm2_channel.c) builds this file once per bridge, each with its
+ * own profile, bridge and names. Duty = OCR / 255 exactly:
  * phase-correct mode gives a flat 0 % at OCR = 0 and 100 % at OCR = 255, so the actuator sees
  * OCR / 255 of the bridge supply HB_SUPPLY_MV.
  *
@@ -23,6 +25,7 @@
 #include "hb_drive_cap.h"
 #include "hb_messages.h"
 #include "output.h"
+#include "pwm_bridge.h"
 #include "tick.h"
 
 /* ---- constants from the profile (profiles/<name>.h) and the supply ---- */
@@ -111,12 +114,10 @@ static int16_t net; /* signed duty summed over the updates since the coil last h
 
 void hb_hal_output_init(void)
 {
-    OCR1A = 0;
-    OCR1B = 0;
-    PORTB &= (uint8_t) ~(_BV(PORTB1) | _BV(PORTB2));
-    DDRB |= _BV(DDB1) | _BV(DDB2);                   /* D9, D10 outputs */
-    TCCR1A = _BV(COM1A1) | _BV(COM1B1) | _BV(WGM10); /* non-inverting, phase-correct 8-bit */
-    TCCR1B = _BV(CS10);                              /* no prescaler */
+    HB_PWM_FORWARD = 0;
+    HB_PWM_REVERSE = 0;
+    HB_PWM_OFF();   /* the bridge's inputs outputs, low */
+    HB_PWM_START(); /* non-inverting, phase-correct 8-bit, no prescaler */
 }
 
 /* An edge's length at the sharpness code s: round(ms x e), e = E0 + (256 - E0) x s' / 256 in
@@ -252,14 +253,14 @@ void hb_output_timer_update(uint8_t boundary)
         negative = 0;
     }
     if (negative) {
-        OCR1A = 0;
-        OCR1B = d;
+        HB_PWM_FORWARD = 0;
+        HB_PWM_REVERSE = d;
 #if defined(HB_BOARD_LRA)
         net = (int16_t)(net - d);
 #endif
     } else {
-        OCR1A = d;
-        OCR1B = 0;
+        HB_PWM_FORWARD = d;
+        HB_PWM_REVERSE = 0;
 #if defined(HB_BOARD_LRA)
         net = (int16_t)(net + d);
 #endif

@@ -1,5 +1,8 @@
-/* Timer2 CTC: 16 MHz / 64 / 250 = 1 kHz, or 16 MHz / 8 / 250 = 8 kHz when the output stage
- * needs 8 updates per tick. Timer1 stays free for the PWM output and Timer0 is unused.
+/* The tick timer in CTC mode: 16 MHz / 64 / 250 = 1 kHz, or 16 MHz / 8 / 250 = 8 kHz when the
+ * output stage needs 8 updates per tick. The 2.0 images tick on Timer2 (Timer1 drives the PWM
+ * output, Timer0 is unused); the 3.0 images (HB_TICK_TIMER0) on Timer0, which leaves Timer2 to a
+ * second H-bridge (PROTOCOL-3.md 3.15), with the tick trim of 3.10 (hb_tick_set_trim). Both timers
+ * have the same CTC and compare units: only their registers' names and prescaler bits differ.
  *
  * Two events per tick: the boundary (compare A at the first update of a tick), where the output
  * stage takes the last step's sample, and the step trigger HB_STEP_LEAD_CYCLES earlier (tick.h:
@@ -13,11 +16,47 @@
 #include "board.h"
 #include "output.h"
 
+#if defined(HB_TICK_TIMER0)
+#define TICK_TCCRA TCCR0A
+#define TICK_TCCRB TCCR0B
+#define TICK_CTC _BV(WGM01)
+#define TICK_OCRA OCR0A
+#define TICK_OCRB OCR0B
+#define TICK_TCNT TCNT0
+#define TICK_TIFR TIFR0
+#define TICK_TIMSK TIMSK0
+#define TICK_OCFA _BV(OCF0A)
+#define TICK_OCFB _BV(OCF0B)
+#define TICK_OCIEA _BV(OCIE0A)
+#define TICK_OCIEB _BV(OCIE0B)
+#define TICK_COMPA_vect TIMER0_COMPA_vect
+#define TICK_COMPB_vect TIMER0_COMPB_vect
+#define TICK_CLK_64 (_BV(CS01) | _BV(CS00))
+#define TICK_CLK_8 _BV(CS01)
+#else
+#define TICK_TCCRA TCCR2A
+#define TICK_TCCRB TCCR2B
+#define TICK_CTC _BV(WGM21)
+#define TICK_OCRA OCR2A
+#define TICK_OCRB OCR2B
+#define TICK_TCNT TCNT2
+#define TICK_TIFR TIFR2
+#define TICK_TIMSK TIMSK2
+#define TICK_OCFA _BV(OCF2A)
+#define TICK_OCFB _BV(OCF2B)
+#define TICK_OCIEA _BV(OCIE2A)
+#define TICK_OCIEB _BV(OCIE2B)
+#define TICK_COMPA_vect TIMER2_COMPA_vect
+#define TICK_COMPB_vect TIMER2_COMPB_vect
+#define TICK_CLK_64 _BV(CS22)
+#define TICK_CLK_8 _BV(CS21)
+#endif
+
 #if HB_OUTPUT_UPDATES_PER_TICK == 1u
-#define TICK_PRESCALER_BITS _BV(CS22) /* clk / 64 */
+#define TICK_PRESCALER_BITS TICK_CLK_64 /* clk / 64 */
 #define TICK_PRESCALER 64UL
 #elif HB_OUTPUT_UPDATES_PER_TICK == 8u
-#define TICK_PRESCALER_BITS _BV(CS21) /* clk / 8 */
+#define TICK_PRESCALER_BITS TICK_CLK_8 /* clk / 8 */
 #define TICK_PRESCALER 8UL
 #else
 #error "unsupported HB_OUTPUT_UPDATES_PER_TICK"
@@ -37,6 +76,16 @@
 volatile const uint16_t hb_tick_step_lead = (uint16_t)HB_STEP_LEAD_CYCLES;
 
 static volatile uint8_t ticks;
+#if defined(HB_TICK_TIMER0)
+/* The trim's delta (tick.h) for the tick whose sample was handed over last, taken at its boundary;
+ * in the 8-update build spread over the tick's first updates, TRIM_PART counts at most each, so that
+ * every update's TOP (249 + 6 at most) stays within the 8-bit timer. */
+static volatile int8_t trim_latched;
+#if HB_OUTPUT_UPDATES_PER_TICK > 1u
+#define TRIM_PART 6
+static int8_t trim_left;
+#endif
+#endif
 #if HB_OUTPUT_UPDATES_PER_TICK > 1u
 /* Starts at 1 so that the boundary update is the 8th compare match: tick n then begins
  * exactly n * 16,000 cycles after the timer starts, whatever the update rate. */
@@ -46,46 +95,65 @@ static uint8_t update_in_tick = 1;
 void hb_tick_init(void)
 {
     (void)hb_tick_step_lead; /* a read keeps it in the image for the harness */
-    TCCR2A = _BV(WGM21);     /* CTC, TOP = OCR2A */
-    OCR2A = (uint8_t)TICK_COMPARE;
-    TCNT2 = 0;
+    TICK_TCCRA = TICK_CTC;   /* CTC, TOP = OCRnA */
+    TICK_OCRA = (uint8_t)TICK_COMPARE;
+    TICK_TCNT = 0;
 #if STEP_AT_COMPARE_B
-    OCR2B = (uint8_t)HB_STEP_OCR2B;
+    TICK_OCRB = (uint8_t)HB_STEP_OCR2B;
 #endif
-    TIFR2 = _BV(OCF2A) | _BV(OCF2B);
+    TICK_TIFR = TICK_OCFA | TICK_OCFB;
 #if STEP_AT_COMPARE_B && HB_OUTPUT_UPDATES_PER_TICK == 1u
-    TIMSK2 = _BV(OCIE2A) | _BV(OCIE2B); /* one match of each per tick */
+    TICK_TIMSK = TICK_OCIEA | TICK_OCIEB; /* one match of each per tick */
 #else
-    TIMSK2 = _BV(OCIE2A);
+    TICK_TIMSK = TICK_OCIEA;
 #endif
-    TCCR2B = TICK_PRESCALER_BITS;
+    TICK_TCCRB = TICK_PRESCALER_BITS;
 }
 
-ISR(TIMER2_COMPA_vect)
+#if defined(HB_TICK_TIMER0)
+void hb_tick_set_trim(int8_t delta)
+{
+    trim_latched = delta;
+}
+#endif
+
+ISR(TICK_COMPA_vect)
 {
 #if HB_OUTPUT_UPDATES_PER_TICK > 1u
     uint8_t update = update_in_tick;
+#if defined(HB_TICK_TIMER0)
+    /* this update's length (CTC: OCR0A is not buffered, and the count is a few counts past 0) */
+    if (update == 0u) {
+        trim_left = trim_latched;
+    }
+    int8_t part = trim_left > TRIM_PART ? TRIM_PART : (trim_left < -TRIM_PART ? -TRIM_PART : trim_left);
+    trim_left = (int8_t)(trim_left - part);
+    TICK_OCRA = (uint8_t)((int16_t)TICK_COMPARE - part);
+#endif
     hb_output_timer_update(update == 0u);
     if (update == HB_STEP_UPDATE) {
 #if STEP_AT_COMPARE_B
         /* compare B matches in every update: let the one of this update through */
-        TIFR2 = _BV(OCF2B);
-        TIMSK2 = _BV(OCIE2A) | _BV(OCIE2B);
+        TICK_TIFR = TICK_OCFB;
+        TICK_TIMSK = TICK_OCIEA | TICK_OCIEB;
 #else
         ticks++;
 #endif
     }
     update_in_tick = update == HB_OUTPUT_UPDATES_PER_TICK - 1u ? 0u : (uint8_t)(update + 1u);
 #else
+#if defined(HB_TICK_TIMER0)
+    TICK_OCRA = (uint8_t)((int16_t)TICK_COMPARE - trim_latched);
+#endif
     hb_output_timer_update(1);
 #endif
 }
 
 #if STEP_AT_COMPARE_B
-ISR(TIMER2_COMPB_vect)
+ISR(TICK_COMPB_vect)
 {
 #if HB_OUTPUT_UPDATES_PER_TICK > 1u
-    TIMSK2 = _BV(OCIE2A);
+    TICK_TIMSK = TICK_OCIEA;
 #endif
     ticks++;
 }
@@ -110,8 +178,8 @@ static uint16_t counts_since_trigger(void)
 {
     uint8_t sreg = SREG;
     cli();
-    uint8_t count = TCNT2;
-    uint8_t pending = TIFR2 & _BV(OCF2A);
+    uint8_t count = TICK_TCNT;
+    uint8_t pending = TICK_TIFR & TICK_OCFA;
 #if HB_OUTPUT_UPDATES_PER_TICK > 1u
     uint8_t since =
         (uint8_t)((update_in_tick + HB_OUTPUT_UPDATES_PER_TICK - 1u) % HB_OUTPUT_UPDATES_PER_TICK);

@@ -1,5 +1,6 @@
-/* The 1 kHz tick: Timer2 in CTC mode, HB_OUTPUT_UPDATES_PER_TICK compare interrupts per tick, and
- * the step trigger HB_STEP_LEAD_CYCLES before each tick boundary (board.h explains the lead). */
+/* The 1 kHz tick: Timer2 (2.0 images) or Timer0 (3.0 images) in CTC mode, HB_OUTPUT_UPDATES_PER_TICK compare
+ * interrupts per tick, and the step trigger HB_STEP_LEAD_CYCLES before each tick boundary (board.h explains
+ * the lead). */
 #ifndef HB_TICK_H
 #define HB_TICK_H
 
@@ -43,6 +44,14 @@
 extern volatile const uint16_t hb_tick_step_lead;
 
 void hb_tick_init(void);
+
+/* The tick trim (PROTOCOL-3.md 3.10), in the 3.0 images' Timer0 tick: the nominal tick is
+ * HB_TICK_PERIOD_COUNTS timer counts (2,000 of 8 cycles in the 8-update build, 250 of 64 in the
+ * 1-update one), and the tick whose sample the last step handed over lasts that minus `delta`
+ * counts (hb_trim_tick's result for that step; |delta| <= 20 and 3: 1 % of the tick). Taken at
+ * that tick's boundary, with the sample. */
+#define HB_TICK_PERIOD_COUNTS (250UL * HB_OUTPUT_UPDATES_PER_TICK)
+void hb_tick_set_trim(int8_t delta);
 
 /* Steps triggered since boot, modulo 256 (the main loop compares it with its own count). */
 uint8_t hb_tick_count(void);

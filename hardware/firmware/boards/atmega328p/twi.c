@@ -126,6 +126,20 @@ uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value)
     return err;
 }
 
+/* After a START with the read address: one byte, answered NACK (the last byte). */
+static uint8_t receive_last(uint8_t *value)
+{
+    TWCR = _BV(TWINT) | _BV(TWEN);
+    if (!wait_int()) {
+        return HB_TWI_ERR_TIMEOUT;
+    }
+    if ((TWSR & 0xF8u) != TW_MR_DATA_NACK) {
+        return HB_TWI_ERR_NACK;
+    }
+    *value = TWDR;
+    return HB_TWI_OK;
+}
+
 uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value)
 {
     uint8_t err = start((uint8_t)(address7 << 1));
@@ -136,14 +150,17 @@ uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value)
         err = start((uint8_t)((address7 << 1) | 1u)); /* repeated START, read */
     }
     if (err == HB_TWI_OK) {
-        TWCR = _BV(TWINT) | _BV(TWEN); /* receive one byte, answer NACK (last byte) */
-        if (!wait_int()) {
-            err = HB_TWI_ERR_TIMEOUT;
-        } else if ((TWSR & 0xF8u) != TW_MR_DATA_NACK) {
-            err = HB_TWI_ERR_NACK;
-        } else {
-            *value = TWDR;
-        }
+        err = receive_last(value);
+    }
+    stop();
+    return err;
+}
+
+uint8_t hb_twi_read(uint8_t address7, uint8_t *value)
+{
+    uint8_t err = start((uint8_t)((address7 << 1) | 1u));
+    if (err == HB_TWI_OK) {
+        err = receive_last(value);
     }
     stop();
     return err;

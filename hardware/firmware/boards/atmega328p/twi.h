@@ -21,5 +21,7 @@ uint8_t hb_twi_recover(void);
 void hb_twi_init(void);
 uint8_t hb_twi_write_register(uint8_t address7, uint8_t reg, uint8_t value);
 uint8_t hb_twi_read_register(uint8_t address7, uint8_t reg, uint8_t *value);
+/* One byte read with no register byte first (a device with a single register: the TCA9548A). */
+uint8_t hb_twi_read(uint8_t address7, uint8_t *value);
 
 #endif

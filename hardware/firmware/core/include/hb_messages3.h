@@ -59,6 +59,7 @@
 
 #define HB_CAP_TRIM 0x0080u
 #define HB_CAP_SYNC_WIRE 0x0100u
+#define HB_CAP_SEEK 0x0200u /* PLAY's `from`, CONTROL SEEK, rule (f) at COMMIT (3.13) */
 
 #define HB_STOPPED_BY_CUT 2u
 

@@ -26,6 +26,15 @@
  *                                  (14 bytes less on an AVR)
  *   HB_DEVICE3_MAX_CHANNELS        the protocol 3.0 device's channel table (default 16, 3.2)
  *   HB_DEVICE3_MAX_PLAYERS         its player pool's table (default 16, 3.3)
+ *   HB_PORT_SEEK                   1: the 3.0 device has SEEK (PROTOCOL-3.md 3.13, capability bit 9:
+ *                                  PLAY's `from`, CONTROL SEEK, rule (f) and X at COMMIT); 0: it has
+ *                                  not, and INFO says so. A constant in ordinary `if`s, so that
+ *                                  the compiler drops seek's code at 0 (default 1; the AVR port 0)
+ *   HB_PORT_STREAM                 1: the device has the stream's code (PROTOCOL.md 2.10, capability
+ *                                  bit 0), used when its configuration has a ring; 0: it has not,
+ *                                  whatever the configuration (a constant in ordinary `if`s, so
+ *                                  that the compiler drops the stream's code at 0: an image with
+ *                                  no ring sets it; default 1)
  * Compiler and target quirks:
  *   HB_ALWAYS_INLINE, HB_NOINLINE  inlining as a cost decision: on an 8-bit CPU a call into a big
  *                                  function pays for saving every register that function uses, so
@@ -71,6 +80,16 @@
 
 #ifndef HB_DEVICE3_MAX_PLAYERS
 #define HB_DEVICE3_MAX_PLAYERS 16u
+#endif
+
+/* SEEK in the 3.0 device (3.13 bit 9); at run time the configuration's capability bit 9 too. */
+#ifndef HB_PORT_SEEK
+#define HB_PORT_SEEK 1u
+#endif
+
+/* The stream (2.10); at run time the configuration's ring too. */
+#ifndef HB_PORT_STREAM
+#define HB_PORT_STREAM 1u
 #endif
 
 #ifndef HB_ALWAYS_INLINE

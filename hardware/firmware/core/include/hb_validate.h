@@ -73,4 +73,11 @@ HB_MUST_CHECK hb_err hb_program_validate_format(const uint8_t *program, uint32_t
                                                 uint8_t format, const uint16_t *body_crc, hb_yield_fn yield,
                                                 void *ctx, hb_header *header, hb_program_info *info);
 
+/* The same for format 3 on a device with SEEK (`seek` 1: rule (f) and X) or without (`seek` 0,
+ * PROTOCOL-3.md 3.13 capability bit 9: the peak only, info->seek_bound 0). `info` must not be
+ * NULL. A constant `seek` lets the compiler drop what it does not reach. */
+HB_MUST_CHECK hb_err hb_program_validate_seek(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                              uint8_t seek, const uint16_t *body_crc, hb_yield_fn yield,
+                                              void *ctx, hb_header *header, hb_program_info *info);
+
 #endif

@@ -103,7 +103,7 @@ static reply cmd_play(hb_session *dev, const uint8_t *p, uint8_t n, uint8_t seq)
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
     if (slot == HB_STREAM_SLOT) {
-        if (dev->cfg->stream_capacity == 0u) {
+        if (hb_dev_stream_capacity(dev) == 0u) {
             return hb_dev_nack(HB_ERR_UNSUPPORTED, 0);
         }
         if (dev->stream_state == STREAM_PLAYING) {
@@ -189,7 +189,7 @@ void hb_dev_info_fields(const hb_session *dev, uint8_t *p)
 {
     const hb_device_config *c = dev->cfg;
     uint16_t caps = (uint16_t)(c->capabilities | HB_CAP_STATUS);
-    if (c->stream_capacity == 0u) {
+    if (hb_dev_stream_capacity(dev) == 0u) {
         caps = (uint16_t)(caps & (uint16_t)~HB_CAP_STREAM);
     } else {
         caps = (uint16_t)(caps | HB_CAP_STREAM);
@@ -210,7 +210,7 @@ void hb_dev_info_fields(const hb_session *dev, uint8_t *p)
     hb_dev_put_u32(p + 20, c->core.safety_ticks);
     hb_dev_put_u32(p + 24, c->core.max_body);
     hb_dev_put_u32(p + 28, c->slot_capacity);
-    hb_dev_put_u32(p + 32, c->stream_capacity);
+    hb_dev_put_u32(p + 32, hb_dev_stream_capacity(dev));
     hb_dev_put_u16(p + 36, c->rx_buffer);
     hb_dev_put_u16(p + 38, c->wake_ticks);
     hb_dev_put_u16(p + 40, c->idle_ticks);
@@ -389,7 +389,8 @@ uint8_t hb_dev_boot(hb_session *dev, const hb_device_config *cfg, uint8_t *progr
 {
     uint8_t p[HB_LEN_RESET];
     if (cfg->slot_count == 0u || cfg->slot_count > HB_DEVICE_MAX_SLOTS
-        || (cfg->stream_capacity & (cfg->stream_capacity - 1u)) != 0u) {
+        || (cfg->stream_capacity & (cfg->stream_capacity - 1u)) != 0u
+        || (!HB_PORT_STREAM && cfg->stream_capacity != 0u)) {
         return 0;
     }
     memset(dev, 0, sizeof *dev);

@@ -17,6 +17,9 @@ static void send_info(hb_device3 *d, uint8_t seq, uint8_t part, uint8_t in_parts
     uint8_t p[HB_LEN3_INFO + HB_PROFILE_NAME_MAX];
     uint8_t name;
     hb_dev_info_fields(&d->dev, p); /* 2.6's offsets 0..43; the per-channel ones are channel 0's */
+    if (!hb_dev3_seek(d)) {         /* capability bit 9 only if the port has SEEK too (3.13) */
+        p[13] = (uint8_t)(p[13] & ~(HB_CAP_SEEK >> 8));
+    }
     p[0] = HB_PROTOCOL3_MAJOR;
     p[1] = HB_PROTOCOL3_MINOR;
     p[5] = c0->actuator;

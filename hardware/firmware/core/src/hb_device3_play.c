@@ -18,7 +18,7 @@ void hb_dev3_settle_stream(hb_device3 *d)
 {
     uint8_t i;
     const hb_player *q;
-    if (d->dev.stream_state != STREAM_PLAYING) {
+    if (!HB_PORT_STREAM || d->dev.stream_state != STREAM_PLAYING) {
         return;
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
@@ -128,7 +128,7 @@ reply hb_dev3_cmd_play(hb_device3 *d, const uint8_t *p, uint8_t n, uint8_t seq)
         return hb_dev_nack(HB_ERR_BAD_CHANNEL, d->cfg->channel_count);
     }
     if (pp.slot == HB_STREAM_SLOT) { /* 3.12: 2.8's stream checks, then one channel, 1x, once, from 0 */
-        if (d->dev.cfg->stream_capacity == 0u) {
+        if (hb_dev_stream_capacity(&d->dev) == 0u) {
             return hb_dev_nack(HB_ERR_UNSUPPORTED, 0);
         }
         if (d->dev.stream_state == STREAM_PLAYING) {
@@ -152,6 +152,9 @@ reply hb_dev3_cmd_play(hb_device3 *d, const uint8_t *p, uint8_t n, uint8_t seq)
     hb_dev3_slot_header(d, pp.slot, &header);
     {
         uint32_t total = header.total_ticks, end = pp.loop_end != 0u ? pp.loop_end : total;
+        if (pp.from != 0u && !hb_dev3_seek(d)) { /* 3.13: no SEEK, no `from` */
+            return hb_dev_nack(HB_ERR_UNSUPPORTED, 0);
+        }
         if (end > total || (total > 0u && pp.from >= end) || (total == 0u && pp.from > 0u)) {
             return hb_dev_nack(HB_ERR_SEEK_RANGE, total);
         }
@@ -222,6 +225,9 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
         uint8_t sounding = (uint8_t)(pl->state == HB_PLAYER_PLAYING
                                      && (pl->flags & (HB_PLAYER_PAUSED | HB_PLAYER_FRESH)) == 0u);
         uint8_t fading = (uint8_t)(pl->flags & HB_PLAYER_SEEK_FADE);
+        if (!hb_dev3_seek(d)) { /* never: CONTROL refuses it (3.13); and no seek's code is linked */
+            break;
+        }
         (void)hb_player_seek(pl, hb_dev3_interp(d), value);
         if (fading) { /* a new target, the same end (3.5) */
             return pl->at;
@@ -293,6 +299,9 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     }
     if (targets == 0u) {
         return hb_dev_nack(HB_ERR_NO_SUCH_PLAY, 0);
+    }
+    if (op == HB_OP3_SEEK && !hb_dev3_seek(d)) { /* 3.13: no SEEK */
+        return hb_dev_nack(HB_ERR_UNSUPPORTED, 0);
     }
     if (stream && op >= HB_OP3_SEEK && op <= HB_OP3_LOOP_END) { /* 3.12 */
         return hb_dev_nack(op == HB_OP3_SEEK ? HB_ERR_UNSUPPORTED : HB_ERR_BAD_PARAM, 0);

@@ -26,6 +26,13 @@ static inline hb_interp_shared *hb_dev3_interp(hb_device3 *d)
     return &d->dev.interp;
 }
 
+/* SEEK (3.13 bit 9): the port has its code (HB_PORT_SEEK, a constant: at 0 the compiler drops
+ * everything only this reaches) and the configuration asks for it. */
+static inline uint8_t hb_dev3_seek(const hb_device3 *d)
+{
+    return (uint8_t)(HB_PORT_SEEK && (d->dev.cfg->capabilities & HB_CAP_SEEK) != 0u);
+}
+
 static inline uint8_t hb_dev3_live(const hb_player *pl)
 {
     return (uint8_t)(pl->state == HB_PLAYER_PENDING || pl->state == HB_PLAYER_PLAYING);

@@ -56,8 +56,9 @@ HB_NOINLINE reply hb_dev3_cmd_commit(hb_device3 *d, const uint8_t *p, uint8_t n)
     }
     info.peak = 0;
     body_crc = r.value > HB_HEADER_SIZE ? dev->slots[p[0]].body_crc : HB_CRC16_INIT;
-    err = hb_program_validate_format(hb_dev_slot_bytes(dev, p[0]), r.value, &dev->cfg->core,
-                                     HB_FORMAT_VERSION_3, &body_crc, dev->yield, dev->ctx, &header, &info);
+    /* rule (f) and X (3.1, 3.5) only with SEEK; the peak always (3.13) */
+    err = hb_program_validate_seek(hb_dev_slot_bytes(dev, p[0]), r.value, &dev->cfg->core, hb_dev3_seek(d),
+                                   &body_crc, dev->yield, dev->ctx, &header, &info);
     if (err != HB_OK) {
         hb_dev_slot_empty(dev, p[0]);
         return hb_dev_nack(err, 0);
@@ -71,7 +72,7 @@ reply hb_dev3_cmd_stream_open(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     uint8_t copy[HB_LEN_STREAM_OPEN];
     uint8_t i, length = n < HB_LEN_STREAM_OPEN ? n : (uint8_t)HB_LEN_STREAM_OPEN;
-    if (n >= HB_LEN_STREAM_OPEN && d->dev.cfg->stream_capacity != 0u) {
+    if (n >= HB_LEN_STREAM_OPEN && hb_dev_stream_capacity(&d->dev) != 0u) {
         for (i = 0; i < d->cfg->players; i++) {
             if (d->players[i].state == HB_PLAYER_PENDING && d->players[i].slot == HB_STREAM_SLOT) {
                 return hb_dev_nack(HB_ERR_SLOT_BUSY, 0);

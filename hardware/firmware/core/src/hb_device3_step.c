@@ -133,7 +133,7 @@ static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
             cancel_pending(d, r, fault, n);
             continue;
         }
-        if (r->slot == HB_STREAM_SLOT) {
+        if (HB_PORT_STREAM && r->slot == HB_STREAM_SLOT) {
             d->dev.stream_state = STREAM_PLAYING;
             hb_err err =
                 hb_interp_play_load_stream(hb_dev3_interp(d), &r->it, d->dev.stream_header, &d->dev.ring);

@@ -33,6 +33,13 @@ static inline hb_device *hb_dev2_of(hb_session *dev)
     return (hb_device *)(void *)dev;
 }
 
+/* The stream ring's bytes: the configuration's, or 0 on a port without the stream's code
+ * (HB_PORT_STREAM 0, a constant: every path behind a 0 here is dropped). */
+static inline uint32_t hb_dev_stream_capacity(const hb_session *dev)
+{
+    return HB_PORT_STREAM ? dev->cfg->stream_capacity : 0u;
+}
+
 /* ---- hb_device.c ---- */
 
 /* Little-endian fields. */
@@ -228,7 +235,7 @@ static HB_ALWAYS_INLINE void hb_dev_settle(hb_session *dev)
  * body's end. */
 static HB_ALWAYS_INLINE void hb_dev_step_credit(hb_session *dev)
 {
-    if (dev->stream_state != STREAM_CLOSED) {
+    if (HB_PORT_STREAM && dev->stream_state != STREAM_CLOSED) {
         uint32_t limit = hb_dev_stream_limit(dev);
         uint32_t step = dev->cfg->stream_capacity / 4u;
         if (step == 0u) {

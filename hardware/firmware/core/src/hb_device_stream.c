@@ -10,7 +10,7 @@ HB_NOINLINE uint32_t hb_dev_stream_limit(const hb_session *dev)
 {
     uint32_t body = hb_dev_stream_body_length(dev);
     uint32_t released = dev->ring.released;
-    return body - released <= dev->cfg->stream_capacity ? body : released + dev->cfg->stream_capacity;
+    return body - released <= hb_dev_stream_capacity(dev) ? body : released + hb_dev_stream_capacity(dev);
 }
 
 void hb_dev_send_credit(hb_session *dev)
@@ -36,7 +36,7 @@ reply hb_dev_cmd_stream_open(hb_session *dev, const uint8_t *p, uint8_t n)
     if (n < HB_LEN_STREAM_OPEN) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
     }
-    if (dev->cfg->stream_capacity == 0u) {
+    if (hb_dev_stream_capacity(dev) == 0u) {
         return hb_dev_nack(HB_ERR_UNSUPPORTED, 0);
     }
     if (dev->stream_state == STREAM_PLAYING || (dev->pending && dev->pending_slot == HB_STREAM_SLOT)) {
@@ -47,10 +47,10 @@ reply hb_dev_cmd_stream_open(hb_session *dev, const uint8_t *p, uint8_t n)
         return hb_dev_nack(err, 0);
     }
     memcpy(dev->stream_header, p, HB_LEN_STREAM_OPEN);
-    (void)hb_source_ring_mirrored(&dev->ring, dev->ring_storage, dev->cfg->stream_capacity,
+    (void)hb_source_ring_mirrored(&dev->ring, dev->ring_storage, hb_dev_stream_capacity(dev),
                                   dev->cfg->stream_tail);
     dev->stream_state = STREAM_OPEN;
-    r = hb_dev_ack(dev->cfg->stream_capacity);
+    r = hb_dev_ack(hb_dev_stream_capacity(dev));
     r.after = AFTER_CREDIT;
     return r;
 }
@@ -71,6 +71,9 @@ void hb_dev_stream_byte(hb_session *dev, uint8_t at)
 {
     hb_source *src = &dev->ring;
     uint8_t placing = dev->rx_placing;
+    if (!HB_PORT_STREAM) {
+        return;
+    }
     if (at == STREAM_DATA_AT) {
         placing = 0;
         if (dev->stream_state != STREAM_CLOSED
@@ -106,7 +109,7 @@ void hb_dev_on_stream_data(hb_session *dev, const uint8_t *p, uint8_t n)
     uint32_t next = dev->ring.written;
     uint8_t placed = dev->rx_placing;
     dev->rx_placing = 0;
-    if (dev->stream_state == STREAM_CLOSED) {
+    if (!HB_PORT_STREAM || dev->stream_state == STREAM_CLOSED) {
         return;
     }
     if (count == 0u || offset != next || count > hb_dev_stream_limit(dev) - next) {

@@ -48,7 +48,11 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     }
     pl->loop_end = p->loop_end != 0u ? p->loop_end : header->total_ticks;
     hb_interp_play_load_parsed(sh, &pl->it, header, program);
-    (void)hb_player_seek(pl, sh, p->from);
+    if (HB_PORT_SEEK && p->from != 0u) { /* PLAY refused `from` on a device without SEEK (3.13) */
+        (void)hb_player_seek(pl, sh, p->from);
+    } else { /* loaded: the state at tick 0, position 0 */
+        pl->flags = (uint8_t)(pl->flags | HB_PLAYER_FRESH);
+    }
 }
 
 uint32_t hb_player_total(const hb_player *pl)

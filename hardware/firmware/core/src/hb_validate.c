@@ -237,9 +237,6 @@ static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t end
         cost = add_saturated(cost, add_saturated(in->cost, 1));
     }
     *outer_cost = add_saturated(*outer_cost, cost);
-    if (count > 1u) { /* a jump's tick: this run, then the head (a loop of count 1 never jumps) */
-        note_run(sh, (uint8_t)(chk->run + chk->loops->head[top]));
-    }
     /* (f), and the ends to the enclosing loop, at the last iteration's place */
     for (i = 0; i <= SHAPE_PULSE; i++) {
         if (in->has & (1u << i)) {
@@ -253,13 +250,25 @@ static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t end
     }
 }
 
-/* After hb_check_instr accepted `in`, which began at `before` (chk->time before it). */
-static HB_NOINLINE void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint32_t before)
+/* After hb_check_instr accepted `in`, which began at `before` (chk->time before it): the peak,
+ * and with `closed` (a device with SEEK, PROTOCOL-3.md 3.13) rule (f) and X. */
+static HB_NOINLINE void shape_instr(shape *sh, const hb_check *chk, const hb_instr *in, uint32_t before,
+                                    uint8_t closed)
 {
     uint8_t depth = chk->depth, op = in->op, i;
     shape_loop *lp;
     uint32_t end = chk->time;
     note_run(sh, chk->run);
+    if (op == HB_OP_ENDLOOP && chk->loops->count[depth] > 1u) {
+        /* a jump's tick: this run, then the head (a loop of count 1 never jumps) */
+        note_run(sh, (uint8_t)(chk->run + chk->loops->head[depth]));
+    }
+    if (op == HB_OP_END && end != 0) {
+        note_run(sh, (uint8_t)(chk->run + chk->first));
+    }
+    if (!closed) {
+        return;
+    }
     if (op == HB_OP_ENDLOOP) {
         shape_close(sh, chk, before + in->delay);
         return;
@@ -272,9 +281,6 @@ static HB_NOINLINE void shape_instr(shape *sh, const hb_check *chk, const hb_ins
     }
     *cost_at(sh, depth) = add_saturated(*cost_at(sh, depth), 1);
     if (op == HB_OP_END) {
-        if (end != 0) {
-            note_run(sh, (uint8_t)(chk->run + chk->first));
-        }
         return;
     }
     if (depth == 0) {
@@ -291,11 +297,11 @@ static HB_NOINLINE void shape_instr(shape *sh, const hb_check *chk, const hb_ins
 }
 
 /* `body_crc` is the body's CRC when the caller already has it, else NULL; `yield` (may be NULL)
- * runs after every instruction; `info` (NULL: not wanted) gets the peak and seek bound, and with
- * it rule (f) is checked when `format` is 3. */
+ * runs after every instruction; `info` (NULL: not wanted) gets the peak, and with `closed` the seek
+ * bound, and rule (f) is checked when `format` is 3. */
 static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, const hb_config *cfg,
                                      uint8_t format, hb_header *header, const uint16_t *body_crc,
-                                     hb_yield_fn yield, void *ctx, hb_program_info *info)
+                                     hb_yield_fn yield, void *ctx, hb_program_info *info, uint8_t closed)
 {
     const uint8_t *body, *end;
     hb_check chk;
@@ -339,7 +345,7 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
             return err;
         }
         if (info != NULL) {
-            shape_instr(&sh, &chk, &in, before);
+            shape_instr(&sh, &chk, &in, before, closed);
         }
         if (in.op == HB_OP_END) {
             break;
@@ -360,14 +366,14 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
 
 hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_config *cfg, hb_header *header)
 {
-    return validate(program, length, cfg, HB_FORMAT_VERSION, header, NULL, NULL, NULL, NULL);
+    return validate(program, length, cfg, HB_FORMAT_VERSION, header, NULL, NULL, NULL, NULL, 0);
 }
 
 HB_NOINLINE hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
                                                 hb_header *header, uint16_t body_crc, hb_yield_fn yield,
                                                 void *ctx)
 {
-    return validate(program, length, cfg, HB_FORMAT_VERSION, header, &body_crc, yield, ctx, NULL);
+    return validate(program, length, cfg, HB_FORMAT_VERSION, header, &body_crc, yield, ctx, NULL, 0);
 }
 
 hb_err hb_program_validate_format(const uint8_t *program, uint32_t length, const hb_config *cfg,
@@ -375,6 +381,13 @@ hb_err hb_program_validate_format(const uint8_t *program, uint32_t length, const
                                   hb_header *header, hb_program_info *info)
 {
     hb_program_info unused;
-    return validate(program, length, cfg, format, header, body_crc, yield, ctx,
-                    info != NULL ? info : &unused);
+    return validate(program, length, cfg, format, header, body_crc, yield, ctx, info != NULL ? info : &unused,
+                    1);
+}
+
+hb_err hb_program_validate_seek(const uint8_t *program, uint32_t length, const hb_config *cfg, uint8_t seek,
+                                const uint16_t *body_crc, hb_yield_fn yield, void *ctx, hb_header *header,
+                                hb_program_info *info)
+{
+    return validate(program, length, cfg, HB_FORMAT_VERSION_3, header, body_crc, yield, ctx, info, seek);
 }

@@ -9,6 +9,10 @@
 
 #include <avr/pgmspace.h>
 
+/* No SEEK in the 3.0 device (PROTOCOL-3.md 3.13 bit 9, 3.15): 1.6 KB of flash the ATmega328P's
+ * budget has not got (docs/protocol-3-design.md, "The ATmega328P's fit: decided"). */
+#define HB_PORT_SEEK 0u
+
 /* Lookup tables stay in flash (the AVR is a Harvard CPU: a const array would also be copied to
  * RAM at start-up) and are read with lpm. */
 #define HB_PORT_TABLE PROGMEM

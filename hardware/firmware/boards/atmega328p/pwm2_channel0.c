@@ -1,0 +1,3 @@
+/* Channel 0 of the two-bridge 3.0 image: pwm2_channel.h. */
+#define HB_PWM_CHANNEL 0
+#include "pwm2_channel.h"
