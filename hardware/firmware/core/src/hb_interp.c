@@ -169,7 +169,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp_shared *sh, hb_interp_play
     uint8_t *buf = sh->wrap; /* not on the stack: run then needs no stack frame */
     const uint8_t *pc = it->pc, *lim = it->end, *base = NULL, *q;
     uint8_t executed = 0, copied = 0;
-    uint8_t streamed = (uint8_t)(it->flags & HB_INTERP_STREAMED);
+    uint8_t streamed = hb_interp_streamed(it);
     /* streamed: the checker's run count, and whether SET_S/RAMP_S (op bit 1 set) are allowed
      * (SHARP), in registers for the run */
     uint8_t run_count = 0, sharp_ok = 0;
@@ -319,7 +319,7 @@ hb_sample hb_interp_play_sample(hb_interp_shared *sh, hb_interp_play *it)
     sh->executed = 0;
     if (it->wait != 0) {
         it->wait--;
-        if (it->flags & HB_INTERP_STREAMED) {
+        if (hb_interp_streamed(it)) {
             hb_stream_crc_ahead(sh);
         }
     } else if (it->wait_high != 0) {

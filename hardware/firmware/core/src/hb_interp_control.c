@@ -11,7 +11,7 @@
  * stream may be playing on another player). it->flags are set: the header's, and whether streamed. */
 static void start_playing(hb_interp_shared *sh, hb_interp_play *it)
 {
-    if (it->flags & HB_INTERP_STREAMED) {
+    if (hb_interp_streamed(it)) {
         hb_check_init(&sh->check, &sh->header, NULL);
         sh->read_offset = 0;
     }

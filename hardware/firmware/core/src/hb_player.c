@@ -200,7 +200,8 @@ uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t
             pos += (uint32_t)(phi >> 8);
             pl->phi = (uint8_t)(phi & 0xFFu);
         }
-        ended = pl->slot == HB_STREAM_SLOT ? advance_stream(pl, sh, &code) : advance(pl, sh, pos);
+        ended = HB_PORT_STREAM && pl->slot == HB_STREAM_SLOT ? advance_stream(pl, sh, &code)
+                                                             : advance(pl, sh, pos);
         if (ended) {
             out->brake = hb_player_brake_from_here(pl, brake_ticks);
             return code;
