@@ -256,7 +256,7 @@ class Device:
     """Feed bytes with receive(), step() per tick; out collects (tick, frame bytes)."""
 
     # The version's own values, read through self by the methods ../v3/device3.py reuses.
-    MAJOR, MINOR, COMMANDS, FIXED = MAJOR, MINOR, COMMANDS, FIXED
+    MAJOR, MINOR, COMMANDS, FIXED, NAME = MAJOR, MINOR, COMMANDS, FIXED, NAME
 
     def __init__(self, cfg):
         self.cfg = cfg
@@ -308,6 +308,24 @@ class Device:
     def stream_open(self):
         return self.stream is not None and self.stream.state != "closed"
 
+    def credit_step(self):
+        """A tick's CREDIT (2.10): sent when the limit moved by a quarter of the ring, or reached the body's end."""
+        if self.stream_open():
+            limit = self.limit()
+            if limit - self.granted >= max(1, self.cfg.stream // 4) or \
+                    (limit == self.stream.body_length and self.granted < limit):
+                self.credit()
+
+    def stream_play_refusal(self):
+        """PLAY of the stream (2.8): the error when there is none to play, else None."""
+        if self.cfg.stream == 0:
+            return E["UNSUPPORTED"]
+        if self.stream is not None and self.stream.state == "playing":
+            return E["SLOT_BUSY"]
+        if not self.stream_open():
+            return E["NO_STREAM"]
+        return None
+
     def close_stream(self):
         if self.stream is not None:
             self.stream.state = "closed"
@@ -321,6 +339,21 @@ class Device:
                 self.stage, self.wake_left = "waking", self.cfg.wake
         elif self.stage == "warm":
             self.idle_left = self.cfg.idle
+
+    def stage_step(self, busy):
+        """The output stage's tick (2.9): a wake-up counts down; a warm stage with nothing `busy`
+        counts its idle time down to cold."""
+        if self.stage == "waking":
+            self.wake_left -= 1
+            if self.wake_left == 0:
+                self.stage, self.idle_left = "warm", self.cfg.idle
+        elif self.stage == "warm" and self.cfg.idle:
+            if busy:
+                self.idle_left = self.cfg.idle
+            else:
+                self.idle_left -= 1
+                if self.idle_left == 0:
+                    self.stage = "cold"
 
     # -- receiving
     def receive(self, data):
@@ -339,30 +372,39 @@ class Device:
             (self.pending is not None and self.pending["slot"] == slot)
 
     def on_frame(self, type_, seq, p, crc):
+        """A received frame: replies are ignored; PING, STREAM_DATA, HELLO (2.6) and the version's
+        other messages outside the command rules (on_message) are answered at once; the rest are
+        commands (2.4)."""
         self.silence = 0
         if type_ >= 0x80:
             return
-        name = NAME.get(type_)
+        name = self.NAME.get(type_)
         if name == "PING":
             if len(p) >= 4:
                 self.send(T["PONG"], seq, p[:4] + u32(self.now) + u16(0))
-        elif name == "SET_PARAM":
+        elif name == "STREAM_DATA":
+            if len(p) >= 4:
+                self.stream_data(int.from_bytes(p[:4], "little"), p[4:])
+        elif name == "HELLO":
+            self.on_hello(type_, seq, p)
+        elif not self.on_message(name, seq, p):
+            self.on_command(type_, seq, p, crc, name)
+
+    def on_message(self, name, seq, p):
+        """SET_PARAM (2.8), DIAG (2.18) and QUERY (2.19); False for any other message."""
+        if name == "SET_PARAM":
             if len(p) >= 2:
                 self.interp.scale, self.interp.offset = p[0], p[1] - 256 if p[1] > 127 else p[1]
                 if self.pending is not None:
                     self.pending["scale"], self.pending["offset"] = self.interp.scale, self.interp.offset
-        elif name == "STREAM_DATA":
-            if len(p) >= 4:
-                self.stream_data(int.from_bytes(p[:4], "little"), p[4:])
         elif name == "DIAG":
             # no board here: stage 0, nothing but the fault the device holds
             self.send(T["DIAG_REPORT"], seq, bytes([0, self.stage_fault]) + bytes(16))
         elif name == "QUERY":
             self.send(T["STATUS"], seq, self.status(p[0] if p else 0))
-        elif name == "HELLO":
-            self.on_hello(type_, seq, p)
         else:
-            self.on_command(type_, seq, p, crc, name)
+            return False
+        return True
 
     def on_hello(self, type_, seq, p):
         """HELLO (2.6): the duplicate memory is cleared; INFO, one INFO_PART, or a NACK."""
@@ -476,12 +518,9 @@ class Device:
         if flags & 0xFE:
             return E["BAD_PARAM"], 0
         if slot == STREAM:
-            if self.cfg.stream == 0:
-                return E["UNSUPPORTED"], 0
-            if self.stream is not None and self.stream.state == "playing":
-                return E["SLOT_BUSY"], 0
-            if not self.stream_open():
-                return E["NO_STREAM"], 0
+            refusal = self.stream_play_refusal()
+            if refusal is not None:
+                return refusal, 0
             if loops != 1:
                 return E["BAD_PARAM"], 0
         else:
@@ -491,11 +530,15 @@ class Device:
                 return E["NOT_COMMITTED"], 0
         self.pending = {"slot": slot, "at": at if flags & 1 else None, "scale": scale, "offset": offset,
                         "loops": loops, "seq": self.seq_in}
+        return 0, self.accepted(at, flags)
+
+    def accepted(self, at, flags):
+        """The output stage is asked to wake; the ACK value: the start tick (2.8)."""
         self.wake_request()
         s = at if flags & 1 and signed32(at - self.now) > 0 else self.now
         if self.stage == "waking":
             s = max(s, self.now + self.wake_left, key=lambda t: signed32(t - self.now))
-        return 0, s & 0xFFFFFFFF
+        return s & 0xFFFFFFFF
 
     def cmd_stop(self, p, after):
         if p[0] & 0xFE:
@@ -615,23 +658,9 @@ class Device:
         if ended is not None:
             self.end(ended, n)
         # 7. stage
-        if self.stage == "waking":
-            self.wake_left -= 1
-            if self.wake_left == 0:
-                self.stage, self.idle_left = "warm", self.cfg.idle
-        elif self.stage == "warm" and self.cfg.idle:
-            if it.mode != "idle" or self.pending:
-                self.idle_left = self.cfg.idle
-            else:
-                self.idle_left -= 1
-                if self.idle_left == 0:
-                    self.stage = "cold"
+        self.stage_step(it.mode != "idle" or self.pending is not None)
         # 8. credit
-        if self.stream_open():
-            limit = self.limit()
-            if limit - self.granted >= max(1, self.cfg.stream // 4) or \
-                    (limit == self.stream.body_length and self.granted < limit):
-                self.credit()
+        self.credit_step()
         # 9.
         self.silence = min(self.silence + 1, 0xFFFF)
         self.now += 1
@@ -660,10 +689,13 @@ class Device:
         self.active = None
 
 
-def describe_common(name, seq, p, names, codes):
-    """The reading of the frames versions 2 and 3 share (ACK, NACK, CREDIT, PONG, RESET, INFO_PART), with
-    a version's message `names` and error `codes`; None for any other frame."""
+def describe_frame(type_, seq, p, names, errors, own):
+    """A one-line reading of a frame, for the vector files' comments, with a version's message `names`
+    and error codes: the frames versions 2 and 3 share (ACK, NACK, CREDIT, PONG, RESET, INFO_PART) read
+    here, the version's own by `own(name, seq, p, le)` (None: the name and the length only)."""
+    name = names.get(type_, f"type 0x{type_:02x}")
     le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
+    codes = {v: k for k, v in list(errors.items()) + list(ref.ERR.items())}
     if name == "ACK" and len(p) >= 5:
         return f"ACK seq {seq} {names.get(p[0], p[0])} value {le(1, 5)}"
     if name == "NACK" and len(p) >= 6:
@@ -676,24 +708,21 @@ def describe_common(name, seq, p, names, codes):
         return f"RESET #{seq} {p[0]}.{p[1]} reason {p[2]} boot {le(3, 7)}"
     if name == "INFO_PART" and len(p) >= 2:
         return f"INFO_PART seq {seq} part {p[0]} of {p[1]} ({len(p) - 2} bytes)"
-    return None
+    return own(name, seq, p, le) or f"{name} seq {seq} ({len(p)} bytes)"
 
 
 def describe(type_, seq, p):
-    """A one-line reading of a frame, for the vector files' comments."""
-    name = NAME.get(type_, f"type 0x{type_:02x}")
-    le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
-    common = describe_common(name, seq, p, NAME, {v: k for k, v in list(E.items()) + list(ref.ERR.items())})
-    if common is not None:
-        return common
+    return describe_frame(type_, seq, p, NAME, E, describe_own)
+
+
+def describe_own(name, seq, p, le):
+    """2.0's own frames (describe_frame)."""
     if name == "TELEMETRY" and len(p) >= 7:
         return f"TELEMETRY #{seq} {EVENTS.get(p[0], p[0])} slot {p[1]} code {p[2]} tick {le(3, 7)}"
-    if name == "INFO":
-        return f"INFO seq {seq} ({len(p)} bytes)"
     if name == "STATUS" and len(p) >= 21:
         return (f"STATUS seq {seq} now {le(0, 4)} pending slot {p[4]} seq {p[5]}; record {p[6]}: "
                 f"{ {0: 'none', 1: 'PLAYING'}.get(p[7], EVENTS.get(p[7], p[7])) } seq {p[8]} slot {p[9]} code {p[10]} "
                 f"start {le(11, 15)} first {le(15, 17)} end {le(17, 21)}")
     if name == "DIAG_REPORT" and len(p) >= 18:
         return f"DIAG_REPORT seq {seq} stage {p[0]} fault {p[1]}"
-    return f"{name} seq {seq} ({len(p)} bytes)"
+    return None

@@ -16,7 +16,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "programs"))
 import device as dv  # noqa: E402
 import generate as pg  # noqa: E402  (the program vectors' assembler)
-import reference as ref  # noqa: E402
+import host_session as hs  # noqa: E402
 
 u16, u32, T, E = dv.u16, dv.u32, dv.T, dv.E
 
@@ -39,107 +39,33 @@ def play(slot, at=None, scale=255, offset=0, loops=1, flags=None):
     return bytes([slot, f]) + u32(at or 0) + bytes([scale, offset & 0xFF]) + u16(loops)
 
 
-def commit(slot, program, length=None, crc=None):
-    return bytes([slot]) + u32(len(program) if length is None else length) + \
-        u16(ref.crc16(program) if crc is None else crc)
+commit = hs.commit
 
 
-class Session:
-    """A host driving the reference device; records what a runner must replay and expect."""
+class Session(hs.HostSession):
+    """A host driving the reference device (PROTOCOL.md part 2)."""
+
+    T = T
+    describe = staticmethod(dv.describe)
 
     def __init__(self, name, about, **cfg):
         self.name, self.about = name, about
-        self.cfg = dv.DeviceConfig(**cfg)
-        self.dev = dv.Device(self.cfg)
-        self.inputs, self.samples, self.seq = [], [], 0
-        self.notes = []
-
-    @property
-    def now(self):
-        return self.dev.now
-
-    def note(self, text):
-        self.notes.append((self.now, text))
-
-    def feed(self, data, text=None):
-        self.inputs.append((self.now, bytes(data), text))
-        self.dev.receive(bytes(data))
+        config = dv.DeviceConfig(**cfg)
+        super().__init__(config, dv.Device(config))
 
     def fault(self, code, text=None):
         """The board reports its output stage's fault (0: none) before the next step (2.18)."""
-        self.inputs.append((self.now, code, text))
+        self.fault_input((code,), text or f"the output stage reports fault {code}")
         self.dev.set_stage_fault(code)
-
-    def command(self, name, payload=b"", seq=None):
-        """Sends a command with the next sequence number (or `seq`); returns the frame bytes."""
-        if seq is None:
-            self.seq = (self.seq + 1) & 0xFF
-            seq = self.seq
-        data = dv.frame(T[name], seq, payload)
-        self.feed(data, f"{name} seq {seq}")
-        return data
-
-    def message(self, name, payload=b"", seq=0):
-        data = dv.frame(T[name], seq, payload)
-        self.feed(data, f"{name}")
-        return data
-
-    def upload(self, slot, program, chunk=100):
-        for offset in range(0, len(program), chunk):
-            self.command("UPLOAD", bytes([slot]) + u32(offset) + program[offset:offset + chunk])
-        self.command("COMMIT", commit(slot, program))
-
-    def run(self, ticks):
-        for _ in range(ticks):
-            self.samples.append(self.dev.step())
 
     def run_to(self, tick):
         self.run(tick - self.now)
 
-    def sent(self):
-        """Frames the device sent so far: [(tick, type, seq, payload)]."""
-        out = []
-        for tick, data in self.dev.out:
-            for f in dv.split_frames(data):
-                out.append((tick, f[0], f[1], f[2]))
-        return out
-
-    def last_credit(self):
-        credits = [p for (_, t, _, p) in self.sent() if t == T["CREDIT"]]
-        p = credits[-1]
-        return int.from_bytes(p[:4], "little"), int.from_bytes(p[4:8], "little")
-
-    def stream_to_credit(self, body, sent, chunk=None):
-        """A streaming host's turn: sends STREAM_DATA from byte `sent` of the body up to the limit of the
-        last CREDIT, in pieces of at most `chunk` bytes (one piece if None); returns the new `sent`."""
-        _, limit = self.last_credit()
-        while sent < limit:
-            n = limit - sent if chunk is None else min(chunk, limit - sent)
-            self.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
-            sent += n
-        return sent
+    def sample_lines(self):
+        return pg.rle(self.samples)
 
     def write(self, folder=HERE):
-        lines = [f"# {self.name}: {self.about}", self.cfg.line()]
-        notes = list(self.notes)
-        for tick, data, text in self.inputs:
-            while notes and notes[0][0] <= tick:
-                lines.append(f"# {notes.pop(0)[1]}")
-            if isinstance(data, int):
-                lines.append(f"# fault {tick}: {text or 'the output stage reports fault ' + str(data)}")
-                lines.append(f"fault {tick} {data}")
-                continue
-            if text:
-                lines.append(f"# in {tick}: {text}")
-            lines.append(f"in {tick} {data.hex() if data else '-'}")
-        lines.append(f"ticks: {len(self.samples)}")
-        for tick, data in self.dev.out:
-            for f in dv.split_frames(data):
-                lines.append(f"# out {tick}: {dv.describe(f[0], f[1], f[2])}")
-            lines.append(f"out {tick} {data.hex()}")
-        lines += pg.rle(self.samples)
-        with open(os.path.join(folder, self.name + ".txt"), "w") as fh:
-            fh.write("\n".join(lines) + "\n")
+        super().write(self.name, self.about, folder)
 
 
 SESSIONS = []

@@ -215,23 +215,31 @@ def loop_tree(instructions):
 
 def timeline(instructions):
     """Expands loops: [(time, instruction)] in execution order, END last."""
+    return expand(loop_tree(instructions))[0]
+
+
+def expand(nodes, loops=False):
+    """The executions of loop_tree's nodes from time 0, loops expanded: ([(time, ins)], the time
+    after them); with loops=True the LOOP and ENDLOOP executions too (format 3's seek counts them)."""
     out = []
 
-    def play(nodes, t):
-        for node in nodes:
+    def play(items, t):
+        for node in items:
             if node[0] == "ins":
                 t += node[1]["delay"]
                 out.append((t, node[1]))
-            else:
-                _, loop, body, endloop = node
-                t += loop["delay"]
-                for _ in range(loop["value"]):
-                    t = play(body, t)
-                    t += endloop["delay"]
+                continue
+            _, loop, body, end = node
+            t += loop["delay"]
+            if loops:
+                out.append((t, loop))
+            for _ in range(loop["value"]):
+                t = play(body, t)
+                t += end["delay"]
+                if loops:
+                    out.append((t, end))
         return t
-
-    play(loop_tree(instructions), 0)
-    return out
+    return out, play(nodes, 0)
 
 
 def ramp_value(seg, n):

@@ -64,18 +64,21 @@ class Config3:
 
 
 class Device3:
-    # Unchanged from 2.0 (PROTOCOL.md 2.2.1, 2.4, 2.6, 2.7, 2.9, 2.10; 3.12), with the same
-    # attribute names: sending and numbering frames, cutting received bytes into frames, the output
-    # stage's wake request, and the stream's credit and data rules.
+    # Unchanged from 2.0 (PROTOCOL.md 2.2.1, 2.4, 2.6, 2.7, 2.8, 2.9, 2.10; 3.12), with the same
+    # attribute names: sending and numbering frames, cutting received bytes into frames and reading
+    # them (this version's own messages: on_message), the output stage's wake request and tick, PLAY's
+    # start tick, and the stream's credit, data and PLAY rules.
     send, notice, respond, receive = dv.Device.send, dv.Device.notice, dv.Device.respond, dv.Device.receive
-    wake_request = dv.Device.wake_request
+    on_frame = dv.Device.on_frame
+    wake_request, stage_step, accepted = dv.Device.wake_request, dv.Device.stage_step, dv.Device.accepted
     # HELLO, the duplicate memory and the command dispatch (2.4, 2.6) with this version's numbers,
     # and UPLOAD/COMMIT (2.7) on this device's slots: busy() asks the player pool, validate() is 3.3's.
-    MAJOR, MINOR, COMMANDS, FIXED = MAJOR, MINOR, COMMANDS, FIXED
+    MAJOR, MINOR, COMMANDS, FIXED, NAME = MAJOR, MINOR, COMMANDS, FIXED, NAME
     on_hello, on_command = dv.Device.on_hello, dv.Device.on_command
     cmd_upload, cmd_commit = dv.Device.cmd_upload, dv.Device.cmd_commit
     stream_open, limit, credit, stream_data = (dv.Device.stream_open, dv.Device.limit, dv.Device.credit,
                                                dv.Device.stream_data)
+    credit_step, stream_play_refusal = dv.Device.credit_step, dv.Device.stream_play_refusal
 
     def __init__(self, cfg):
         self.cfg = cfg
@@ -100,30 +103,20 @@ class Device3:
             r.update(state=event, code=code, end=tick)
 
     # -- receiving
-    def on_frame(self, type_, seq, p, crc):
-        self.silence = 0
-        if type_ >= 0x80:
-            return
-        name = NAME.get(type_)
-        if name == "PING":
-            if len(p) >= 4:
-                self.send(T["PONG"], seq, p[:4] + u32(self.now) + u16(0))
-        elif name == "SET_PARAM":
+    def on_message(self, name, seq, p):
+        """SET_PARAM, QUERY and DESCRIBE (3.11); False for any other message."""
+        if name == "SET_PARAM":
             if len(p) >= 5:
                 self.set_param(p[0], p[1] - 256 if p[1] > 127 else p[1], p[2], p[3] | p[4] << 8)
-        elif name == "STREAM_DATA":
-            if len(p) >= 4:
-                self.stream_data(int.from_bytes(p[:4], "little"), p[4:])
         elif name == "QUERY":
             if len(p) >= 2:
                 self.send(T["STATUS"], seq, self.status(p[0], p[1]))
         elif name == "DESCRIBE":
             if len(p) >= 1 and p[0] < self.cfg.channels:
                 self.send(T["CHANNEL_INFO"], seq, self.channel_info(p[0]))
-        elif name == "HELLO":
-            self.on_hello(type_, seq, p)
         else:
-            self.on_command(type_, seq, p, crc, name)
+            return False
+        return True
 
     def info(self):
         c, c0 = self.cfg, self.chan[0]
@@ -197,12 +190,9 @@ class Device3:
             return E["BAD_CHANNEL"], self.cfg.channels
         channels = self.mask_channels(mask)
         if slot == 0xFF:  # 3.12: 2.8's stream checks, then one channel, 1x, once, from 0
-            if self.cfg.stream == 0:
-                return E["UNSUPPORTED"], 0
-            if self.stream is not None and self.stream.state == "playing":
-                return E["SLOT_BUSY"], 0
-            if not self.stream_open():
-                return E["NO_STREAM"], 0
+            refusal = self.stream_play_refusal()
+            if refusal is not None:
+                return refusal, 0
             if len(channels) != 1 or args["rate"] != pl.RATE_ONE or args["loops"] != 1 or args["loop_end"] \
                     or args["start"]:
                 return E["BAD_PARAM"], 0
@@ -233,14 +223,6 @@ class Device3:
         for q, c in zip(free, channels):
             q.reserve(play, c, slot, data, args)
         return 0, self.accepted(at, flags)
-
-    def accepted(self, at, flags):
-        """The output stage is asked to wake; the ACK value: the start tick (2.8)."""
-        self.wake_request()
-        s = at if flags & 1 and signed32(at - self.now) > 0 else self.now
-        if self.stage == "waking":
-            s = max(s, self.now + self.wake_left, key=lambda t: signed32(t - self.now))
-        return s & 0xFFFFFFFF
 
     def play_stream(self, play, channel, args, at, flags):
         old_pending = [q for q in self.pool if q.state == "pending" and q.play == play]
@@ -504,25 +486,10 @@ class Device3:
             else:
                 samples.append((0, 0, 1) if brake_req[c] else (0, 0, 0))
         # 5. output stage (2.9, any player not free keeps it warm)
-        busy = any(q.state != "free" for q in self.pool)
-        if self.stage == "waking":
-            self.wake_left -= 1
-            if self.wake_left == 0:
-                self.stage, self.idle_left = "warm", self.cfg.idle
-        elif self.stage == "warm" and self.cfg.idle:
-            if busy:
-                self.idle_left = self.cfg.idle
-            else:
-                self.idle_left -= 1
-                if self.idle_left == 0:
-                    self.stage = "cold"
+        self.stage_step(any(q.state != "free" for q in self.pool))
         # 3.8 step 9: the stream closes when its play ended; its credit (2.10)
         self.settle_stream()
-        if self.stream_open():
-            limit = self.limit()
-            if limit - self.granted >= max(1, self.cfg.stream // 4) or \
-                    (limit == self.stream.body_length and self.granted < limit):
-                self.credit()
+        self.credit_step()
         self.silence = min(self.silence + 1, 0xFFFF)
         self.now += 1
         return samples
@@ -564,6 +531,24 @@ class Device3:
             self.records[(r.play, r.channel)] = {"state": 1, "seq": r.seq, "slot": r.slot, "code": 0, "start": n,
                                                   "first": None, "end": 0, "player": r, "iterations": 0}
             self.telemetry(1, r, 0, n)
+
+
+def describe(type_, seq, p):
+    return dv.describe_frame(type_, seq, p, NAME, E, describe_own)
+
+
+def describe_own(name, seq, p, le):
+    """3.0's own frames (../device/device.py describe_frame)."""
+    if name == "TELEMETRY" and len(p) >= 9:
+        return f"TELEMETRY #{seq} {EVENTS.get(p[0], p[0])} play {p[1]} channel {p[2]} slot {p[3]} code {p[4]} tick {le(5, 9)}"
+    if name == "STATUS" and len(p) >= 29:
+        states = {0: "none", 1: "PLAYING", 2: "PENDING", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
+        return (f"STATUS seq {seq} now {le(0, 4)} play {p[4]} channel {p[5]}: {states.get(p[6], p[6])} seq {p[7]} "
+                f"slot {p[8]} code {p[9]} start {le(10, 14)} first {le(14, 16)} end {le(16, 20)} position {le(20, 24)} "
+                f"iterations {le(24, 26)} flags {p[26]} rate {le(27, 29)}")
+    if name == "CHANNEL_INFO" and len(p) >= 20:
+        return f"CHANNEL_INFO seq {seq} channel {p[0]} actuator {p[1]} stage {p[2]} ({len(p)} bytes)"
+    return None
 
 
 def RATE_OK(rate):

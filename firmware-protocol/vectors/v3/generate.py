@@ -108,56 +108,10 @@ def session(about, **cfg):
             s = s3.Session(d3.Config3(channels=channels, channel_cfg=ch_cfg, **cfg))
             cfg.update(channels=channels, channel_cfg=ch_cfg)
             script(s)
-            write_session(s, script.__name__, about, folder)
+            s.write(script.__name__, about, folder)
         SESSIONS.append(run)
         return script
     return register
-
-
-def describe(type_, seq, p):
-    name = d3.NAME.get(type_, f"type 0x{type_:02x}")
-    le = lambda a, b: int.from_bytes(p[a:b], "little")  # noqa: E731
-    common = d3.dv.describe_common(name, seq, p, d3.NAME, {v: k for k, v in list(d3.E.items()) + list(ref.ERR.items())})
-    if common is not None:
-        return common
-    if name == "TELEMETRY" and len(p) >= 9:
-        return f"TELEMETRY #{seq} {d3.EVENTS.get(p[0], p[0])} play {p[1]} channel {p[2]} slot {p[3]} code {p[4]} tick {le(5, 9)}"
-    if name == "STATUS" and len(p) >= 29:
-        states = {0: "none", 1: "PLAYING", 2: "PENDING", 3: "FINISHED", 4: "STOPPED", 5: "FAULT"}
-        return (f"STATUS seq {seq} now {le(0, 4)} play {p[4]} channel {p[5]}: {states.get(p[6], p[6])} seq {p[7]} "
-                f"slot {p[8]} code {p[9]} start {le(10, 14)} first {le(14, 16)} end {le(16, 20)} position {le(20, 24)} "
-                f"iterations {le(24, 26)} flags {p[26]} rate {le(27, 29)}")
-    if name == "CHANNEL_INFO" and len(p) >= 20:
-        return f"CHANNEL_INFO seq {seq} channel {p[0]} actuator {p[1]} stage {p[2]} ({len(p)} bytes)"
-    return f"{name} seq {seq} ({len(p)} bytes)"
-
-
-def rle_channels(samples, channels):
-    """Each channel's samples run-length coded as the v2 program vectors write them, prefixed `c<n>`."""
-    return [f"c{c} {line}" for c in range(channels) for line in s3.pg.rle([s[c] for s in samples])]
-
-
-def write_session(s, name, about, folder):
-    lines = [f"# {name}: {about}", s.cfg.line()]
-    notes = list(s.notes)
-    for tick, data, text in s.inputs:
-        while notes and notes[0][0] <= tick:
-            lines.append(f"# {notes.pop(0)[1]}")
-        if isinstance(data, tuple):
-            lines.append(f"# fault {tick}: {text or f'channel {data[0]} reports stage fault {data[1]}'}")
-            lines.append(f"fault {tick} {data[0]} {data[1]}")
-            continue
-        if text:
-            lines.append(f"# in {tick}: {text}")
-        lines.append(f"in {tick} {data.hex()}")
-    lines.append(f"ticks: {len(s.samples)}")
-    for tick, data in s.dev.out:
-        for f in d3.split_frames(data):
-            lines.append(f"# out {tick}: {describe(f[0], f[1], f[2])}")
-        lines.append(f"out {tick} {data.hex()}")
-    lines += rle_channels(s.samples, s.cfg.channels)
-    with open(os.path.join(folder, name + ".txt"), "w") as fh:
-        fh.write("\n".join(lines) + "\n")
 
 
 @session("HELLO 3.0 -> INFO (52 bytes + name), HELLO 2.0 -> VERSION_INCOMPATIBLE 0x0300, INFO in parts, "
@@ -470,21 +424,6 @@ STREAMED = prog([("SET_S", 0, 70)] + [("RAMP_A", 3, (37 * i) % 256, 3) for i in 
                 + [("PULSE", 1, 200, 30), ("END", 20)])                          # 185 body bytes, T = 201
 
 
-def last_credit(s):
-    p = [p for (_, p) in s.replies("CREDIT")][-1]
-    return int.from_bytes(p[:4], "little"), int.from_bytes(p[4:8], "little")
-
-
-def stream_to_credit(s, body, sent):
-    """A streaming host's turn: sends body bytes from `sent` up to the last CREDIT's limit."""
-    _, limit = last_credit(s)
-    while sent < limit:
-        n = min(40, limit - sent)
-        s.message("STREAM_DATA", u32(sent) + body[sent:sent + n])
-        sent += n
-    return sent
-
-
 @session("the stream on one player (3.12): STREAM_OPEN of a format 3 header, credits, PLAY 0xFF on "
          "channel 1 mixed with a slot play there; the stream's refusals (two channels, a rate, SEEK, "
          "RATE, STREAM_OPEN while it plays); a paused stream releases nothing and cannot underrun; "
@@ -494,7 +433,7 @@ def stream(s):
     s.upload(0, RUMBLE)
     s.command("STREAM_OPEN", STREAMED[:2] + bytes([2]) + STREAMED[3:16])     # a format 2 header: error 3
     s.command("STREAM_OPEN", STREAMED[:16])
-    sent = stream_to_credit(s, body, 0)
+    sent = s.stream_to_credit(body, 0, 40)
     s.command("PLAY", play(1, 0b11, 0xFF))                                 # two channels
     s.command("PLAY", play(1, 0b10, 0xFF, rate=512))                       # not 1x
     s.command("PLAY", play(1, 0b10, 0xFF, sum=True))
@@ -502,7 +441,7 @@ def stream(s):
     s.command("STREAM_OPEN", STREAMED[:16])                                # playing: SLOT_BUSY
     for _ in range(30):
         s.run(2)
-        sent = stream_to_credit(s, body, sent)
+        sent = s.stream_to_credit(body, sent, 40)
     s.command("CONTROL", control(1, 0b10, "SEEK", 5))
     s.command("CONTROL", control(1, 0b10, "RATE", 300))
     s.command("CONTROL", control(1, 0b10, "PAUSE"))
@@ -510,9 +449,9 @@ def stream(s):
     s.command("CONTROL", control(1, 0b10, "RESUME"))
     while s.now < 400:
         s.run(2)
-        sent = stream_to_credit(s, body, sent)
+        sent = s.stream_to_credit(body, sent, 40)
     s.command("STREAM_OPEN", STREAMED[:16])
-    sent = stream_to_credit(s, body, 0)
+    sent = s.stream_to_credit(body, 0, 40)
     s.command("PLAY", play(3, 0b01, 0xFF))
     s.run(120)                                                              # nothing more sent: underrun
     s.command("STOP", stop())

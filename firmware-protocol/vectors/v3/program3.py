@@ -56,28 +56,7 @@ class Reject3(ref.Reject):
 loop_tree = ref.loop_tree  # [("ins", ins) or ("loop", LOOP, body, ENDLOOP)], END included
 
 
-def expand(nodes, loops=False):
-    """The executions of nodes from time 0, loops expanded: ([(time, ins)], the time after them);
-    with loops=True the LOOP and ENDLOOP executions too (reference.timeline leaves them out)."""
-    out = []
-
-    def play(items, t):
-        for node in items:
-            if node[0] == "ins":
-                t += node[1]["delay"]
-                out.append((t, node[1]))
-                continue
-            _, loop, body, end = node
-            t += loop["delay"]
-            if loops:
-                out.append((t, loop))
-            for _ in range(loop["value"]):
-                t = play(body, t)
-                t += end["delay"]
-                if loops:
-                    out.append((t, end))
-        return t
-    return out, play(nodes, 0)
+expand = ref.expand  # executions with loops expanded; loops=True adds the LOOP and ENDLOOP executions
 
 
 def iteration(body, endloop):

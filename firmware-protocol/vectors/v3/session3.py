@@ -10,6 +10,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "programs"))
 import generate as pg  # noqa: E402  (the v2 program vectors' assembler; before device3 moves ../device first)
 import device3 as d3  # noqa: E402
+import host_session as hs  # noqa: E402  (the host side both versions' vectors share)
 import program3 as p3  # noqa: E402
 
 u16, u32 = d3.u16, d3.u32
@@ -39,58 +40,28 @@ def set_param(scale, offset, play_id=0xFF, mask=0xFFFF):
     return bytes([scale, offset & 0xFF, play_id]) + u16(mask)
 
 
-class Session:
+class Session(hs.HostSession):
+    T = d3.T
+    describe = staticmethod(d3.describe)
+
     def __init__(self, cfg=None, **kw):
-        self.cfg = cfg or d3.Config3(**kw)
-        self.dev = d3.Device3(self.cfg)
-        self.inputs, self.samples, self.seq, self.notes = [], [], 0, []
-
-    @property
-    def now(self):
-        return self.dev.now
-
-    def note(self, text):
-        self.notes.append((self.now, text))
-
-    def feed(self, data, text=None):
-        self.inputs.append((self.now, bytes(data), text))
-        self.dev.receive(bytes(data))
+        config = cfg or d3.Config3(**kw)
+        super().__init__(config, d3.Device3(config))
 
     def fault(self, channel, code, text=None):
         """The board reports channel's output-stage fault (0: none) before the next step."""
-        self.inputs.append((self.now, (channel, code), text))
+        self.fault_input((channel, code), text or f"channel {channel} reports stage fault {code}")
         self.dev.set_stage_fault(channel, code)
-
-    def command(self, name, payload=b"", seq=None):
-        if seq is None:
-            self.seq = (self.seq + 1) & 0xFF
-            seq = self.seq
-        self.feed(d3.frame(d3.T[name], seq, payload), f"{name} seq {seq}")
-
-    def message(self, name, payload=b"", seq=0):
-        self.feed(d3.frame(d3.T[name], seq, payload), name)
-
-    def upload(self, slot, program, chunk=100):
-        for offset in range(0, len(program), chunk):
-            self.command("UPLOAD", bytes([slot]) + u32(offset) + program[offset:offset + chunk])
-        self.command("COMMIT", bytes([slot]) + u32(len(program)) + u16(d3.dv.crc16(program)))
-
-    def run(self, ticks):
-        for _ in range(ticks):
-            self.samples.append(self.dev.step())
 
     def channel(self, c):
         return [s[c] for s in self.samples]
 
-    def sent(self):
-        out = []
-        for tick, data in self.dev.out:
-            for f in d3.split_frames(data):
-                out.append((tick, f[0], f[1], f[2]))
-        return out
-
     def replies(self, name):
         return [(t, p) for (t, ty, _, p) in self.sent() if ty == d3.T[name]]
+
+    def sample_lines(self):
+        """Each channel's samples run-length coded as the v2 program vectors write them, prefixed `c<n>`."""
+        return [f"c{c} {line}" for c in range(self.cfg.channels) for line in pg.rle(self.channel(c))]
 
 
 def random_closed_program(rng, max_loops=2):

@@ -26,6 +26,11 @@ def solo(program, ticks, channels=1, **play_kw):
     return s
 
 
+def faded(amp, gain):
+    """An amplitude at scale 255 (m' = 256) under gain G (3.6's amp_i)."""
+    return (amp * 256 * gain + 32768) >> 16
+
+
 def total(program):
     return int.from_bytes(program[10:14], "little")
 
@@ -57,10 +62,7 @@ def test_seek_then_play_equals_play_with_the_first_k_ticks_dropped():
 def test_seek_while_playing_fades_out_the_held_sample_and_in_from_k():
     fade, t, k = 8, 30, 100
     base = solo(LOOPED, 400).channel(0)
-    s = s3.Session(channels=1, players=4, channel_cfg=[{}])
-    s.upload(0, LOOPED)
-    s.command("PLAY", s3.play(1, 1, 0))
-    s.run(t)
+    s = solo(LOOPED, t)
     s.command("CONTROL", s3.control(1, 1, "SEEK", k))
     s.run(300)
     out, step = s.channel(0), pl.fade_step(fade)
@@ -68,19 +70,16 @@ def test_seek_while_playing_fades_out_the_held_sample_and_in_from_k():
     assert out[:t] == base[:t]
     for i in range(fade):
         g = max(0, 256 - step * (i + 1))
-        assert out[t + i][0] == (held[0] * 256 * g + 32768) >> 16
+        assert out[t + i][0] == faded(held[0], g)
     for j in range(40):
         g = min(256, step * (j + 1))
-        assert out[t + fade + j][0] == (base[k + j][0] * 256 * g + 32768) >> 16
+        assert out[t + fade + j][0] == faded(base[k + j][0], g)
 
 
 def test_pause_for_d_then_resume_is_the_same_output_shifted_by_d_with_the_fades():
     fade, t, d = 8, 25, 37
     base = solo(ENVELOPE, 300).channel(0)
-    s = s3.Session(channels=1, players=4, channel_cfg=[{}])
-    s.upload(0, ENVELOPE)
-    s.command("PLAY", s3.play(1, 1, 0))
-    s.run(t)
+    s = solo(ENVELOPE, t)
     s.command("CONTROL", s3.control(1, 1, "PAUSE"))
     s.run(d)
     s.command("CONTROL", s3.control(1, 1, "RESUME"))
@@ -90,11 +89,11 @@ def test_pause_for_d_then_resume_is_the_same_output_shifted_by_d_with_the_fades(
     held = base[t - 1]
     for i in range(d):
         g = max(0, 256 - step * (i + 1))
-        assert out[t + i][0] == (held[0] * 256 * g + 32768) >> 16
+        assert out[t + i][0] == faded(held[0], g)
     for j in range(300 - t - d):
         g = min(256, step * (j + 1))
         want = base[t + j]
-        assert out[t + d + j][0] == (want[0] * 256 * g + 32768) >> 16 or want[2] == 1, j
+        assert out[t + d + j][0] == faded(want[0], g) or want[2] == 1, j
         if j >= fade:
             assert out[t + d + j] == want
 
@@ -292,7 +291,7 @@ def test_a_higher_priority_play_ducks_with_the_fade_and_hands_back():
         # the tap sounds from its start to its END tick (its last PLAYING step): target m'(duck)
         target = pl.m_prime(duck) if start <= n <= start + 14 else 256
         gain += max(-step, min(step, target - gain))
-        low = (rumble[n][0] * 256 * gain + 32768) >> 16
+        low = faded(rumble[n][0], gain)
         parts = [(a, sh, False) for a, sh in ((low, rumble[n][1]), click[n][:2]) if a > 0]
         amp, sharp = pl.mix(parts)
         braking = start + 14 <= n < start + 14 + BRAKE  # the tap's brake shows only where nothing sounds
