@@ -38,7 +38,7 @@ public actor HapticDevice {
     var clockFit = ClockFit()
     var clockFitResets = 0
     private var compiled: [HapticPattern: CompiledProgram] = [:]
-    private var feltPredictions: [FeltKey: FeltPrediction] = [:]
+    var feltPredictions: [FeltKey: FeltPrediction] = [:]
     private var slotUse: [UInt8: UInt64] = [:]
     private var useCounter: UInt64 = 0
     private var lastPlay: PlayReceipt?
@@ -179,8 +179,9 @@ public actor HapticDevice {
         let prepared = try await load(program)
         if prepared.isStreamed {
             // Open the stream and fill its ring now, so that the play is one PLAY frame too.
+            let streamed = prepared.program
             let _: UInt32 = try await perform {
-                StreamPlayOperation(program: program, startTick: nil, scale: 255, offset: 0, prepareOnly: true, completion: $0)
+                StreamPlayOperation(program: streamed, startTick: nil, scale: 255, offset: 0, prepareOnly: true, completion: $0)
             }
         }
         let _: UInt32 = try await perform { CommandOperation(.prepare(Message.Prepare()), completion: $0) }
@@ -191,6 +192,7 @@ public actor HapticDevice {
     /// larger than a slot, that it can be streamed.
     public func load(_ program: Program) async throws -> PreparedPattern {
         guard let info else { throw SessionError.notConnected }
+        let program = forDevice(program)
         let bytes = program.bytes
         let device = DeviceCapabilities(info: info, baudRate: options.baudRate)
         guard device.fitsSlot(program) else {
@@ -252,10 +254,22 @@ public actor HapticDevice {
     /// Plays a prepared pattern: one PLAY frame (from a slot), or the stream for a program larger
     /// than a slot. `intensity` sets the master scale to the profile's amplitude code for that
     /// intensity (so 0.5 on a square-law part is a quarter of the drive), `sharpness` the sharpness
-    /// offset (round(255 × s), -0.5...0.5 representable). `loops` 0 repeats until `stop`.
+    /// offset (round(255 × s), -0.5...0.5 representable). `loops` 0 repeats until `stop`. On a 3.0
+    /// device it is play 0 on channel 0 (`PlayPlacement.single`): a new play replaces it, as on 2.0.
     @discardableResult
     public func play(
         _ prepared: PreparedPattern, at time: PlayTime = .now, intensity: Double = 1,
+        sharpness: Double = 0, loops: UInt16 = 1
+    ) async throws -> PlayReceipt {
+        try await play(prepared, as: .single, at: time, intensity: intensity, sharpness: sharpness, loops: loops)
+    }
+
+    /// Plays a prepared pattern as play `placement.id` on `placement.channels` (PROTOCOL-3.md 3.3):
+    /// alongside the other plays there, replacing a play of the same id. A 2.0 device has only
+    /// `.single` (`SessionError.unavailable` otherwise); the stream plays on channel 0.
+    @discardableResult
+    public func play(
+        _ prepared: PreparedPattern, as placement: PlayPlacement, at time: PlayTime = .now, intensity: Double = 1,
         sharpness: Double = 0, loops: UInt16 = 1
     ) async throws -> PlayReceipt {
         let called = monotonicSeconds()
@@ -274,9 +288,12 @@ public actor HapticDevice {
                 // Evicted by a later prepare (or lost and not restored): load again.
                 slot = try await load(prepared.program).slot ?? slot
             }
-            let play = Message.Play(slot: slot, startTick: startTick, scale: scale, offset: offset, loops: loops)
+            let play = placement.message(slot: slot, startTick: startTick, scale: scale, offset: offset, loops: loops)
             tick = try await perform { CommandOperation(.play(play), completion: $0) }
         } else {
+            guard placement == .single else {
+                throw SessionError.doesNotFit(bytes: prepared.program.bytes.count, reason: "a streamed program plays as play 0 on channel 0")
+            }
             guard loops == 1 else {
                 throw SessionError.doesNotFit(bytes: prepared.program.bytes.count, reason: "a streamed program plays once (loops 1)")
             }
@@ -287,44 +304,10 @@ public actor HapticDevice {
         }
         let receipt = PlayReceipt(
             slot: slot, startTick: tick, totalTicks: prepared.program.header.totalTicks,
-            loops: loops, rate: prepared.rate, calledAt: called, scale: scale, resetsBefore: monitor.resetCount)
+            loops: loops, rate: prepared.rate, calledAt: called, scale: scale, play: placement.id, channels: placement.channels,
+            resetsBefore: monitor.resetCount)
         lastPlay = receipt
         return receipt
-    }
-
-    /// When `prepared` is felt once it starts (cached per program): lead-in and rise on this
-    /// device's actuator; nil for a program that never sounds or does not move the actuator.
-    /// `scale` is the play's master scale (255: full intensity).
-    public func feltPrediction(of prepared: PreparedPattern, scale: UInt8 = 255) throws -> FeltPrediction? {
-        let key = FeltKey(program: prepared.program, scale: scale)
-        if let cached = feltPredictions[key] { return cached }
-        guard let profile else { throw SessionError.notConnected }
-        let prediction = FeltPrediction.of(
-            program: prepared.program, model: profile.physicsModel(tickRate: Double(prepared.rate)), scale: scale)
-        feltPredictions[key] = prediction
-        return prediction
-    }
-
-    /// A felt prediction is per program and master scale.
-    private struct FeltKey: Hashable {
-        var program: Program
-        var scale: UInt8
-    }
-
-    /// The host time `receipt`'s play is predicted to be felt at (50 % of its first peak), from
-    /// its acknowledged start tick through the clock estimate; nil when it is never felt (also
-    /// when its intensity makes every sample 0).
-    public func predictedFeltOnset(of receipt: PlayReceipt, prepared: PreparedPattern) async throws -> Double? {
-        guard let prediction = try feltPrediction(of: prepared, scale: receipt.scale) else { return nil }
-        // The lead-in is device ticks: through the estimate's rate.
-        return try await currentClock().hostTime(ofStep: receipt.startTick &+ UInt32(prediction.leadInTicks)) + prediction.rise.rise50
-    }
-
-    /// The start tick whose predicted felt onset is nearest host time `target` (within half a tick).
-    private func feltStart(of prepared: PreparedPattern, at target: Double) async throws -> UInt32? {
-        let clock = try await currentClock()
-        let onset = try feltPrediction(of: prepared)?.onset50(deviceRate: clock.rate) ?? 0
-        return clock.step(atOrAfter: target - onset - 0.5 / clock.rate)
     }
 
     /// Compiles (cached), uploads if the device does not hold the program yet, and plays: the
@@ -373,14 +356,14 @@ public actor HapticDevice {
 
     // MARK: Helpers
 
-    private func perform<T: Sendable>(_ make: (@escaping (Result<T, SessionError>) -> Void) -> any SessionOperation) async throws -> T {
+    func perform<T: Sendable>(_ make: (@escaping (Result<T, SessionError>) -> Void) -> any SessionOperation) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let operation = make { result in continuation.resume(with: result.mapError { $0 as any Error }) }
             runner.withEngine { engine, now in engine.submit(operation, now: now) }
         }
     }
 
-    private func liveCodes(intensity: Double, sharpness: Double) throws -> (UInt8, Int8) {
+    func liveCodes(intensity: Double, sharpness: Double) throws -> (UInt8, Int8) {
         guard let profile else { throw SessionError.notConnected }
         let scale = profile.amplitudeCode(forIntensity: min(1, max(0, intensity)))
         let offset = Int8(clamping: Int((255 * min(1, max(-1, sharpness))).rounded()))

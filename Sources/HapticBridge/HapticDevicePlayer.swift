@@ -27,6 +27,9 @@ public struct PlayReceipt: Sendable, Hashable {
     public var calledAt: Double
     /// The master scale the play was sent with (1.11; 255: full intensity).
     public var scale: UInt8 = 255
+    /// The play id and channel mask (PROTOCOL-3.md 3.3; on 2.0 and for single-actuator calls: 0, 1).
+    public var play: UInt8 = 0
+    public var channels: UInt16 = 1
     /// Device resets the session had seen before the play: a later one ends it (`waitForEnd`).
     var resetsBefore = 0
 

@@ -48,11 +48,11 @@ extension HapticDevice {
         _ receipt: PlayReceipt, timeout: Double, what: String, resetAfter: Int? = nil,
         _ kind: @escaping @Sendable (DeviceEvent) -> Bool
     ) async throws -> DeviceEvent {
-        let slot = receipt.slot, start = receipt.startTick
+        let slot = receipt.slot, start = receipt.startTick, id = receipt.play, channels = receipt.channels
         return try await monitor.first(
             matching: { event in
-                guard kind(event), let play = event.playEvent else { return false }
-                return play.slot == slot && tickAtOrAfter(play.tick, start)
+                guard kind(event), let play = event.playEvent, let on = event.playChannel else { return false }
+                return play.slot == slot && tickAtOrAfter(play.tick, start) && on.play == id && channels >> on.channel & 1 == 1
             }, timeout: timeout, what: what, resetAfter: resetAfter)
     }
 }

@@ -76,7 +76,7 @@ extension PlayReport.End {
         switch event {
         case .finished: name = "finished"
         case .stopped: name = "stopped"
-        case .fault(_, let fault, _):
+        case .fault(_, let fault, _, _):
             name = "fault"
             code = "\(fault)"
         default: name = "none"

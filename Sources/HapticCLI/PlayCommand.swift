@@ -266,7 +266,7 @@ struct Play: AsyncParsableCommand {
         let leadIn = LatencyProfiler.leadIn(of: prepared.program, rate: rate) ?? 0
         var figures: [(String, String)] = []
         var latency: Double?
-        if case .firstOutput(_, let tick)? = first, let clock {
+        if case .firstOutput(_, let tick, _)? = first, let clock {
             latency = clock.hostTime(ofStep: tick) - called - leadIn
             figures.append(("latency", String(format: "%.2f ms (play call to first output, ±%.2f ms)", latency! * 1000, clock.uncertainty * 1000)))
         }

@@ -159,10 +159,11 @@ extension ProgramPlacement {
 
 extension CompileOptions {
     /// Compiles for the device whose INFO this is, as `HapticDevice` does and `haptic verify`
-    /// checks: at its tick rate, a program that fits a slot, else one it streams in time, without
-    /// loops.
+    /// checks: at its tick rate, in its major's program format (PROTOCOL-3.md 3.14), a program
+    /// that fits a slot, else one it streams in time, without loops.
     public mutating func target(_ info: Message.Info, baudRate: Int) {
         tickRate = info.rate
+        formatVersion = info.version.programFormat
         device = DeviceCapabilities(info: info, baudRate: baudRate)
     }
 }

@@ -163,7 +163,7 @@ public struct LatencyProfiler: Sendable {
         let receipt = try await play()
         let acknowledged = HapticDevice.hostTime()
         let first = try await device.waitForFirstOutput(of: receipt, timeout: 5)
-        guard case .firstOutput(_, let tick) = first else {
+        guard case .firstOutput(_, let tick, _) = first else {
             throw SessionError.timedOut("FIRST_OUTPUT of \(subject.name) (got \(first))")
         }
         let output = clock.hostTime(ofStep: tick)

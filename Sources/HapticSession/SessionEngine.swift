@@ -50,11 +50,17 @@ package final class SessionEngine {
 
     package let timing: SessionTiming
     let send: ([UInt8]) throws(TransportError) -> Void
-    private let logger: Logger
+    let logger: Logger
     /// Called for every event, in order, on the thread driving the engine.
     package var onEvent: (DeviceEvent) -> Void = { _ in }
 
     package internal(set) var state = State.idle
+    /// The wire codec of the negotiated major (SessionNegotiation.swift): 3.0 until a device says 2.
+    package internal(set) var wire: any SessionWire = SessionWire3()
+    /// What the device is (channels, players, capabilities), from the handshake.
+    package internal(set) var device: DeviceDescription?
+    /// Whether the user was told what a 2.0 device lacks (once per session).
+    var fallbackReported = false
     package internal(set) var info: Message.Info?
     /// The watchdog this host set (SET_CONFIG), restored after a reset.
     package internal(set) var watchdogSetting: UInt16?
@@ -85,7 +91,7 @@ package final class SessionEngine {
     var commandOffset = 0
     var consumedOffset = 0
     private var nextEcho: UInt32 = 1
-    var pendingParameters: Message.SetParam?
+    var pendingParameters: Message3.SetParam?
     var lastParameters = -Double.infinity
     var playMayRun = false
     var lastNotice: UInt8?
@@ -137,14 +143,19 @@ package final class SessionEngine {
         // Not sent: the caller sees a lost PONG and retries.
         guard pingFits else { return completion(.failure(.timedOut("room in the device's receive buffer for a PING"))) }
         pings[echo] = PendingPing(sent: now, offset: bytesSent, completion: completion)
-        if !transmitUnacknowledged(.ping(Message.Ping(echo: echo)), now: now) {
+        if !transmitUnacknowledged(.shared(.ping(Message.Ping(echo: echo))), now: now) {
             pings[echo] = nil
             completion(.failure(.timedOut("room in the device's receive buffer for a PING")))
         }
     }
 
-    /// Live master scale and sharpness offset: the latest wins, at most one frame per tick.
+    /// Live master scale and sharpness offset: the latest wins, at most one frame per tick. 2.0's
+    /// SET_PARAM is for every play on every channel.
     package func setParameters(_ parameters: Message.SetParam, now: Double) {
+        setParameters(Message3.SetParam(scale: parameters.scale, offset: parameters.offset), now: now)
+    }
+
+    package func setParameters(_ parameters: Message3.SetParam, now: Double) {
         pendingParameters = parameters
         flushParameters(now: now)
     }
@@ -266,10 +277,13 @@ package final class SessionEngine {
             lastCommandSequence = sequence
             let bytes: [UInt8]
             do {
-                bytes = try message.encoded(sequence: sequence)
+                bytes = try wire.encode(message, sequence: sequence)
             } catch {
                 current = nil
-                operation.fail(.rejected(command: operation.name, code: .badLength, value: UInt32(error.count)))
+                switch error {
+                case .tooLong(let count): operation.fail(.rejected(command: operation.name, code: .badLength, value: UInt32(count)))
+                case .unavailable(let what): operation.fail(.unavailable(feature: what, device: wire.version))
+                }
                 return
             }
             inFlight = InFlight(
@@ -304,9 +318,9 @@ package final class SessionEngine {
     // MARK: Frames from the device
 
     private func handle(_ frame: Frame, now: Double) {
-        let message: Message
+        let message: DeviceFrame
         do {
-            message = try Message(frame: frame)
+            message = try wire.decode(frame)
         } catch {
             logger.debug("ignored frame: \(error)")
             return
@@ -316,16 +330,20 @@ package final class SessionEngine {
             matchResponse(frame.sequence, type: ack.type, reply: .ack(ack.value), now: now)
         case .nack(let nack):
             matchResponse(frame.sequence, type: nack.type, reply: .nack(nack.code, nack.value), now: now)
-        case .info(let info):
-            matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .info(info), now: now)
+        case .info(let info, let info3):
+            matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .info(info, info3), now: now)
+        case .channelInfo(let channel):
+            matchResponse(frame.sequence, type: MessageType.describe.rawValue, reply: .channelInfo(channel), now: now)
         case .infoPart(let part):
             // Every piece counts, also the answers to the extra HELLOs sent alongside (2.19).
             if part.parts == 0 || Int(part.part) < Int(part.parts) { infoPieces[part.part] = part }
             matchResponse(frame.sequence, type: MessageType.hello.rawValue, reply: .infoPart(part), now: now)
-        case .status(let status):
+        case .status(let status, let play, let channel):
             lastStatus = (status, now)
             deviceTick = (status.now, now)
-            for event in tracker.status(status, now: now, rate: Double(max(1, info?.rate ?? 1000))) {
+            let about = PlayChannel(play: play, channel: channel)
+            let rate = Double(max(1, info?.rate ?? 1000))
+            for event in tracker.status(status, about: about, olderRecords: wire.keepsOlderRecords, now: now, rate: rate) {
                 if event.endsPlay && tracker.isEmpty { playMayRun = false }
                 onEvent(event)
             }
@@ -336,14 +354,14 @@ package final class SessionEngine {
             if let ping = pings.removeValue(forKey: pong.echo) {
                 ping.completion(.success(PingSample(sent: ping.sent, received: now, pong: pong)))
             }
-        case .telemetry(let telemetry):
+        case .telemetry(let event):
             countNotice(frame.sequence, now: now)
-            let event = DeviceEvent(telemetry: telemetry)
             guard tracker.notice(event) else { return }  // already learned from a play record
             if event.endsPlay {
-                playMayRun = false
-                if telemetry.slot == Message.streamSlot { stream = nil }
-            } else if telemetry.event == .started {
+                // With one player an end means nothing plays; with a pool, when no play is awaited.
+                if tracker.isEmpty || (device?.players ?? 1) <= 1 { playMayRun = false }
+                if event.playEvent?.slot == Message.streamSlot { stream = nil }
+            } else if case .started = event {
                 playMayRun = true
             }
             onEvent(event)
@@ -358,7 +376,7 @@ package final class SessionEngine {
             lastNotice = frame.sequence
             onEvent(.reset(reason: reset.reason, bootCount: reset.bootCount))
             deviceReset(now: now)
-        default:
+        case .ignored:
             break  // host-to-device types echoed back: ignored (2.2.1)
         }
     }

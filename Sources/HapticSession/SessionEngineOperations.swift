@@ -52,16 +52,18 @@ extension SessionEngine {
 
     /// Bookkeeping for acknowledged commands: whether a play may be running (keep-alives), the
     /// watchdog setting, the stream.
-    package func commandAcknowledged(_ message: Message, value: UInt32, now: Double) {
+    package func commandAcknowledged(_ message: HostMessage, value: UInt32, now: Double) {
         switch message {
         case .play(let play):
             playMayRun = true
             trackPlay(play, start: value, now: now)
             if play.slot == Message.streamSlot { stream?.playing = true }
-        case .stop:
+        case .stop(let stop) where stop.play == Message3.everyPlay && stop.channels == Message3.allChannels:
+            // Everything stops, the stream closes (2.0's STOP; 3.12). A STOP of some plays leaves
+            // the others running: their ends come as notices.
             playMayRun = false
             stream = nil
-        case .setConfig(let config) where config.key == Message.SetConfig.Key.watchdog.rawValue:
+        case .shared(.setConfig(let config)) where config.key == Message.SetConfig.Key.watchdog.rawValue:
             watchdogChanged(UInt16(truncatingIfNeeded: value))
         default:
             break

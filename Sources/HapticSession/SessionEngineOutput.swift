@@ -35,8 +35,8 @@ extension SessionEngine {
 
     /// Sends an unacknowledged message if the bytes-in-flight rule allows (2.5); false otherwise.
     @discardableResult
-    func transmitUnacknowledged(_ message: Message, now: Double) -> Bool {
-        guard case .ready = state, let bytes = try? message.encoded(sequence: 0) else { return false }
+    func transmitUnacknowledged(_ message: HostMessage, now: Double) -> Bool {
+        guard case .ready = state, let bytes = try? wire.encode(message, sequence: 0) else { return false }
         if inFlight != nil {
             let room = Int(info?.rxBuffer ?? 136) - bytesSinceCommand
             guard bytes.count <= room else { return false }
@@ -82,11 +82,11 @@ extension SessionEngine {
             let room = inFlight == nil ? maxData : min(maxData, Int(info?.rxBuffer ?? 136) - bytesSinceCommand - 12)
             guard let chunk = feeder.nextChunk(maxData: room, now: now) else { break }
             stream = feeder
-            guard transmitUnacknowledged(.streamData(chunk), now: now) else { return }
+            guard transmitUnacknowledged(.shared(.streamData(chunk)), now: now) else { return }
         }
         if let query = feeder.query(now: now, interval: timing.streamQueryInterval) {
             stream = feeder
-            transmitUnacknowledged(.streamData(query), now: now)
+            transmitUnacknowledged(.shared(.streamData(query)), now: now)
         }
         if stream != nil { stream = feeder }
     }

@@ -4,15 +4,6 @@ import HapticProtocol
 /// session, every operation not meant to survive fails, and a recovery handshake re-uploads every
 /// committed program; on a failure, everything waiting learns why.
 extension SessionEngine {
-    /// After INFO: the session is established (or re-established by a recovery).
-    package func established(_ info: Message.Info, now: Double, recovering: Bool = false) {
-        self.info = info
-        if !recovering {
-            state = .ready
-            onEvent(.connected(info))
-        }
-    }
-
     func deviceReset(now: Double) {
         guard state == .ready || state == .recovering else {
             // An Arduino resets when its port is opened (DTR) and spends its bootloader's wait before

@@ -12,6 +12,9 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case damagedReplies(command: String, attempts: Int, damaged: Int)
     /// The device speaks another protocol major version (2.6): the host must stop talking to it.
     case incompatibleVersion(device: ProtocolVersion, host: ProtocolVersion)
+    /// The device's protocol has no such thing (a 2.0 device: one channel, one play, no controls,
+    /// PROTOCOL-3.md 3.14); nothing was sent.
+    case unavailable(feature: String, device: ProtocolVersion)
     /// The device refused a command (NACK, 2.15).
     case rejected(command: String, code: MessageErrorCode, value: UInt32)
     /// The device reset while this request was in flight; the session has recovered (or is
@@ -47,6 +50,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
         case .incompatibleVersion(let device, let host):
             return
                 "the device speaks protocol \(device), this host speaks \(host): major versions differ, so they cannot talk; update the firmware or the host"
+        case .unavailable(let feature, let device):
+            return "the device speaks protocol \(device), which has no \(feature): nothing was sent; a protocol 3 device has it"
         case .rejected(let command, let code, let value):
             return "the device refused \(command): \(code)" + (value != 0 ? " (value \(value))" : "")
         case .deviceReset:

@@ -19,17 +19,20 @@ package struct CommandPolicy: Sendable {
 package enum CommandReply: Sendable {
     case ack(UInt32)
     case nack(MessageErrorCode, UInt32)
-    case info(Message.Info)
+    /// INFO: 2.6's fields, and 3.0's device-wide ones from a 3.0 device.
+    case info(Message.Info, Message3.Info? = nil)
     /// One piece of INFO (2.19), for a HELLO with a part byte.
     case infoPart(Message.InfoPart)
+    /// CHANNEL_INFO, for a DESCRIBE (3.0).
+    case channelInfo(Message3.ChannelInfo)
     /// No response after every attempt; `damaged` frames arrived meanwhile that could not be read.
     case timedOut(attempts: Int, damaged: Int)
 }
 
 /// What an operation wants next.
 package enum OperationStep {
-    /// Send this command and hand its reply to `handle`.
-    case send(Message, CommandPolicy)
+    /// Send this command (in the negotiated major's layout, `SessionWire`) and hand its reply to `handle`.
+    case send(HostMessage, CommandPolicy)
     /// Nothing to send now; the engine asks again through `resume` (waiting for stream credit).
     case wait
     /// The session needs a fresh handshake and re-upload first; then start this operation again.
@@ -86,13 +89,18 @@ package final class OperationCompletion<Value> {
 /// sequence number means it was (the operation completes with the tick it started at), none means
 /// it was not, and no answer means nobody can tell (`SessionError.outcomeUnknown`).
 package final class CommandOperation: SessionOperation {
-    package let message: Message
+    package let message: HostMessage
     private let completion: OperationCompletion<UInt32>
     private var verifying: (sequence: UInt8, error: SessionError, deadline: Double, asked: Double)?
 
-    package init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
+    package init(_ message: HostMessage, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
         self.message = message
         self.completion = OperationCompletion(completion)
+    }
+
+    /// 2.0's message as either major carries it (`HostMessage.init(_:)`).
+    package convenience init(_ message: Message, completion: @escaping (Result<UInt32, SessionError>) -> Void) {
+        self.init(HostMessage(message), completion: completion)
     }
 
     package var name: String { message.type.description }
@@ -112,15 +120,15 @@ package final class CommandOperation: SessionOperation {
         case .nack(let code, let value):
             // A slot the host believes committed is empty: the device lost its memory without a
             // RESET notice reaching us. Recover, then try again.
-            if case .play(let play) = message, code == .notCommitted, engine.holds(slot: play.slot) {
+            if let play = message.play, code == .notCommitted, engine.holds(slot: play.slot) {
                 return .recoverAndRetry
             }
             completion(.failure(.rejected(command: name, code: code, value: value)))
-        case .info, .infoPart:
+        case .info, .infoPart, .channelInfo:
             completion(.failure(.rejected(command: name, code: .unknownMessage, value: 0)))
         case .timedOut(let attempts, let damaged):
             let error = SessionError.noAnswer(command: name, attempts: attempts, damaged: damaged)
-            if case .play = message, engine.info?.capabilities.contains(.status) == true {
+            if message.play != nil, engine.info?.capabilities.contains(.status) == true {
                 verifying = (engine.lastCommandSequence, error, now + 1, -Double.infinity)
                 return resume(engine, now: now)
             }
@@ -152,7 +160,7 @@ package final class CommandOperation: SessionOperation {
         }
         if now - check.asked >= 0.05 {
             check.asked = now
-            engine.transmitUnacknowledged(.query(Message.Query(index: 0)), now: now)
+            engine.transmitUnacknowledged(.query(HostMessage.RecordQuery(playing: message.play)), now: now)
         }
         verifying = check
         return .wait
@@ -182,9 +190,9 @@ package final class HandshakeOperation: SessionOperation {
         switch assembly.handle(reply, engine, now: now) {
         case .send(let step):
             return step
-        case .ended(.success(let info)):
-            engine.established(info, now: now)
-            completion(.success(info))
+        case .ended(.success(let description)):
+            engine.established(description, now: now)
+            completion(.success(description.info))
         case .ended(.failure(let error)):
             completion(.failure(error))
         }
@@ -194,22 +202,23 @@ package final class HandshakeOperation: SessionOperation {
     package func fail(_ error: SessionError) { completion(.failure(error)) }
 
     /// INFO, or why not: a major mismatch is refused by the device (NACK VERSION_INCOMPATIBLE,
-    /// value = major * 256 + minor) or, from a device that answers anyway, detected here.
-    package static func outcome(of reply: CommandReply) -> Result<Message.Info, SessionError> {
+    /// value = major * 256 + minor) or, from a device that answers anyway, detected here. `host`
+    /// is the version the HELLO asked for (the engine's wire).
+    package static func outcome(of reply: CommandReply, host: ProtocolVersion = .current) -> Result<Message.Info, SessionError> {
         switch reply {
-        case .info(let info):
-            guard info.version.isCompatible(with: .current) else {
-                return .failure(.incompatibleVersion(device: info.version, host: .current))
+        case .info(let info, _):
+            guard info.version.isCompatible(with: host) else {
+                return .failure(.incompatibleVersion(device: info.version, host: host))
             }
             return .success(info)
         case .nack(let code, let value) where code == .versionIncompatible:
             let device = ProtocolVersion(major: UInt8(truncatingIfNeeded: value >> 8), minor: UInt8(truncatingIfNeeded: value))
-            return .failure(.incompatibleVersion(device: device, host: .current))
+            return .failure(.incompatibleVersion(device: device, host: host))
         case .nack(let code, let value):
             return .failure(.rejected(command: "HELLO", code: code, value: value))
         case .ack:
             return .failure(.rejected(command: "HELLO", code: .unknownMessage, value: 0))
-        case .infoPart:
+        case .infoPart, .channelInfo:
             return .failure(.rejected(command: "HELLO", code: .unknownMessage, value: 0))
         case .timedOut(let attempts, let damaged):
             return .failure(.noAnswer(command: "HELLO", attempts: attempts, damaged: damaged))

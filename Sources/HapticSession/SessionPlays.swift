@@ -9,7 +9,7 @@ extension SessionEngine {
     /// bytes), within any receive buffer of 64 bytes or more (2.5).
     func requestInfoPieces(_ parts: [UInt8], now: Double) {
         for part in parts.prefix(5) {
-            guard let bytes = try? Message.hello(Message.Hello(part: part)).encoded(sequence: 0xC0 | part) else { continue }
+            guard let bytes = try? wire.encode(HostMessage(.hello(Message.Hello(part: part))), sequence: 0xC0 | part) else { continue }
             guard transmit(bytes, now: now) else { return }
         }
     }
@@ -18,24 +18,26 @@ extension SessionEngine {
     func queryPlays(now: Double) {
         guard case .ready = state, let info, info.capabilities.contains(.status), !tracker.isEmpty else { return }
         let timeout = attemptTimeout(.standard(timing), attempt: 1) * 2
-        guard let index = tracker.queryDue(now: now, timeout: timeout) else { return }
-        transmitUnacknowledged(.query(Message.Query(index: index)), now: now)
+        guard let (index, on) = tracker.queryDue(now: now, timeout: timeout) else { return }
+        transmitUnacknowledged(.query(HostMessage.RecordQuery(index: index, play: on.play, channel: on.channel)), now: now)
     }
 
     /// A PLAY whose ACK never came but whose play record shows it was taken (2.19): as if acknowledged.
-    func playAcknowledgedLate(_ message: Message, sequence: UInt8, start: UInt32, now: Double) {
+    func playAcknowledgedLate(_ message: HostMessage, sequence: UInt8, start: UInt32, now: Double) {
         respondedSequence = sequence
         commandAcknowledged(message, value: start, now: now)
     }
 
     /// Starts tracking an acknowledged PLAY (`commandAcknowledged`).
-    func trackPlay(_ play: Message.Play, start: UInt32, now: Double) {
+    func trackPlay(_ play: Message3.Play, start: UInt32, now: Double) {
         guard let info else { return }
         let rate = Double(max(1, info.rate))
         let programTicks =
             play.slot == Message.streamSlot
-            ? stream.flatMap { try? ProgramHeader(parsing: $0.header).totalTicks } : slots[play.slot]?.totalTicks
-        let ticks = play.loops == 0 ? nil : programTicks.map { $0 &* UInt32(play.loops) }
+            ? stream.flatMap { try? ProgramHeader(parsing: $0.header, format: wire.version.programFormat).totalTicks }
+            : slots[play.slot]?.totalTicks
+        // Device ticks at rate r (3.4: r / 256 program ticks a device tick); 2.0 plays at 1x.
+        let ticks = play.loops == 0 ? nil : programTicks.map { UInt32(clamping: UInt64($0) * UInt64(play.loops) * 256 / UInt64(max(1, play.rate))) }
         // By when the end should have come: until the start tick, the play, a margin. The start
         // tick is placed with the latest device tick seen (PONG, STATUS) when there is one;
         // otherwise the whole wake-up is assumed. Within 10 s of that reading the two clocks drift
@@ -47,7 +49,8 @@ extension SessionEngine {
             lead = play.startTick.map { _ in 0.0 } ?? Double(info.wakeTicks) / rate
         }
         let due = now + lead + Double(ticks ?? UInt32(info.watchdog)) / rate + 0.01 + 2 * (smoothedRoundTrip ?? 0.01)
-        tracker.track(sequence: respondedSequence, slot: play.slot, start: start, ticks: ticks, due: due)
+        let channels = (0..<16).filter { play.channels >> $0 & 1 == 1 }.map { PlayChannel(play: play.play, channel: UInt8($0)) }
+        tracker.track(sequence: respondedSequence, slot: play.slot, start: start, ticks: ticks, due: due, on: channels)
     }
 
     // MARK: Retransmission time-out (2.4, 2.19)
@@ -102,7 +105,7 @@ extension SessionEngine {
         // Every watchdog / 8: three lost keep-alives in a row still leave the watchdog half its time (2.19).
         let interval = Double(info.watchdog) / Double(info.rate) / 8
         if now - lastSend >= interval {
-            transmitUnacknowledged(.ping(Message.Ping(echo: 0)), now: now)
+            transmitUnacknowledged(.shared(.ping(Message.Ping(echo: 0))), now: now)
         }
     }
 

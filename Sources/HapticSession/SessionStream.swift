@@ -113,7 +113,7 @@ package final class StreamPlayOperation: SessionOperation {
             return resume(engine, now: now)
         }
         phase = .open
-        return .send(.streamOpen(Message.StreamOpen(header: program.header.bytes)), .standard(engine.timing))
+        return .send(.shared(.streamOpen(Message.StreamOpen(header: program.header.bytes))), .standard(engine.timing))
     }
 
     package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
@@ -124,7 +124,7 @@ package final class StreamPlayOperation: SessionOperation {
             primingSince = now
             return resume(engine, now: now)
         case (.play, .ack(let tick)):
-            engine.commandAcknowledged(.play(playMessage), value: tick, now: now)
+            engine.commandAcknowledged(playMessage, value: tick, now: now)
             completion(.success(tick))
         case (_, .nack(let code, let value)):
             completion(.failure(.rejected(command: name, code: code, value: value)))
@@ -148,7 +148,7 @@ package final class StreamPlayOperation: SessionOperation {
                 return .done
             }
             phase = .play
-            return .send(.play(playMessage), .standard(engine.timing))
+            return .send(playMessage, .standard(engine.timing))
         }
         if now - max(primingSince, feeder.lastCredit) > Self.primingTimeout {
             completion(.failure(.timedOut("stream credit")))
@@ -157,8 +157,9 @@ package final class StreamPlayOperation: SessionOperation {
         return .wait
     }
 
-    private var playMessage: Message.Play {
-        Message.Play(slot: Message.streamSlot, startTick: startTick, scale: scale, offset: offset, loops: 1)
+    /// The stream plays once on channel 0 (3.12: one channel), as play 0.
+    private var playMessage: HostMessage {
+        HostMessage(.play(Message.Play(slot: Message.streamSlot, startTick: startTick, scale: scale, offset: offset, loops: 1)))
     }
 
     package func fail(_ error: SessionError) { completion(.failure(error)) }

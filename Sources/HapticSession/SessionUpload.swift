@@ -78,7 +78,7 @@ package struct UploadMachine {
             default:
                 return .failed(.rejected(command: command, code: code, value: value))
             }
-        case .info, .infoPart:
+        case .info, .infoPart, .channelInfo:
             return .failed(.rejected(command: command, code: .unknownMessage, value: 0))
         case .timedOut(let attempts, let damaged):
             return .failed(.noAnswer(command: command, attempts: attempts, damaged: damaged))
@@ -111,7 +111,7 @@ package final class UploadOperation: SessionOperation {
         var machine = engine.uploadMachine(slot: slot, program: program)
         let first = machine.first()
         self.machine = machine
-        return .send(first, .standard(engine.timing))
+        return .send(.shared(first), .standard(engine.timing))
     }
 
     package func handle(_ reply: CommandReply, _ engine: SessionEngine, now: Double) -> OperationStep {
@@ -120,7 +120,7 @@ package final class UploadOperation: SessionOperation {
         self.machine = machine
         switch next {
         case .send(let message):
-            return .send(message, .standard(engine.timing))
+            return .send(.shared(message), .standard(engine.timing))
         case .committed(let ticks):
             engine.remember(slot: slot, program: program, totalTicks: ticks)
             completion(.success(ticks))
@@ -171,11 +171,12 @@ package final class RecoveryOperation: SessionOperation {
             case .ended(.failure(let error)):
                 completion(.failure(error))
                 return .done
-            case .ended(.success(let info)):
-                engine.established(info, now: now, recovering: true)
+            case .ended(.success(let description)):
+                engine.established(description, now: now, recovering: true)
                 if let watchdog = engine.watchdogSetting {
                     phase = .configure
-                    return .send(.setConfig(Message.SetConfig(key: .watchdog, value: UInt32(watchdog))), .standard(engine.timing))
+                    let config = Message.SetConfig(key: .watchdog, value: UInt32(watchdog))
+                    return .send(.shared(.setConfig(config)), .standard(engine.timing))
                 }
                 return uploadNext(engine, remaining: engine.committedSlots)
             }
@@ -186,7 +187,7 @@ package final class RecoveryOperation: SessionOperation {
             switch machine.handle(reply) {
             case .send(let message):
                 phase = .upload(machine, remaining: remaining)
-                return .send(message, .standard(engine.timing))
+                return .send(.shared(message), .standard(engine.timing))
             case .committed(let ticks):
                 engine.remember(slot: machine.slot, program: machine.program, totalTicks: ticks)
                 restored += 1
@@ -208,7 +209,7 @@ package final class RecoveryOperation: SessionOperation {
         var machine = engine.uploadMachine(slot: slot, program: program.bytes)
         let first = machine.first()
         phase = .upload(machine, remaining: Array(remaining.dropFirst()))
-        return .send(first, .standard(engine.timing))
+        return .send(.shared(first), .standard(engine.timing))
     }
 
     package func fail(_ error: SessionError) { completion(.failure(error)) }

@@ -171,7 +171,7 @@ public final class LossyLineRun {
         let events = deviceEvents(from: offset)
         guard
             let start = events.firstIndex(where: {
-                if case .started(let slot, let tick) = $0 { return slot == receipt.slot && tick == receipt.startTick }
+                if case .started(let slot, let tick, _) = $0 { return slot == receipt.slot && tick == receipt.startTick }
                 return false
             })
         else { return nil }
