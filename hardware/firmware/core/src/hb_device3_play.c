@@ -61,7 +61,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
         if (q->state == HB_PLAYER_FREE || is_old_pending(q, pp->play)) {
             free++;
         } else {
-            total += hb_player_work(q);
+            total += hb_player_work(q, d->slot_peak);
         }
     }
     if (free < channels) {
@@ -87,8 +87,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
             break;
         }
         hb_player_reserve(q, hb_dev3_interp(d), pp, c,
-                          header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL, header,
-                          header != NULL ? d->slot_peak[pp->slot] : (uint8_t)HB_STREAM_WORK);
+                          header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL, header);
         c++;
     }
     hb_dev_wake_request(&d->dev);
@@ -242,7 +241,7 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
     }
     case HB_OP3_RATE: pl->rate = (uint16_t)value; break;
     case HB_OP3_LOOPS: pl->loops = (uint16_t)value; break;
-    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : pl->total; break;
+    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : hb_player_total(pl); break;
     case HB_OP3_MUTE:
         pl->flags = (uint8_t)(value ? (pl->flags | HB_PLAYER_MUTED) : (pl->flags & ~HB_PLAYER_MUTED));
         break;
@@ -261,7 +260,7 @@ static uint8_t control_range(const hb_player *q, uint8_t op, uint32_t value)
     if (op == HB_OP3_SEEK && value >= q->loop_end) {
         return HB_ERR_SEEK_RANGE;
     }
-    if (op == HB_OP3_LOOP_END && (value > q->total || (value != 0u && value <= q->pos))) {
+    if (op == HB_OP3_LOOP_END && (value > hb_player_total(q) || (value != 0u && value <= hb_player_pos(q)))) {
         return HB_ERR_SEEK_RANGE;
     }
     return 0;
@@ -293,9 +292,9 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
         if (hb_dev3_matches(q, play, mask)) {
             targets++;
             stream = (uint8_t)(stream | (q->slot == HB_STREAM_SLOT));
-            work += hb_player_work_at(q, op == HB_OP3_RATE ? (uint16_t)value : q->rate);
+            work += hb_player_work_at(q, d->slot_peak, op == HB_OP3_RATE ? (uint16_t)value : q->rate);
         } else {
-            work += hb_player_work(q);
+            work += hb_player_work(q, d->slot_peak);
         }
     }
     if (targets == 0u) {
@@ -317,7 +316,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask) && control_range(q, op, value) != 0u) {
-            return hb_dev_nack(HB_ERR_SEEK_RANGE, q->total);
+            return hb_dev_nack(HB_ERR_SEEK_RANGE, hb_player_total(q));
         }
     }
     if ((op == HB_OP3_LOOPS && value > 0xFFFFu) || (op == HB_OP3_MUTE && value > 1u)) {
