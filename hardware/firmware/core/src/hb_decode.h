@@ -97,13 +97,6 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
     return hb_varint_long(pp, limit);
 }
 
-/* hb_varint out of line, for hb_decode's non-lazy form (hb_instr_decode_bytes: the validator and a
- * streamed play's fetch, a call already): one copy for its delay and its RAMP duration. */
-static HB_NOINLINE uint32_t hb_varint_out(const uint8_t **pp, const uint8_t *limit)
-{
-    return hb_varint(pp, limit);
-}
-
 /* Advances *pp past the varint there without assembling its value: 0, or the error of 1.4's
  * rules in byte order (16, 17, 18), as hb_varint. */
 static HB_ALWAYS_INLINE uint8_t hb_varint_skip(const uint8_t **pp, const uint8_t *limit)
@@ -152,24 +145,14 @@ static HB_ALWAYS_INLINE uint8_t hb_varint_skip(const uint8_t **pp, const uint8_t
     return 0;
 }
 
-/* The value of a varint of 2 to 4 bytes that passed hb_varint or hb_varint_skip: out of line, one
- * copy for the interpreter's two callers (-76 bytes of AVR flash; durations of 128 ticks and
- * more, at most the last RAMP of a tick on each channel). */
-static HB_NOINLINE uint32_t hb_varint_value_long(const uint8_t *p)
-{
-    uint8_t b1 = p[1];
-    if ((b1 & 0x80u) == 0) {
-        return (uint16_t)((p[0] & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
-    }
-    return hb_varint_long(&p, p + HB_VARINT_MAX_BYTES); /* checked: no error */
-}
+/* The value of a varint that passed hb_varint or hb_varint_skip (hb_program.c): out of line, as
+ * the interpreter needs it at most once a tick a channel (a RAMP's duration), and a call is
+ * smaller than its four inline copies. */
+uint32_t hb_varint_value(const uint8_t *p);
 
-/* The value of a varint that passed hb_varint or hb_varint_skip: one byte here, more out of line. */
-static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
-{
-    uint8_t b0 = p[0];
-    return (b0 & 0x80u) == 0 ? b0 : hb_varint_value_long(p);
-}
+/* hb_varint out of line, for the decoders off the interpreter's path (hb_program.c): the same
+ * result and *pp, from hb_varint_skip's checks and hb_varint_value's assembly. */
+uint32_t hb_varint_out_of_line(const uint8_t **pp, const uint8_t *limit);
 
 /* hb_decode's result: the 5-bit delay field, so that the common question "is it due now?" is an
  * 8-bit test. HB_DECODED_EXTENDED: the delay is 31 + a varint, in out->delay. HB_DECODED_ERROR
@@ -183,7 +166,8 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
  * (value, dur, sharp) and, for an extended delay only, out->delay; leaves the rest as it was
  * (after an error, any of them may have been written). `lazy` (a constant at each call): a RAMP's
  * duration is checked but not assembled, out->dur_at points at it (the interpreter needs the value
- * of the last RAMP of a tick on each channel only); else out->dur holds it. */
+ * of the last RAMP of a tick on each channel only), and an extended delay is decoded inline; else
+ * out->dur holds it, and the varints are decoded out of line (hb_varint_out_of_line). */
 static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *limit, hb_instr *out,
                                           uint8_t lazy)
 {
@@ -197,7 +181,7 @@ static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *lim
     out->op = op;
     delay = (uint8_t)(first & 0x1Fu);
     if (delay == HB_DELAY_EXTENDED) {
-        uint32_t v = lazy ? hb_varint(&q, limit) : hb_varint_out(&q, limit);
+        uint32_t v = lazy ? hb_varint(&q, limit) : hb_varint_out_of_line(&q, limit);
         if (v & HB_VARINT_ERROR) {
             return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
         }
@@ -219,7 +203,7 @@ static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *lim
             if (q < limit && (*q & 0x80u) == 0) { /* the common one-byte duration, directly */
                 out->dur = *q++;
             } else {
-                uint32_t v = hb_varint_out(&q, limit);
+                uint32_t v = hb_varint_out_of_line(&q, limit);
                 if (v & HB_VARINT_ERROR) {
                     return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
                 }

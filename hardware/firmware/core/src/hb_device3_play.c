@@ -80,7 +80,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
         if (q->state == HB_PLAYER_FREE || is_old_pending(q, pp->play)) {
             free++;
         } else {
-            total = (uint16_t)(total + hb_player_work(q));
+            total = (uint16_t)(total + hb_player_work(q, d->slot_peak));
         }
     }
     if (free < channels) {
@@ -102,7 +102,7 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
         for (; (m & 1u) == 0u; m >>= 1) {
             c++;
         }
-        hb_player_reserve(q, hb_dev3_interp(d), pp, c, bytes, header, peak);
+        hb_player_reserve(q, hb_dev3_interp(d), pp, c, bytes, header);
         m >>= 1;
         c++;
     }
@@ -255,7 +255,7 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
     }
     case HB_OP3_RATE: pl->rate = (uint16_t)value; break;
     case HB_OP3_LOOPS: pl->loops = (uint16_t)value; break;
-    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : pl->total; break;
+    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : hb_player_total(pl); break;
     case HB_OP3_MUTE:
         pl->flags = (uint8_t)((pl->flags & ~HB_PLAYER_MUTED) | (unsigned)((uint8_t)value << 1)); /* 0, 1 */
         break;
@@ -274,7 +274,7 @@ static uint8_t control_range(const hb_player *q, uint8_t op, uint32_t value)
     if (op == HB_OP3_SEEK && value >= q->loop_end) {
         return HB_ERR_SEEK_RANGE;
     }
-    if (op == HB_OP3_LOOP_END && (value > q->total || (value != 0u && value <= q->pos))) {
+    if (op == HB_OP3_LOOP_END && (value > hb_player_total(q) || (value != 0u && value <= hb_player_pos(q)))) {
         return HB_ERR_SEEK_RANGE;
     }
     return 0;
@@ -307,9 +307,11 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
         if (hb_dev3_matches(q, play, mask)) {
             targets++;
             stream = (uint8_t)(stream | (q->slot == HB_STREAM_SLOT));
-            work = (uint16_t)(work + hb_player_work_at(q, op == HB_OP3_RATE ? (uint16_t)value : q->rate));
+            work = (uint16_t)(work
+                              + hb_player_work_at(q, d->slot_peak,
+                                                  op == HB_OP3_RATE ? (uint16_t)value : q->rate));
         } else {
-            work = (uint16_t)(work + hb_player_work(q));
+            work = (uint16_t)(work + hb_player_work(q, d->slot_peak));
         }
     }
     if (targets == 0u) {
@@ -331,7 +333,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask) && control_range(q, op, value) != 0u) {
-            return hb_dev_nack(HB_ERR_SEEK_RANGE, q->total);
+            return hb_dev_nack(HB_ERR_SEEK_RANGE, hb_player_total(q));
         }
     }
     if ((op == HB_OP3_LOOPS && value > 0xFFFFu) || (op == HB_OP3_MUTE && value > 1u)) {

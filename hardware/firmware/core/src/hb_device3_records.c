@@ -141,7 +141,7 @@ void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
         }
     }
     if (live != NULL) {
-        hb_dev_put_u32(out + 20, live->pos);
+        hb_dev_put_u32(out + 20, hb_player_pos(live));
         out[26] = (uint8_t)(status | (live->flags & HB_PLAYER_PAUSED ? HB_STATUS3_PAUSED : 0u)
                             | (live->flags & HB_PLAYER_MUTED ? HB_STATUS3_MUTED : 0u));
         hb_dev_put_u16(out + 27, live->rate);
