@@ -36,11 +36,10 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_bits(uint8_t b0, uint8_t b1, uint8_t 
 }
 
 /* The varint at *pp of 3 or 4 bytes (its first two have bit 7 set), advancing *pp past it, or its
- * error (*pp unchanged). Out of line, one copy (it was inlined at four places: -484 bytes of AVR
- * flash in 3.0's size build, -706 in the 2.0 images, and -108 more with the advance here): only
- * values from 16,384 reach it, which no tick's hot path needs often: the interpreter's flat loop
- * skips a RAMP's duration without assembling it, and asks for the value of at most the last RAMP
- * of a tick on each channel. */
+ * error (*pp unchanged). Out of line: only an extended delay of 16,415 ticks or more reaches it
+ * (hb_varint, in the interpreter's loop; the other decoders use hb_program.c's). Inline it is 6
+ * bytes smaller in the 3.0 size build and 76-80 in the 2.0 images, 4-16 larger in the 3.0 images
+ * (measured after fit-player's merge; docs/protocol-3-design.md "Flash pass, message layer"). */
 static HB_NOINLINE uint32_t hb_varint_long(const uint8_t **pp, const uint8_t *limit)
 {
     const uint8_t *p = *pp;
