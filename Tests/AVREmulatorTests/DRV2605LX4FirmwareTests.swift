@@ -55,7 +55,7 @@
             let host = try Self.booted()
             let (info, channels) = try host.helloAndDescribe()
             #expect(info.base.version == ProtocolVersion.version3)
-            #expect(info.channelCount == 4 && info.players == 2)
+            #expect(info.channelCount == 4 && info.players == 3)
             #expect(info.base.capabilities.contains(.trim))
             #expect(!info.base.capabilities.contains(.seek), "no SEEK on the ATmega328P (HB_PORT_SEEK 0)")
             try #require(channels.count == 4)
