@@ -43,13 +43,14 @@ static const uint8_t *fuzz_fixup(const uint8_t *program, uint32_t length, uint8_
         hb_header header;
         hb_source body;
         hb_check chk;
+        hb_check_loops loops;
         uint32_t offset = 0;
         memset(&header, 0, sizeof header);
         header.body_length = body_length;
         header.total_ticks = 0xFFFFFFFFu;
         header.flags = copy[3];
         hb_source_flat(&body, copy + HB_HEADER_SIZE, body_length);
-        hb_check_init(&chk, &header, 0);
+        hb_check_init(&chk, &header, &loops);
         for (;;) {
             hb_instr in;
             if (hb_instr_decode(&body, body_length, &offset, &in) != HB_OK

@@ -105,7 +105,7 @@ static void reserve_from(hb_player *pl, uint32_t from)
                                  &header);
     (void)err;
     hb_player_shared_init(&prog_sh, &prog_cfg.base.core);
-    hb_player_reserve(pl, &prog_sh, &pp, 0, prog_memory, &header, prog_dev.slot_peak[0]);
+    hb_player_reserve(pl, &prog_sh, &pp, 0, prog_memory, &header);
     pl->state = HB_PLAYER_PLAYING;
 }
 

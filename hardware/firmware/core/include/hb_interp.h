@@ -1,7 +1,7 @@
 /* The program interpreter (firmware-protocol/PROTOCOL.md, 1.7-1.15): one output sample per
  * tick from a validated program in a flat buffer or a streamed one in a ring.
  *
- * No allocation: the caller owns the hb_interp (180 bytes on AVR, 280 on x86-64) and the
+ * No allocation: the caller owns the hb_interp (149 bytes on AVR, 264 on x86-64) and the
  * program bytes, which must stay unchanged while they play. Typical board loop:
  *
  *     hb_interp_init(&it, &cfg);
@@ -29,6 +29,9 @@
 enum { HB_RAMP_NONE = 0, HB_RAMP_SHORT = 1, HB_RAMP_LONG = 2, HB_RAMP_PENDING = 3, HB_RAMP_PENDING_AT = 4 };
 
 enum { HB_MODE_IDLE = 0, HB_MODE_PLAYING = 1, HB_MODE_BRAKING = 2 };
+
+/* hb_interp_play.flags: a streamed program (a bit no valid header's flags have, rule 4) */
+#define HB_INTERP_STREAMED 0x80u
 
 typedef struct hb_sample {
     uint8_t amp;   /* drive amplitude code */
@@ -92,24 +95,25 @@ typedef struct hb_interp_shared {
 } hb_interp_shared;
 
 typedef struct hb_interp_play {
-    const uint8_t *pc;                         /* flat programs: the next byte to fetch */
-    const uint8_t *end;                        /* flat programs: just past the body */
-    const uint8_t *body;                       /* flat programs: the body's first byte */
-    const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
-    hb_instr next;                             /* the fetched, not yet executed instruction */
+    /* the small fields every tick reads first: an 8-bit AVR reaches a field within 63 bytes of a
+     * pointer with one instruction (and a player's, hb_player.h, too) */
+    uint8_t mode;
+    uint8_t flags; /* the header's flags (HB_FLAG_SHARP), and HB_INTERP_STREAMED */
+    hb_err error;
+    uint8_t voice_count;
+    uint8_t loop_depth;
+    uint16_t wait;       /* ticks after this one until `next` is due: wait_high * 65536 + */
+    uint16_t wait_high;  /* wait, counted down once per tick */
+    const uint8_t *pc;   /* flat programs: the next byte to fetch */
+    const uint8_t *end;  /* flat programs: just past the body */
+    const uint8_t *body; /* flat programs: the body's first byte */
     uint32_t tick;
+    hb_instr next; /* the fetched, not yet executed instruction */
     hb_channel amp;
     hb_channel sharp;
     hb_voice voices[HB_PULSE_VOICES]; /* oldest first */
-    uint16_t wait;                    /* ticks after this one until `next` is due: wait_high * 65536 + */
-    uint16_t wait_high;               /* wait, counted down once per tick */
     uint8_t loop_left[HB_MAX_LOOP_DEPTH];
-    uint8_t loop_depth;
-    uint8_t voice_count;
-    uint8_t mode;
-    hb_err error;
-    uint8_t streamed;
-    uint8_t flags; /* the header's flags (HB_FLAG_SHARP) */
+    const uint8_t *loop_pc[HB_MAX_LOOP_DEPTH]; /* flat programs: each open loop's first body byte */
 } hb_interp_play;
 
 typedef struct hb_interp {

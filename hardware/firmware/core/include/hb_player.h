@@ -60,20 +60,8 @@ typedef struct hb_player_record {
 } hb_player_record;
 
 typedef struct hb_player {
-    hb_interp_play it; /* about to execute program tick it.tick (`done` + 1, 3.4) */
-    hb_player_record record;
-    hb_player_control scheduled[HB_PLAYER_SCHEDULED];
-    uint32_t pos;      /* p: the program tick it outputs */
-    uint32_t loop_end; /* L */
-    uint32_t total;    /* T */
-    /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
-     * only on a sounding player): the tick the new position is output. One field: never both. */
-    uint32_t at;
-    uint16_t rate;
-    uint16_t loops; /* iterations left, the current one included; 0: until stopped */
-    uint16_t iterations;
-    uint16_t gain; /* G, 0..256 */
-    uint16_t brake_left;
+    /* The fields the step and the commands read most come first: an 8-bit AVR reaches a field
+     * within 63 bytes of a pointer with one instruction, further ones with three. */
     uint8_t state; /* HB_PLAYER_* */
     uint8_t flags;
     uint8_t play;
@@ -85,10 +73,23 @@ typedef struct hb_player {
     uint8_t priority;
     uint8_t duck;
     uint8_t phi;
-    uint8_t peak; /* the program's peak (3.1), HB_STREAM_WORK for the stream */
     uint8_t scheduled_count;
     uint8_t held_amp; /* the source sample of its last step that was not frozen (3.6) */
     uint8_t held_sharp;
+    uint16_t rate;
+    uint16_t loops; /* iterations left, the current one included; 0: until stopped */
+    uint16_t iterations;
+    uint16_t gain;     /* G, 0..256 */
+    uint32_t loop_end; /* L */
+    /* While PENDING with HB_PLAYER_AT: the start tick; while PLAYING with HB_PLAYER_SEEK_FADE (set
+     * only on a sounding player): the tick the new position is output; while BRAKING: the brake
+     * steps left (hb_player_brake). One field: never two of them at once. */
+    uint32_t at;
+    /* about to execute program tick it.tick: p + 1 (`done` + 1, 3.4), or p itself while
+     * HB_PLAYER_FRESH (hb_player_pos) */
+    hb_interp_play it;
+    hb_player_record record;
+    hb_player_control scheduled[HB_PLAYER_SCHEDULED];
 } hb_player;
 
 /* What PLAY gives each of its players (3.11). */
@@ -120,20 +121,29 @@ void hb_player_shared_init(hb_interp_shared *sh, const hb_config *core);
 
 /* An accepted PLAY's player on `channel` (3.3): PENDING with the play's parameters, its
  * interpreter in the state at `from` (3.5, computed now). `program` is a committed slot's bytes,
- * `header` its header as validated, `peak` its peak; `sh` the players' shared part. For the
- * stream (slot HB_STREAM_SLOT) `program` is NULL and the interpreter is loaded at the start. */
+ * `header` its header as validated; `sh` the players' shared part. For the stream (slot
+ * HB_STREAM_SLOT) `program` is NULL and the interpreter is loaded at the start. */
 void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params *p, uint8_t channel,
-                       const uint8_t *program, const hb_header *header, uint8_t peak);
+                       const uint8_t *program, const hb_header *header);
 
 /* The state at program tick k (3.5), by the instruction-bounded method (hb_player_seek.c): the
  * interpreter from the start of the program it plays, delays and whole loop iterations skipped in
  * closed form. Sets p = k, phase 0, fresh. Returns the instructions it decoded and executed. */
 uint32_t hb_player_seek(hb_player *pl, hb_interp_shared *sh, uint32_t k);
 
-/* The executions the player may need in one step (3.9): peak * ceil(rate / 256), 9 for the
- * stream; 0 when FREE or BRAKING. */
-uint16_t hb_player_work(const hb_player *pl);
-uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate);
+/* p (3.4): the program tick the player outputs (its last one, or while HB_PLAYER_FRESH the
+ * next); the interpreter's tick less one, or the tick itself while fresh. */
+uint32_t hb_player_pos(const hb_player *pl);
+
+/* T (3.1): the total_ticks of the program it plays, read from the slot's header (a busy slot does
+ * not change, 3.3); 0 for the stream. */
+uint32_t hb_player_total(const hb_player *pl);
+
+/* The executions the player may need in one step (3.9): peak * ceil(rate / 256), with the peak
+ * of its slot in `slot_peak` (the device's, COMMIT's: a busy slot does not change, 3.3), 9 for
+ * the stream; 0 when FREE or BRAKING. */
+uint16_t hb_player_work(const hb_player *pl, const uint8_t *slot_peak);
+uint16_t hb_player_work_at(const hb_player *pl, const uint8_t *slot_peak, uint16_t rate);
 
 /* Counts for ducking at step n (3.6): PLAYING, not paused, muted, or in a seek's fade (which ends
  * at `at`: from that step on it sounds, 3.5). */

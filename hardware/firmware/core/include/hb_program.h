@@ -55,6 +55,10 @@ typedef struct hb_instr {
 HB_MUST_CHECK hb_err hb_header_parse(const uint8_t *bytes, uint32_t length, const hb_config *cfg,
                                      hb_header *out);
 
+/* T, the header's total_ticks, of a program whose header passed hb_header_parse (the bytes from
+ * the header's first). */
+uint32_t hb_program_total_ticks(const uint8_t *program);
+
 /* The same for a device that takes programs of `format` (HB_FORMAT_VERSION or
  * HB_FORMAT_VERSION_3): rule 3 reads "version is not `format`". */
 HB_MUST_CHECK hb_err hb_header_parse_format(const uint8_t *bytes, uint32_t length, const hb_config *cfg,

@@ -15,21 +15,26 @@
 #define HB_MAX_RUN 9u      /* 1.6 (d), (e): most instructions one tick executes */
 #define HB_HEAD_OPEN 0x80u /* loop_head / first: still counting (the low bits: run when it opened) */
 
+/* A whole program's open loops. A streamed program has none (1.6 (b)), so a stream's checker,
+ * which the interpreter keeps for as long as the stream plays, holds none. */
+typedef struct hb_check_loops {
+    uint32_t start[HB_MAX_LOOP_DEPTH]; /* time of each open LOOP */
+    uint8_t count[HB_MAX_LOOP_DEPTH];
+    uint8_t head[HB_MAX_LOOP_DEPTH]; /* 1.6 (e): each open loop's head */
+} hb_check_loops;
+
 typedef struct hb_check {
-    uint32_t loop_start[HB_MAX_LOOP_DEPTH]; /* time of each open LOOP */
-    uint32_t time; /* current instruction's time, first iteration of every open loop */
-    uint32_t total_ticks;
-    uint32_t body_length;
-    uint8_t loop_count[HB_MAX_LOOP_DEPTH];
-    uint8_t loop_head[HB_MAX_LOOP_DEPTH]; /* 1.6 (e): each open loop's head */
-    uint8_t first;                        /* 1.6 (e): the instructions tick 0 executes */
+    const hb_header *header; /* the program's: T, the body's length, its flags */
+    hb_check_loops *loops;   /* NULL: a streamed program, LOOP and ENDLOOP are errors */
+    uint32_t time;           /* current instruction's time, first iteration of every open loop */
+    uint8_t first;           /* 1.6 (e): the instructions tick 0 executes */
     uint8_t depth;
     uint8_t run;
-    uint8_t flags;
-    uint8_t streamed; /* 1: LOOP and ENDLOOP are errors */
 } hb_check;
 
-void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed);
+/* A checker for a program with `header` (the caller's, unchanged while it checks): a whole one with
+ * room for its loops in `loops` (the caller's too), or a streamed one (`loops` NULL). */
+void hb_check_init(hb_check *chk, const hb_header *header, hb_check_loops *loops);
 
 /* Rules (b)-(e) and the END rules of 1.6 for the next instruction in byte order;
  * `end_offset` is the body offset just past it. HB_OK means the instruction is acceptable (for

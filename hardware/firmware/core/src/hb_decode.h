@@ -24,10 +24,6 @@
  * not written yet: the per-byte rules of 1.6 (a) and 1.14. */
 HB_MUST_CHECK hb_err hb_decode_missing(uint8_t n, uint32_t at, uint8_t count, uint32_t body_length);
 
-/* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
- * or its error. Inlined like the rest: a call from the interpreter's loop costs it the registers
- * it keeps across the call, more than the decoding itself (1.15's worst ticks are nine ramps with
- * 4-byte durations). */
 /* The 28 bits of a varint from its bytes (b2, b3 are 0 where it is shorter), byte by byte: an 8-bit
  * CPU compiles 32-bit shifts by 7, 14 and 21 into loops of one-bit shifts, but shifts by whole
  * bytes into register moves. `top` goes into bits 28..31. */
@@ -39,14 +35,16 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_bits(uint8_t b0, uint8_t b1, uint8_t 
            | (uint8_t)((b0 & 0x7Fu) | (uint8_t)(b1 << 7));
 }
 
-/* The varint at p of 3 or 4 bytes (its first two have bit 7 set) with its length in bits 28..30,
- * or its error. Inlined like the rest: a call from the interpreter's loop costs it the registers
- * it keeps across the call, more than the decoding itself (1.15's worst ticks are nine ramps with
- * 4-byte durations). */
-static HB_ALWAYS_INLINE uint32_t hb_varint_long(const uint8_t *p, const uint8_t *limit)
+/* The varint at *pp of 3 or 4 bytes (its first two have bit 7 set), advancing *pp past it, or its
+ * error (*pp unchanged). Out of line: only an extended delay of 16,415 ticks or more reaches it
+ * (hb_varint, in the interpreter's loop; the other decoders use hb_program.c's). Inline it is 6
+ * bytes smaller in the 3.0 size build and 76-80 in the 2.0 images, 4-16 larger in the 3.0 images
+ * (measured after fit-player's merge; docs/protocol-3-design.md "Flash pass, message layer"). */
+static HB_NOINLINE uint32_t hb_varint_long(const uint8_t **pp, const uint8_t *limit)
 {
-    uint8_t b2, b3 = 0, top = 3u << 4; /* the length, 3 */
-    if (limit - p <= 2) {              /* bytes 0 and 1 are there with bit 7 set */
+    const uint8_t *p = *pp;
+    uint8_t b2, b3 = 0, n = 3;
+    if (limit - p <= 2) { /* bytes 0 and 1 are there with bit 7 set */
         return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
     }
     b2 = p[2];
@@ -61,11 +59,12 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_long(const uint8_t *p, const uint8_t 
         if (b3 == 0) {
             return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
         }
-        top = 4u << 4;
+        n = 4;
     } else if (b2 == 0) {
         return HB_VARINT_ERROR | HB_ERR_VARINT_NONCANONICAL;
     }
-    return hb_varint_bits(p[0], p[1], b2, b3, top);
+    *pp = p + n;
+    return hb_varint_bits(p[0], p[1], b2, b3, 0);
 }
 
 /* The varint at *pp, advancing *pp past it on success. The rules of 1.4 in byte order: a byte
@@ -75,7 +74,6 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
 {
     const uint8_t *p = *pp;
     uint8_t b0, b1;
-    uint32_t value;
     if (p >= limit) {
         return HB_VARINT_ERROR | HB_ERR_TRUNCATED;
     }
@@ -95,13 +93,7 @@ static HB_ALWAYS_INLINE uint32_t hb_varint(const uint8_t **pp, const uint8_t *li
         *pp = p + 2;
         return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
     }
-    value = hb_varint_long(p, limit);
-    if ((value & HB_VARINT_ERROR) == 0) {
-        uint8_t top = (uint8_t)(value >> 24);
-        *pp = p + (top >> 4);
-        value = (uint32_t)((uint32_t)(uint8_t)(top & 0x0Fu) << 24) | (value & 0x00FFFFFFu);
-    }
-    return value;
+    return hb_varint_long(pp, limit);
 }
 
 /* Advances *pp past the varint there without assembling its value: 0, or the error of 1.4's
@@ -152,20 +144,14 @@ static HB_ALWAYS_INLINE uint8_t hb_varint_skip(const uint8_t **pp, const uint8_t
     return 0;
 }
 
-/* The value of a varint that passed hb_varint or hb_varint_skip. */
-static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
-{
-    uint8_t b0 = p[0], b1, b2;
-    if ((b0 & 0x80u) == 0) {
-        return b0;
-    }
-    b1 = p[1];
-    if ((b1 & 0x80u) == 0) {
-        return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
-    }
-    b2 = p[2];
-    return hb_varint_bits(b0, b1, b2, (b2 & 0x80u) ? p[3] : 0u, 0);
-}
+/* The value of a varint that passed hb_varint or hb_varint_skip (hb_program.c): out of line, as
+ * the interpreter needs it at most once a tick a channel (a RAMP's duration), and a call is
+ * smaller than its four inline copies. */
+uint32_t hb_varint_value(const uint8_t *p);
+
+/* hb_varint out of line, for the decoders off the interpreter's path (hb_program.c): the same
+ * result and *pp, from hb_varint_skip's checks and hb_varint_value's assembly. */
+uint32_t hb_varint_out_of_line(const uint8_t **pp, const uint8_t *limit);
 
 /* hb_decode's result: the 5-bit delay field, so that the common question "is it due now?" is an
  * 8-bit test. HB_DECODED_EXTENDED: the delay is 31 + a varint, in out->delay. HB_DECODED_ERROR
@@ -179,7 +165,8 @@ static HB_ALWAYS_INLINE uint32_t hb_varint_value(const uint8_t *p)
  * (value, dur, sharp) and, for an extended delay only, out->delay; leaves the rest as it was
  * (after an error, any of them may have been written). `lazy` (a constant at each call): a RAMP's
  * duration is checked but not assembled, out->dur_at points at it (the interpreter needs the value
- * of the last RAMP of a tick on each channel only); else out->dur holds it. */
+ * of the last RAMP of a tick on each channel only), and an extended delay is decoded inline; else
+ * out->dur holds it, and the varints are decoded out of line (hb_varint_out_of_line). */
 static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *limit, hb_instr *out,
                                           uint8_t lazy)
 {
@@ -193,7 +180,7 @@ static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *lim
     out->op = op;
     delay = (uint8_t)(first & 0x1Fu);
     if (delay == HB_DELAY_EXTENDED) {
-        uint32_t v = hb_varint(&q, limit);
+        uint32_t v = lazy ? hb_varint(&q, limit) : hb_varint_out_of_line(&q, limit);
         if (v & HB_VARINT_ERROR) {
             return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
         }
@@ -215,7 +202,7 @@ static HB_ALWAYS_INLINE uint8_t hb_decode(const uint8_t **pp, const uint8_t *lim
             if (q < limit && (*q & 0x80u) == 0) { /* the common one-byte duration, directly */
                 out->dur = *q++;
             } else {
-                uint32_t v = hb_varint(&q, limit);
+                uint32_t v = hb_varint_out_of_line(&q, limit);
                 if (v & HB_VARINT_ERROR) {
                     return (uint8_t)(HB_DECODED_ERROR | (uint8_t)v);
                 }

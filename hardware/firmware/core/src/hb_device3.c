@@ -122,7 +122,7 @@ static void send_stopped(hb_device3 *d)
     uint32_t stopped = d->stopped; /* shifted one player a turn: no u32 shift by a count */
     for (; stopped != 0u; stopped >>= 1, q++) {
         if (stopped & 1u) {
-            hb_dev3_notice(d, HB_EVENT_STOPPED, q->play, q->channel, q->slot, HB_STOPPED_BY_HOST, d->dev.now);
+            hb_dev3_notice_of(d, q, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
         }
     }
     d->stopped = 0;

@@ -29,15 +29,32 @@ void hb_dev3_settle_stream(hb_device3 *d)
     hb_dev_stream_close(&d->dev);
 }
 
+/* Work figures add up in 16 bits: a player's is at most 255 (a peak) x 4 (ceil(HB_RATE_MAX / 256)),
+ * so a pool of 32 and a new play on 16 channels come to at most 48 x 1,020 = 48,960. */
+typedef char WORK_FITS_U16[(HB_DEVICE3_MAX_PLAYERS <= 32u && HB_RATE_MAX <= 1024u) ? 1 : -1];
+
+/* A STOP's brake flag is the offset of the scheduled STOP_BRAKE from STOP (STOP_OPS), and a MUTE's
+ * value (0 or 1, CONTROL's check) shifted by one is the player's MUTED flag. */
+typedef char STOP_OPS[(HB_OP3_STOP_BRAKE == HB_OP3_STOP + 1u && HB_STOP3_BRAKE == 1u && HB_PLAYER_MUTED == 2u)
+                          ? 1
+                          : -1];
+
+/* PLAY's flag bits moved to the player's by three shifts (PLAY_FLAGS_MOVE). */
+typedef char PLAY_FLAGS_MOVE[(HB_PLAY3_AT << 6 == HB_PLAYER_AT && HB_PLAY3_SUM << 1 == HB_PLAYER_SUM
+                              && HB_PLAY3_CUT << 1 == HB_PLAYER_CUT && HB_PLAY3_MUTED >> 2 == HB_PLAYER_MUTED)
+                                 ? 1
+                                 : -1];
+
 static uint8_t rate_valid(uint16_t rate)
 {
     return (uint8_t)(rate >= HB_RATE_MIN && rate <= HB_RATE_MAX);
 }
 
-/* A channel mask naming a channel the device does not have. */
+/* A channel mask naming a channel the device does not have (channel_count is 1..16: a shift by
+ * 0..15, bit channel_count - 1 and below shifted to 1 and 0). */
 static uint8_t mask_beyond(const hb_device3 *d, uint16_t mask)
 {
-    return (uint8_t)(d->cfg->channel_count < 16u && ((unsigned)mask >> d->cfg->channel_count) != 0u);
+    return (uint8_t)(((unsigned)mask >> (uint8_t)(d->cfg->channel_count - 1u)) > 1u);
 }
 
 static uint8_t is_old_pending(const hb_player *pl, uint8_t play)
@@ -46,28 +63,30 @@ static uint8_t is_old_pending(const hb_player *pl, uint8_t play)
 }
 
 /* PLAY's checks 6 and 7 (3.11), then the reservation: one FREE player per channel (the pending
- * play of the same id cancelled first), in pool order for the channels in ascending order. */
+ * play of the same id cancelled first), in pool order for the channels in ascending order. The
+ * mask names only channels the device has (PLAY checked it): its bits, lowest first, are the
+ * channels. A stream's work figure is HB_STREAM_WORK at 1x (PLAY checked its rate). */
 static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, const hb_header *header)
 {
     uint8_t i, c, channels = 0, free = 0;
-    uint16_t per = header != NULL ? (uint16_t)(d->slot_peak[pp->slot] * ((pp->rate + 255u) / 256u))
-                                  : (uint16_t)HB_STREAM_WORK;
-    uint32_t total = 0;
+    uint8_t peak = header != NULL ? d->slot_peak[pp->slot] : (uint8_t)HB_STREAM_WORK;
+    const uint8_t *bytes = header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL;
+    uint16_t m, total = 0; /* u16: see WORK_FITS_U16 */
     hb_player *q;
-    for (c = 0; c < d->cfg->channel_count; c++) {
-        channels = (uint8_t)(channels + hb_dev3_in_mask(mask, c));
+    for (m = mask; m != 0u; m = (uint16_t)(m & (m - 1u))) {
+        channels++;
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (q->state == HB_PLAYER_FREE || is_old_pending(q, pp->play)) {
             free++;
         } else {
-            total += hb_player_work(q);
+            total = (uint16_t)(total + hb_player_work(q, d->slot_peak));
         }
     }
     if (free < channels) {
         return hb_dev_nack(HB_ERR_NO_PLAYER, free);
     }
-    total += (uint32_t)per * channels;
+    total = (uint16_t)(total + (uint16_t)(peak * ((pp->rate + 255u) / 256u)) * channels);
     if (total > d->cfg->work_budget) {
         return hb_dev_nack(HB_ERR_WORK_LIMIT, total);
     }
@@ -76,19 +95,15 @@ static reply reserve(hb_device3 *d, const hb_play_params *pp, uint16_t mask, con
             q->state = HB_PLAYER_FREE; /* replaced before it started: not reported */
         }
     }
-    for (i = 0, c = 0, q = d->players; i < d->cfg->players && c < d->cfg->channel_count; i++, q++) {
+    for (i = 0, c = 0, m = mask, q = d->players; i < d->cfg->players && m != 0u; i++, q++) {
         if (q->state != HB_PLAYER_FREE) {
             continue;
         }
-        while (c < d->cfg->channel_count && !hb_dev3_in_mask(mask, c)) {
+        for (; (m & 1u) == 0u; m >>= 1) {
             c++;
         }
-        if (c == d->cfg->channel_count) {
-            break;
-        }
-        hb_player_reserve(q, hb_dev3_interp(d), pp, c,
-                          header != NULL ? hb_dev_slot_bytes(&d->dev, pp->slot) : NULL, header,
-                          header != NULL ? d->slot_peak[pp->slot] : (uint8_t)HB_STREAM_WORK);
+        hb_player_reserve(q, hb_dev3_interp(d), pp, c, bytes, header);
+        m >>= 1;
         c++;
     }
     hb_dev_wake_request(&d->dev);
@@ -109,10 +124,8 @@ reply hb_dev3_cmd_play(hb_device3 *d, const uint8_t *p, uint8_t n, uint8_t seq)
     pp.play = p[0];
     pp.slot = p[3];
     pp.seq = seq;
-    pp.flags =
-        (uint8_t)(((flags & HB_PLAY3_AT) ? HB_PLAYER_AT : 0u) | ((flags & HB_PLAY3_SUM) ? HB_PLAYER_SUM : 0u)
-                  | ((flags & HB_PLAY3_CUT) ? HB_PLAYER_CUT : 0u)
-                  | ((flags & HB_PLAY3_MUTED) ? HB_PLAYER_MUTED : 0u));
+    pp.flags = (uint8_t)(((flags & HB_PLAY3_AT) << 6) | ((flags & (HB_PLAY3_SUM | HB_PLAY3_CUT)) << 1)
+                         | ((flags & HB_PLAY3_MUTED) >> 2)); /* PLAY_FLAGS_MOVE */
     pp.at = hb_dev_get_u32(p + 5);
     pp.scale = p[9];
     pp.offset = (int8_t)(p[10] <= 127u ? (int)p[10] : (int)p[10] - 256);
@@ -188,7 +201,7 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     uint8_t play, flags, i;
     uint16_t mask, all;
-    uint32_t at;
+    uint32_t at, bit;
     hb_player *q;
     if (n < HB_LEN3_STOP) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
@@ -201,11 +214,11 @@ reply hb_dev3_cmd_stop(hb_device3 *d, const uint8_t *p, uint8_t n)
         return hb_dev_nack(HB_ERR_BAD_PARAM, 0);
     }
     if ((flags & HB_STOP3_AT) && hb_dev_tick_diff(at, d->dev.now) > 0) {
-        return schedule(d, play, mask, (flags & HB_STOP3_BRAKE) ? HB_OP3_STOP_BRAKE : HB_OP3_STOP, at);
+        return schedule(d, play, mask, (uint8_t)(HB_OP3_STOP + (flags & HB_STOP3_BRAKE)), at); /* STOP_OPS */
     }
-    for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
+    for (i = 0, q = d->players, bit = 1; i < d->cfg->players; i++, q++, bit <<= 1) {
         if (hb_dev3_matches(q, play, mask)) {
-            hb_dev3_stop_player(d, q, (uint8_t)(flags & HB_STOP3_BRAKE), 1);
+            hb_dev3_stop_player(d, q, (uint8_t)(flags & HB_STOP3_BRAKE), bit);
         }
     }
     all = (uint16_t)(0xFFFFu >> (16u - d->cfg->channel_count)); /* channel_count is 1..16 */
@@ -242,9 +255,9 @@ uint32_t hb_dev3_apply(hb_device3 *d, hb_player *pl, uint8_t op, uint32_t value)
     }
     case HB_OP3_RATE: pl->rate = (uint16_t)value; break;
     case HB_OP3_LOOPS: pl->loops = (uint16_t)value; break;
-    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : pl->total; break;
+    case HB_OP3_LOOP_END: pl->loop_end = value != 0u ? value : hb_player_total(pl); break;
     case HB_OP3_MUTE:
-        pl->flags = (uint8_t)(value ? (pl->flags | HB_PLAYER_MUTED) : (pl->flags & ~HB_PLAYER_MUTED));
+        pl->flags = (uint8_t)((pl->flags & ~HB_PLAYER_MUTED) | (unsigned)((uint8_t)value << 1)); /* 0, 1 */
         break;
     case HB_OP3_PRIORITY:
         pl->priority = (uint8_t)(value & 0xFFu);
@@ -261,7 +274,7 @@ static uint8_t control_range(const hb_player *q, uint8_t op, uint32_t value)
     if (op == HB_OP3_SEEK && value >= q->loop_end) {
         return HB_ERR_SEEK_RANGE;
     }
-    if (op == HB_OP3_LOOP_END && (value > q->total || (value != 0u && value <= q->pos))) {
+    if (op == HB_OP3_LOOP_END && (value > hb_player_total(q) || (value != 0u && value <= hb_player_pos(q)))) {
         return HB_ERR_SEEK_RANGE;
     }
     return 0;
@@ -271,7 +284,8 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     uint8_t play, op, flags, i, targets = 0, stream = 0;
     uint16_t mask;
-    uint32_t at, value, work = 0, effect;
+    uint16_t work = 0; /* WORK_FITS_U16 */
+    uint32_t at, value, effect;
     hb_player *q;
     if (n < HB_LEN3_CONTROL) {
         return hb_dev_nack(HB_ERR_BAD_LENGTH, 0);
@@ -293,9 +307,11 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
         if (hb_dev3_matches(q, play, mask)) {
             targets++;
             stream = (uint8_t)(stream | (q->slot == HB_STREAM_SLOT));
-            work += hb_player_work_at(q, op == HB_OP3_RATE ? (uint16_t)value : q->rate);
+            work = (uint16_t)(work
+                              + hb_player_work_at(q, d->slot_peak,
+                                                  op == HB_OP3_RATE ? (uint16_t)value : q->rate));
         } else {
-            work += hb_player_work(q);
+            work = (uint16_t)(work + hb_player_work(q, d->slot_peak));
         }
     }
     if (targets == 0u) {
@@ -317,7 +333,7 @@ reply hb_dev3_cmd_control(hb_device3 *d, const uint8_t *p, uint8_t n)
     }
     for (i = 0, q = d->players; i < d->cfg->players; i++, q++) {
         if (hb_dev3_matches(q, play, mask) && control_range(q, op, value) != 0u) {
-            return hb_dev_nack(HB_ERR_SEEK_RANGE, q->total);
+            return hb_dev_nack(HB_ERR_SEEK_RANGE, hb_player_total(q));
         }
     }
     if ((op == HB_OP3_LOOPS && value > 0xFFFFu) || (op == HB_OP3_MUTE && value > 1u)) {

@@ -66,6 +66,10 @@ void hb_dev3_settle_stream(hb_device3 *d);
 /* TELEMETRY (3.11), sent now. */
 void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot, uint8_t code,
                     uint32_t tick);
+/* Channel `channel`'s B (its configuration's brake ticks). */
+uint16_t hb_dev3_brake_ticks(const hb_device3 *d, uint8_t channel);
+/* TELEMETRY of a player's play (its play, channel and slot), sent now. */
+void hb_dev3_notice_of(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick);
 /* The record of (play, channel), NULL if none. */
 hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel);
 /* The newest record of pl's (play, channel), if any, ends with `state`, `code` at `tick`. */
@@ -78,8 +82,10 @@ hb_player_record *hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t 
                                     uint32_t tick);
 /* A player's new record: its play starts (STARTED), or ends pending (FAULT, `code`). */
 void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t state, uint8_t code, uint32_t tick);
-/* STOPPED for a player a STOP ended, now (its record at once, the notice after the ACK). */
-void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after);
+/* STOPPED for a player a STOP or a control ended: `after` 0, the notice now; else the player's bit
+ * in `stopped` (1 << its index, which the caller's loop shifts along: no division by the
+ * player's size, no u32 shift by a count), its record now and the notice after the ACK. */
+void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint32_t after);
 void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n);
 
 #endif

@@ -72,7 +72,10 @@ reply hb_dev3_cmd_stream_open(hb_device3 *d, const uint8_t *p, uint8_t n)
 {
     uint8_t copy[HB_LEN_STREAM_OPEN];
     uint8_t i, length = n < HB_LEN_STREAM_OPEN ? n : (uint8_t)HB_LEN_STREAM_OPEN;
-    if (n >= HB_LEN_STREAM_OPEN && hb_dev_stream_capacity(&d->dev) != 0u) {
+    if (hb_dev_stream_capacity(&d->dev) == 0u) { /* 2.0's NACK (BAD_LENGTH, UNSUPPORTED) reads no byte */
+        return hb_dev_cmd_stream_open(&d->dev, p, n);
+    }
+    if (n >= HB_LEN_STREAM_OPEN) {
         for (i = 0; i < d->cfg->players; i++) {
             if (d->players[i].state == HB_PLAYER_PENDING && d->players[i].slot == HB_STREAM_SLOT) {
                 return hb_dev_nack(HB_ERR_SLOT_BUSY, 0);

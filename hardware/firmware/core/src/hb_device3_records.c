@@ -6,8 +6,13 @@
 
 #include "hb_device3_private.h"
 
-void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot, uint8_t code,
-                    uint32_t tick)
+HB_NOINLINE uint16_t hb_dev3_brake_ticks(const hb_device3 *d, uint8_t channel)
+{
+    return d->cfg->channels[channel].brake_ticks;
+}
+
+HB_NOINLINE void hb_dev3_notice(hb_device3 *d, uint8_t event, uint8_t play, uint8_t channel, uint8_t slot,
+                                uint8_t code, uint32_t tick)
 {
     uint8_t p[HB_LEN3_TELEMETRY];
     p[0] = event;
@@ -32,8 +37,8 @@ hb_player_record *hb_dev3_record(hb_device3 *d, uint8_t play, uint8_t channel)
     return NULL;
 }
 
-HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state,
-                                                 uint8_t code, uint32_t tick)
+hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player *pl, uint8_t state, uint8_t code,
+                                     uint32_t tick)
 {
     hb_player_record *r = hb_dev3_record(d, pl->play, pl->channel);
     if (r != NULL) {
@@ -44,10 +49,15 @@ HB_NOINLINE hb_player_record *hb_dev3_record_end(hb_device3 *d, const hb_player 
     return r;
 }
 
+void hb_dev3_notice_of(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code, uint32_t tick)
+{
+    hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
+}
+
 hb_player_record *hb_dev3_telemetry(hb_device3 *d, const hb_player *pl, uint8_t event, uint8_t code,
                                     uint32_t tick)
 {
-    hb_dev3_notice(d, event, pl->play, pl->channel, pl->slot, code, tick);
+    hb_dev3_notice_of(d, pl, event, code, tick);
     return event >= HB_EVENT_FINISHED ? hb_dev3_record_end(d, pl, event, code, tick) : NULL;
 }
 
@@ -70,17 +80,16 @@ HB_NOINLINE void hb_dev3_record_begin(hb_device3 *d, hb_player *pl, uint8_t stat
     r->code = code;
 }
 
-HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint8_t after)
+HB_NOINLINE void hb_dev3_stop_player(hb_device3 *d, hb_player *pl, uint8_t brake, uint32_t after)
 {
     if (pl->state == HB_PLAYER_PLAYING) {
-        uint8_t index = (uint8_t)(pl - d->players);
-        if (after) { /* the record now, the notice after the ACK */
+        if (after != 0u) { /* the record now, the notice after the ACK */
             (void)hb_dev3_record_end(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
-            d->stopped |= (uint32_t)1u << index;
+            d->stopped |= after;
         } else {
             (void)hb_dev3_telemetry(d, pl, HB_EVENT_STOPPED, HB_STOPPED_BY_HOST, d->dev.now);
         }
-        hb_player_brake(pl, brake ? d->cfg->channels[pl->channel].brake_ticks : 0u);
+        hb_player_brake(pl, brake ? hb_dev3_brake_ticks(d, pl->channel) : 0u);
     } else {
         pl->state = HB_PLAYER_FREE;
     }
@@ -117,13 +126,12 @@ void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
     if (r != NULL) {
         const hb_player *owner =
             (const hb_player *)(const void *)((const uint8_t *)r - offsetof(hb_player, record));
-        uint16_t first = r->first < HB_PLAY_FIRST_NONE - 1u ? r->first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
         out[6] = r->state;
         out[7] = r->seq;
         out[8] = r->slot;
         out[9] = r->code;
         hb_dev_put_u32(out + 10, r->start);
-        hb_dev_put_u16(out + 14, r->first == HB_PLAY_FIRST_NONE ? HB_PLAY_FIRST_NONE : first);
+        hb_dev_put_u16(out + 14, r->first); /* as recorded: NONE, or the delay, at most NONE - 1 */
         hb_dev_put_u32(out + 16, r->end);
         if (owner->state == HB_PLAYER_PLAYING && owner->play == p[0] && owner->channel == p[1]) {
             live = owner;
@@ -133,7 +141,7 @@ void hb_dev3_on_query(hb_device3 *d, uint8_t seq, const uint8_t *p, uint8_t n)
         }
     }
     if (live != NULL) {
-        hb_dev_put_u32(out + 20, live->pos);
+        hb_dev_put_u32(out + 20, hb_player_pos(live));
         out[26] = (uint8_t)(status | (live->flags & HB_PLAYER_PAUSED ? HB_STATUS3_PAUSED : 0u)
                             | (live->flags & HB_PLAYER_MUTED ? HB_STATUS3_MUTED : 0u));
         hb_dev_put_u16(out + 27, live->rate);

@@ -10,90 +10,72 @@ static HB_NOINLINE void cancel_pending(hb_device3 *d, hb_player *q, uint8_t code
     if (q->slot == HB_STREAM_SLOT) {
         hb_dev_stream_close(&d->dev);
     }
-    hb_dev3_notice(d, HB_EVENT_FAULT, q->play, q->channel, q->slot, code, n);
+    hb_dev3_notice_of(d, q, HB_EVENT_FAULT, code, n);
     hb_dev3_record_begin(d, q, HB_EVENT_FAULT, code, n);
     q->state = HB_PLAYER_FREE;
 }
 
 /* 1. Every PENDING or PLAYING player on `channel` (0xFF: every channel) ends with FAULT `code`: a
- * PLAYING one brakes from this step, a PENDING one is cancelled with a record (as 2.19). */
-static void fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t n)
+ * PLAYING one brakes from this step, a PENDING one is cancelled with a record (as 2.19). Returns
+ * whether there was any such player (so that no search for one comes first). */
+static uint8_t fault_players(hb_device3 *d, uint8_t channel, uint8_t code, uint32_t n)
 {
-    uint8_t i, count = d->cfg->players;
+    uint8_t i, count = d->cfg->players, any = 0;
     hb_player *q;
     for (i = 0, q = d->players; i < count; i++, q++) {
         if (!hb_dev3_live(q) || (channel != 0xFFu && q->channel != channel)) {
             continue;
         }
+        any = 1;
         if (q->state == HB_PLAYER_PLAYING) {
             (void)hb_dev3_telemetry(d, q, HB_EVENT_FAULT, code, n);
-            hb_player_brake(q, d->cfg->channels[q->channel].brake_ticks);
+            hb_player_brake(q, hb_dev3_brake_ticks(d, q->channel));
         } else {
             cancel_pending(d, q, code, n);
         }
         q->scheduled_count = 0;
     }
-}
-
-static uint8_t any_live(const hb_device3 *d, uint8_t channel)
-{
-    uint8_t i;
-    for (i = 0; i < d->cfg->players; i++) {
-        if (hb_dev3_live(&d->players[i]) && (channel == 0xFFu || d->players[i].channel == channel)) {
-            return 1;
-        }
-    }
-    return 0;
+    return any;
 }
 
 static void step_faults(hb_device3 *d, uint32_t n)
 {
     uint8_t c;
     hb_channel3 *ch = d->channels;
-    if (d->dev.watchdog != 0u && d->dev.silence >= d->dev.watchdog && any_live(d, 0xFFu)) {
-        fault_players(d, 0xFFu, HB_ERR_WATCHDOG, n);
+    if (d->dev.watchdog != 0u && d->dev.silence >= d->dev.watchdog) { /* fault_players skips the idle */
+        (void)fault_players(d, 0xFFu, HB_ERR_WATCHDOG, n);
     }
     for (c = 0; c < d->cfg->channel_count; c++, ch++) {
         if (ch->fault != ch->fault_sent) {
             ch->fault_sent = ch->fault;
-            if (ch->fault != 0u) {
-                if (any_live(d, c)) {
-                    fault_players(d, c, ch->fault, n);
-                } else {
-                    hb_dev3_notice(d, HB_EVENT_FAULT, HB_NO_PLAY, c, HB_NO_SLOT, ch->fault, n);
-                }
+            if (ch->fault != 0u && !fault_players(d, c, ch->fault, n)) { /* an idle channel's fault */
+                hb_dev3_notice(d, HB_EVENT_FAULT, HB_NO_PLAY, c, HB_NO_SLOT, ch->fault, n);
             }
         }
     }
 }
 
-/* 2. Scheduled controls due at n, player by player, earliest first, equal ticks in arrival order. */
+/* 2. Scheduled controls due at n, player by player, earliest first, equal ticks in arrival order.
+ * Due means at n exactly: a control is kept only for a later tick (3.7) and the step runs at every
+ * tick, so none is ever older; a player's list is in arrival order. */
 static void step_scheduled(hb_device3 *d, uint32_t n)
 {
     uint8_t i, count = d->cfg->players;
     hb_player *q;
     for (i = 0, q = d->players; i < count; i++, q++) {
-        while (q->scheduled_count != 0u) {
-            uint8_t k, best = 0xFFu;
-            for (k = 0; k < q->scheduled_count; k++) {
-                int32_t due = hb_dev_tick_diff(n, q->scheduled[k].at);
-                if (due >= 0
-                    && (best == 0xFFu || hb_dev_tick_diff(q->scheduled[k].at, q->scheduled[best].at) < 0)) {
-                    best = k;
-                }
+        uint8_t k = 0;
+        while (k < q->scheduled_count) {
+            uint8_t j, op = q->scheduled[k].op;
+            if (q->scheduled[k].at != n) {
+                k++;
+                continue;
             }
-            if (best == 0xFFu) {
-                break;
+            q->scheduled_count--;
+            for (j = k; j < q->scheduled_count; j++) {
+                q->scheduled[j] = q->scheduled[j + 1u];
             }
-            {
-                uint8_t op = q->scheduled[best].op;
-                for (k = best; k + 1u < q->scheduled_count; k++) {
-                    q->scheduled[k] = q->scheduled[k + 1u];
-                }
-                q->scheduled_count--;
-                if (hb_dev3_live(q)) {
-                    (void)hb_dev3_apply(d, q, op, 0);
-                }
+            if (hb_dev3_live(q)) {
+                (void)hb_dev3_apply(d, q, op, 0);
             }
         }
     }
@@ -144,7 +126,7 @@ static void start_play(hb_device3 *d, const hb_player *first, uint32_t n)
             r->gain = 0; /* a play that starts silent fades in from 0 */
         }
         hb_dev3_record_begin(d, r, HB_PLAY_PLAYING, 0, n);
-        hb_dev3_notice(d, HB_EVENT_STARTED, r->play, r->channel, r->slot, 0, n);
+        hb_dev3_notice_of(d, r, HB_EVENT_STARTED, 0, n);
     }
 }
 
@@ -164,7 +146,7 @@ static void step_starts(hb_device3 *d, uint32_t n)
 static void limiter_fault(hb_device3 *d, uint8_t c, hb_mix *m, uint32_t n)
 {
     uint8_t i, count = d->cfg->players;
-    uint16_t brake = d->cfg->channels[c].brake_ticks;
+    uint16_t brake = hb_dev3_brake_ticks(d, c);
     hb_player *q;
     for (i = 0, q = d->players; i < count; i++, q++) {
         if (q->state == HB_PLAYER_PLAYING && q->channel == c) {
@@ -188,8 +170,8 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
     uint16_t slew = 256u; /* S = ceil(256 / R), 256 when R = 0 (3.7) */
     uint8_t i, c, busy = 0;
     hb_player *q;
-    if (d->fade != 0u) {
-        slew = (uint16_t)((256u + d->fade - 1u) / d->fade);
+    if (d->fade != 0u) { /* ceil(256 / R) = floor(255 / R) + 1: an 8-bit division */
+        slew = (uint16_t)((uint8_t)(255u / d->fade) + 1u);
     }
     hb_dev_flush_pending(&d->dev);
     step_faults(d, n);
@@ -213,8 +195,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
             continue;
         }
         c = q->channel;
-        ended[i] =
-            hb_player_step(q, hb_dev3_interp(d), n, duck[i], slew, d->cfg->channels[c].brake_ticks, &out);
+        ended[i] = hb_player_step(q, hb_dev3_interp(d), n, duck[i], slew, hb_dev3_brake_ticks(d, c), &out);
         if (out.amp != 0u) {
             hb_mix_add(&mix[c], out.amp, out.sharp, (uint8_t)(q->flags & HB_PLAYER_SUM));
             if ((q->flags & HB_PLAYER_SEEN) == 0u) {
@@ -225,7 +206,7 @@ void hb_device3_step(hb_device3 *d, hb_sample *samples)
                     r->first =
                         first < HB_PLAY_FIRST_NONE ? (uint16_t)first : (uint16_t)(HB_PLAY_FIRST_NONE - 1u);
                 }
-                hb_dev3_notice(d, HB_EVENT_FIRST_OUTPUT, q->play, c, q->slot, 0, n);
+                hb_dev3_notice_of(d, q, HB_EVENT_FIRST_OUTPUT, 0, n);
             }
         }
         mix[c].brake = (uint8_t)(mix[c].brake | out.brake);

@@ -1,5 +1,7 @@
 #include "hb_frame.h"
 
+#include <stddef.h>
+
 #include "hb_crc16.h"
 
 enum { RECEIVING = 0, DISCARDING = 1 };
@@ -152,36 +154,35 @@ static void append(hb_frame_decoder *decoder, uint8_t byte)
     decoder->length = (uint8_t)(length + 1u);
 }
 
+/* hb_frame_stats' counters in the order of the statuses they count (READY, then -1 .. -5), so
+ * that finish() has one increment for all of them (-54 bytes of AVR flash against six). */
+FRAME_ASSERT(hb_frame_stats_order,
+             offsetof(hb_frame_stats, frames) == 0u && offsetof(hb_frame_stats, too_long) == 2u
+                 && offsetof(hb_frame_stats, cobs) == 4u && offsetof(hb_frame_stats, short_frames) == 6u
+                 && offsetof(hb_frame_stats, crc) == 8u && offsetof(hb_frame_stats, version) == 10u
+                 && HB_FRAME_ERR_VERSION == -5);
+
 static hb_frame_status finish(hb_frame_decoder *decoder)
 {
-    uint16_t crc;
-    uint16_t received;
-
+    hb_frame_status status = HB_FRAME_READY;
+    uint8_t length = decoder->length;
+    uint16_t *counter;
     if (decoder->state == DISCARDING) {
-        decoder->stats.too_long++;
-        return HB_FRAME_ERR_TOO_LONG;
+        status = HB_FRAME_ERR_TOO_LONG;
+    } else if (decoder->block_remaining != 0u) {
+        status = HB_FRAME_ERR_COBS;
+    } else if (length < HB_FRAME_MIN_RAW) {
+        status = HB_FRAME_ERR_SHORT;
+    } else if (decoder->crc /* of every byte but the last two (append) */
+               != (uint16_t)(decoder->buffer[length - 2u] | ((uint16_t)decoder->buffer[length - 1u] << 8))) {
+        status = HB_FRAME_ERR_CRC;
+    } else if (decoder->buffer[0] != HB_FRAME_VERSION) {
+        status = HB_FRAME_ERR_VERSION;
     }
-    if (decoder->block_remaining != 0u) {
-        decoder->stats.cobs++;
-        return HB_FRAME_ERR_COBS;
-    }
-    if (decoder->length < HB_FRAME_MIN_RAW) {
-        decoder->stats.short_frames++;
-        return HB_FRAME_ERR_SHORT;
-    }
-    crc = decoder->crc; /* of every byte but the last two (append) */
-    received = (uint16_t)(decoder->buffer[decoder->length - 2u]
-                          | ((uint16_t)decoder->buffer[decoder->length - 1u] << 8));
-    if (crc != received) {
-        decoder->stats.crc++;
-        return HB_FRAME_ERR_CRC;
-    }
-    if (decoder->buffer[0] != HB_FRAME_VERSION) {
-        decoder->stats.version++;
-        return HB_FRAME_ERR_VERSION;
-    }
-    decoder->stats.frames++;
-    return HB_FRAME_READY;
+    counter = (uint16_t *)(void *)((uint8_t *)&decoder->stats
+                                   + (status == HB_FRAME_READY ? 0u : 2u * (unsigned)-(int)status));
+    (*counter)++;
+    return status;
 }
 
 hb_frame_status hb_frame_decoder_push(hb_frame_decoder *decoder, uint8_t byte)

@@ -125,19 +125,19 @@ static HB_ALWAYS_INLINE void channel_op(hb_interp_play *it, const hb_instr *in)
     channel_set(c, in->value);
 }
 
-static HB_NOINLINE void ramp_start_pending(hb_channel *c)
-{
-    channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->t.pending_at) : c->e.err);
-}
-
 /* A ramp the tick's instructions left pending (channel_op) is started after the tick's sample
  * (starting it changes no value this tick: 1.9) together with its first advance, step 8
  * (hb_interp_settle). */
+static HB_NOINLINE void ramp_start_pending(hb_channel *c)
+{
+    channel_ramp(c, c->target, c->ramp == HB_RAMP_PENDING_AT ? hb_varint_value(c->t.pending_at) : c->e.err);
+    channel_advance(c);
+}
+
 static HB_ALWAYS_INLINE void channel_settle(hb_channel *c)
 {
     if (c->ramp >= HB_RAMP_PENDING) {
         ramp_start_pending(c);
-        channel_advance(c);
     }
 }
 
@@ -169,7 +169,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp_shared *sh, hb_interp_play
     uint8_t *buf = sh->wrap; /* not on the stack: run then needs no stack frame */
     const uint8_t *pc = it->pc, *lim = it->end, *base = NULL, *q;
     uint8_t executed = 0, copied = 0;
-    uint8_t streamed = it->streamed;
+    uint8_t streamed = hb_interp_streamed(it);
     /* streamed: the checker's run count, and whether SET_S/RAMP_S (op bit 1 set) are allowed
      * (SHARP), in registers for the run */
     uint8_t run_count = 0, sharp_ok = 0;
@@ -177,7 +177,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err run(hb_interp_shared *sh, hb_interp_play
     if (streamed) {
         pc = base = hb_stream_window(sh, it, sh->read_offset, &lim);
         run_count = sh->check.run;
-        sharp_ok = (uint8_t)(sh->check.flags & HB_FLAG_SHARP);
+        sharp_ok = (uint8_t)(sh->header.flags & HB_FLAG_SHARP);
     }
     for (;;) {
         uint8_t op = in->op;
@@ -319,7 +319,7 @@ hb_sample hb_interp_play_sample(hb_interp_shared *sh, hb_interp_play *it)
     sh->executed = 0;
     if (it->wait != 0) {
         it->wait--;
-        if (it->streamed) {
+        if (hb_interp_streamed(it)) {
             hb_stream_crc_ahead(sh);
         }
     } else if (it->wait_high != 0) {

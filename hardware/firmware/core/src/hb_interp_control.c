@@ -8,12 +8,11 @@
 #include "hb_interp_private.h"
 
 /* A streamed play's fetch state is the shared part's: a flat play leaves it alone (a protocol 3.0
- * stream may be playing on another player). */
-static void start_playing(hb_interp_shared *sh, hb_interp_play *it, uint8_t streamed)
+ * stream may be playing on another player). it->flags are set: the header's, and whether streamed. */
+static void start_playing(hb_interp_shared *sh, hb_interp_play *it)
 {
-    it->streamed = streamed;
-    if (streamed) {
-        hb_check_init(&sh->check, &sh->header, 1);
+    if (hb_interp_streamed(it)) {
+        hb_check_init(&sh->check, &sh->header, NULL);
         sh->read_offset = 0;
     }
     it->next.op = HB_INTERP_OP_NONE;
@@ -41,7 +40,7 @@ static void start_flat(hb_interp_shared *sh, hb_interp_play *it, const hb_header
     it->pc = it->body;
     it->end = it->body + header->body_length;
     it->flags = header->flags;
-    start_playing(sh, it, 0);
+    start_playing(sh, it);
 }
 
 static HB_MUST_CHECK hb_err reject(hb_interp_shared *sh, hb_interp_play *it, hb_err err)
@@ -112,7 +111,7 @@ void hb_interp_load_parsed(hb_interp *it, const hb_header *header, const uint8_t
 void hb_interp_play_restart(hb_interp_shared *sh, hb_interp_play *p)
 {
     p->pc = p->body;
-    start_playing(sh, p, 0);
+    start_playing(sh, p);
 }
 
 void hb_interp_restart(hb_interp *it)
@@ -131,8 +130,8 @@ hb_err hb_interp_play_load_stream(hb_interp_shared *sh, hb_interp_play *p, const
     p->pc = NULL;
     p->end = NULL;
     p->body = NULL;
-    p->flags = sh->header.flags;
-    start_playing(sh, p, 1);
+    p->flags = (uint8_t)(sh->header.flags | HB_INTERP_STREAMED);
+    start_playing(sh, p);
     return HB_OK;
 }
 

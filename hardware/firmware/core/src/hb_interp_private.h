@@ -13,6 +13,13 @@
  * players of protocol 3.0 share one count (hb_interp_shared) and need the limiter off for real. */
 #define HB_SAFETY_OFF 0xFFFFFFFFu
 
+/* A streamed play (HB_INTERP_STREAMED). Never on a port without the stream's code (HB_PORT_STREAM
+ * 0, a constant: the fetches from the ring, the checker's calls and the CRC are then dropped). */
+static inline uint8_t hb_interp_streamed(const hb_interp_play *it)
+{
+    return (uint8_t)(HB_PORT_STREAM && (it->flags & HB_INTERP_STREAMED));
+}
+
 /* Enters the brake sequence (1.13); the tick emits its samples (hb_interp.c, brake_tick). */
 static inline void hb_interp_enter_brake(hb_interp_shared *sh, hb_interp_play *it)
 {

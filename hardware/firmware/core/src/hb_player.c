@@ -19,7 +19,7 @@ void hb_player_shared_init(hb_interp_shared *sh, const hb_config *core)
 }
 
 void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params *p, uint8_t channel,
-                       const uint8_t *program, const hb_header *header, uint8_t peak)
+                       const uint8_t *program, const hb_header *header)
 {
     hb_interp_play_init(&pl->it);
     pl->state = HB_PLAYER_PENDING;
@@ -35,21 +35,17 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     pl->loops = p->loops;
     pl->priority = p->priority;
     pl->duck = p->duck;
-    pl->peak = peak;
     pl->gain = 256;
     pl->held_amp = 0;
     pl->held_sharp = 0;
     pl->iterations = 0;
     pl->scheduled_count = 0;
-    pl->brake_left = 0;
-    pl->pos = 0;
     pl->phi = 0;
-    if (program == NULL) { /* the stream: 1x, once, from 0 (3.12) */
-        pl->total = 0;
+    if (program == NULL) { /* the stream: 1x, once, from 0 (3.12); p = 0 before its first step */
+        pl->flags = (uint8_t)(pl->flags | HB_PLAYER_FRESH);
         pl->loop_end = 0;
         return;
     }
-    pl->total = header->total_ticks;
     pl->loop_end = p->loop_end != 0u ? p->loop_end : header->total_ticks;
     hb_interp_play_load_parsed(sh, &pl->it, header, program);
     if (HB_PORT_SEEK && p->from != 0u) { /* PLAY refused `from` on a device without SEEK (3.13) */
@@ -59,17 +55,28 @@ void hb_player_reserve(hb_player *pl, hb_interp_shared *sh, const hb_play_params
     }
 }
 
-uint16_t hb_player_work_at(const hb_player *pl, uint16_t rate)
+uint32_t hb_player_total(const hb_player *pl)
 {
+    return pl->slot == HB_STREAM_SLOT ? 0u : hb_program_total_ticks(pl->it.body - HB_HEADER_SIZE);
+}
+
+uint32_t hb_player_pos(const hb_player *pl)
+{
+    return pl->it.tick - ((pl->flags & HB_PLAYER_FRESH) ? 0u : 1u);
+}
+
+uint16_t hb_player_work_at(const hb_player *pl, const uint8_t *slot_peak, uint16_t rate)
+{
+    uint8_t peak = pl->slot == HB_STREAM_SLOT ? (uint8_t)HB_STREAM_WORK : slot_peak[pl->slot];
     if (pl->state != HB_PLAYER_PENDING && pl->state != HB_PLAYER_PLAYING) {
         return 0;
     }
-    return (uint16_t)(pl->peak * ((rate + HB_RATE_ONE - 1u) / HB_RATE_ONE));
+    return (uint16_t)(peak * ((rate + HB_RATE_ONE - 1u) / HB_RATE_ONE));
 }
 
-uint16_t hb_player_work(const hb_player *pl)
+uint16_t hb_player_work(const hb_player *pl, const uint8_t *slot_peak)
 {
-    return hb_player_work_at(pl, pl->rate);
+    return hb_player_work_at(pl, slot_peak, pl->rate);
 }
 
 HB_NOINLINE uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
@@ -82,7 +89,15 @@ HB_NOINLINE uint8_t hb_player_sounding(const hb_player *pl, uint32_t n)
 HB_NOINLINE void hb_player_brake(hb_player *pl, uint16_t brake_ticks)
 {
     pl->state = brake_ticks != 0u ? HB_PLAYER_BRAKING : HB_PLAYER_FREE;
-    pl->brake_left = brake_ticks;
+    pl->at = brake_ticks; /* the brake steps left: `at` is free once the play ends */
+}
+
+/* One brake step of a BRAKING player: FREE after its last. */
+static HB_NOINLINE void brake_step(hb_player *pl)
+{
+    if (--pl->at == 0u) {
+        pl->state = HB_PLAYER_FREE;
+    }
 }
 
 HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_ticks)
@@ -91,39 +106,38 @@ HB_NOINLINE uint8_t hb_player_brake_from_here(hb_player *pl, uint16_t brake_tick
     if (pl->state != HB_PLAYER_BRAKING) {
         return 0;
     }
-    if (--pl->brake_left == 0u) {
-        pl->state = HB_PLAYER_FREE;
-    }
+    brake_step(pl);
     return 1;
 }
 
 /* 3.4: executes program ticks done + 1 .. p, keeping the last one's sample; an iteration ends at
  * its end tick E (L, or T on the last iteration): with iterations left the program starts again
  * and p becomes p - E (possibly again within this step). Returns 1 when the play's last iteration
- * ended. At most ceil(r / 256) program ticks run in all (3.9). */
-static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh)
+ * ended. At most ceil(r / 256) program ticks run in all (3.9). Unless it ended, the interpreter
+ * is then about to execute p + 1: p is kept there (hb_player_pos). */
+static HB_NOINLINE uint8_t advance(hb_player *pl, hb_interp_shared *sh, uint32_t pos)
 {
     for (;;) {
         uint8_t last = (uint8_t)(pl->loops == 1u);
-        uint32_t e = last ? pl->total : pl->loop_end;
-        while (pl->it.tick <= pl->pos && pl->it.tick < e) {
+        uint32_t total = hb_player_total(pl), e = last ? total : pl->loop_end;
+        while (pl->it.tick <= pos && pl->it.tick < e) {
             hb_sample s = hb_interp_play_step(sh, &pl->it);
             pl->held_amp = s.amp;
             pl->held_sharp = s.sharp;
         }
-        if (pl->pos < e) {
+        if (pos < e) {
             return 0;
         }
         if (pl->iterations != 0xFFFFu) {
             pl->iterations++;
         }
-        if (last || pl->total == 0u) {
+        if (last || total == 0u) {
             return 1;
         }
         if (pl->loops > 1u) {
             pl->loops--;
         }
-        pl->pos -= e;
+        pos -= e;
         hb_interp_play_restart(sh, &pl->it);
     }
 }
@@ -137,7 +151,6 @@ static uint8_t advance_stream(hb_player *pl, hb_interp_shared *sh, uint8_t *code
         pl->iterations = pl->it.error == HB_OK ? 1u : 0u;
         return 1;
     }
-    pl->pos = pl->it.tick - 1u;
     pl->held_amp = s.amp;
     pl->held_sharp = s.sharp;
     return 0;
@@ -164,9 +177,7 @@ uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t
     out->sharp = 0;
     out->brake = 0;
     if (pl->state == HB_PLAYER_BRAKING) {
-        if (--pl->brake_left == 0u) {
-            pl->state = HB_PLAYER_FREE;
-        }
+        brake_step(pl);
         out->brake = 1;
         return HB_PLAYER_GOES_ON;
     }
@@ -181,14 +192,16 @@ uint8_t hb_player_step(hb_player *pl, hb_interp_shared *sh, uint32_t n, uint16_t
     pl->gain = (uint16_t)((int16_t)pl->gain + move);
     if (!still) {
         uint8_t ended, code = 0;
+        uint32_t pos = hb_player_pos(pl);
         if (pl->flags & HB_PLAYER_FRESH) {
             pl->flags = (uint8_t)(pl->flags & ~HB_PLAYER_FRESH);
         } else {
             uint16_t phi = (uint16_t)(pl->phi + pl->rate);
-            pl->pos += (uint32_t)(phi >> 8);
+            pos += (uint32_t)(phi >> 8);
             pl->phi = (uint8_t)(phi & 0xFFu);
         }
-        ended = pl->slot == HB_STREAM_SLOT ? advance_stream(pl, sh, &code) : advance(pl, sh);
+        ended = HB_PORT_STREAM && pl->slot == HB_STREAM_SLOT ? advance_stream(pl, sh, &code)
+                                                             : advance(pl, sh, pos);
         if (ended) {
             out->brake = hb_player_brake_from_here(pl, brake_ticks);
             return code;

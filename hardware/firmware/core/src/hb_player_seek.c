@@ -184,8 +184,7 @@ uint32_t hb_player_seek(hb_player *pl, hb_interp_shared *sh, uint32_t k)
             loops_after_tick(it, &v, t, k, &cost);
         }
     }
-    pl->pos = k;
-    pl->phi = 0;
+    pl->phi = 0; /* p = k: the interpreter's tick, fresh (hb_player_pos) */
     pl->flags = (uint8_t)(pl->flags | HB_PLAYER_FRESH);
     return cost;
 }

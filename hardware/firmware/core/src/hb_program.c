@@ -32,7 +32,7 @@ hb_err hb_header_parse_format(const uint8_t *bytes, uint32_t length, const hb_co
     out->flags = bytes[3];
     out->rate = read_u16(bytes + 4);
     out->body_length = read_u32(bytes + 6);
-    out->total_ticks = read_u32(bytes + 10);
+    out->total_ticks = hb_program_total_ticks(bytes);
     out->crc = read_u16(bytes + 14);
     if (out->version != format) {
         return HB_ERR_BAD_VERSION;
@@ -44,6 +44,32 @@ hb_err hb_header_parse_format(const uint8_t *bytes, uint32_t length, const hb_co
         return HB_ERR_BAD_RATE;
     }
     return HB_OK;
+}
+
+uint32_t hb_program_total_ticks(const uint8_t *program)
+{
+    return read_u32(program + 10);
+}
+
+HB_NOINLINE uint32_t hb_varint_value(const uint8_t *p)
+{
+    uint8_t b0 = p[0], b1, b2;
+    if ((b0 & 0x80u) == 0) {
+        return b0;
+    }
+    b1 = p[1];
+    if ((b1 & 0x80u) == 0) {
+        return (uint16_t)((b0 & 0x7Fu) | (uint16_t)((uint16_t)b1 << 7));
+    }
+    b2 = p[2];
+    return hb_varint_bits(b0, b1, b2, (b2 & 0x80u) ? p[3] : 0u, 0);
+}
+
+HB_NOINLINE uint32_t hb_varint_out_of_line(const uint8_t **pp, const uint8_t *limit)
+{
+    const uint8_t *p = *pp;
+    uint8_t err = hb_varint_skip(pp, limit);
+    return err != 0u ? HB_VARINT_ERROR | err : hb_varint_value(p);
 }
 
 uint8_t hb_instr_decode_bytes(const uint8_t *p, const uint8_t *limit, hb_instr *out)

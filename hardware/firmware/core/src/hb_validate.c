@@ -5,16 +5,14 @@
 #include "hb_crc16.h"
 #include "hb_port.h"
 
-void hb_check_init(hb_check *chk, const hb_header *header, uint8_t streamed)
+void hb_check_init(hb_check *chk, const hb_header *header, hb_check_loops *loops)
 {
     chk->time = 0;
-    chk->total_ticks = header->total_ticks;
-    chk->body_length = header->body_length;
+    chk->header = header;
     chk->depth = 0;
     chk->run = 0;
     chk->first = HB_HEAD_OPEN;
-    chk->flags = header->flags;
-    chk->streamed = streamed;
+    chk->loops = loops;
 }
 
 /* start + period * count (count 1..255), or 0 with *overflow set if it exceeds 2^32 - 1. The
@@ -45,14 +43,15 @@ static uint32_t loop_end(uint32_t start, uint32_t period, uint8_t count, uint8_t
  * (chk->run still counts that run). Streamed programs have no loops, so there only `first`. */
 static void close_heads(hb_check *chk)
 {
-    uint8_t i, run = chk->run;
+    uint8_t i, run = chk->run, depth = chk->depth;
+    uint8_t *heads = depth != 0u ? chk->loops->head : NULL;
     if (chk->first & HB_HEAD_OPEN) {
         chk->first = run;
     }
-    for (i = 0; i < chk->depth; i++) {
-        uint8_t head = chk->loop_head[i];
+    for (i = 0; i < depth; i++) {
+        uint8_t head = heads[i];
         if (head & HB_HEAD_OPEN) {
-            chk->loop_head[i] = (uint8_t)(run - (uint8_t)(head & (uint8_t)~HB_HEAD_OPEN));
+            heads[i] = (uint8_t)(run - (uint8_t)(head & (uint8_t)~HB_HEAD_OPEN));
         }
     }
 }
@@ -64,7 +63,7 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
     uint8_t op = in->op;
     uint32_t time;
     /* (b) */
-    if (chk->streamed && op != HB_OP_END) {
+    if (chk->loops == NULL && op != HB_OP_END) {
         return HB_ERR_LOOP_IN_STREAM;
     }
     if (op == HB_OP_LOOP) {
@@ -85,24 +84,24 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
     if (time < in->delay) {
         return HB_ERR_TICKS_OVERFLOW;
     }
-    if (time > chk->total_ticks) {
+    if (time > chk->header->total_ticks) {
         return HB_ERR_TICKS_MISMATCH;
     }
     if (op == HB_OP_ENDLOOP) {
         /* the loop lasts `count` iterations of `period` ticks after its LOOP's time */
         uint8_t top = (uint8_t)(chk->depth - 1u);
-        uint32_t start = chk->loop_start[top];
+        uint32_t start = chk->loops->start[top];
         uint32_t period = time - start;
         uint8_t overflow;
         chk->depth = top;
         if (period == 0) {
             return HB_ERR_LOOP_EMPTY;
         }
-        time = loop_end(start, period, chk->loop_count[top], &overflow);
+        time = loop_end(start, period, chk->loops->count[top], &overflow);
         if (overflow) {
             return HB_ERR_TICKS_OVERFLOW;
         }
-        if (time > chk->total_ticks) {
+        if (time > chk->header->total_ticks) {
             return HB_ERR_TICKS_MISMATCH;
         }
     }
@@ -114,27 +113,29 @@ static HB_NOINLINE HB_MUST_CHECK hb_err check_control(hb_check *chk, const hb_in
     }
     /* (e): the run up to a jump plus what the jump leads to (closed: see close_heads) */
     if (op == HB_OP_ENDLOOP) {
-        if (chk->run + chk->loop_head[chk->depth] > HB_MAX_RUN) {
+        if (chk->run + chk->loops->head[chk->depth] > HB_MAX_RUN) {
             return HB_ERR_RUN_TOO_LONG;
         }
     } else if (op == HB_OP_END) {
         if (chk->depth != 0) {
             return HB_ERR_LOOP_UNTERMINATED;
         }
-        if (end_offset != chk->body_length) {
+        if (end_offset != chk->header->body_length) {
             return HB_ERR_END_NOT_LAST;
         }
-        if (time != chk->total_ticks) {
+        if (time != chk->header->total_ticks) {
             return HB_ERR_TICKS_MISMATCH;
         }
         if (time != 0 && chk->run + chk->first > HB_MAX_RUN) {
             return HB_ERR_RUN_TOO_LONG;
         }
     } else {
-        chk->loop_start[chk->depth] = time;
-        chk->loop_count[chk->depth] = in->value;
-        chk->loop_head[chk->depth] = (uint8_t)(HB_HEAD_OPEN | chk->run);
-        chk->depth++;
+        hb_check_loops *lp = chk->loops;
+        uint8_t depth = chk->depth;
+        lp->start[depth] = time;
+        lp->count[depth] = in->value;
+        lp->head[depth] = (uint8_t)(HB_HEAD_OPEN | chk->run);
+        chk->depth = (uint8_t)(depth + 1u);
     }
     return HB_OK;
 }
@@ -147,7 +148,7 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
         return check_control(chk, in, end_offset);
     }
     /* (b) */
-    if ((op == HB_OP_SET_S || op == HB_OP_RAMP_S) && (chk->flags & HB_FLAG_SHARP) == 0) {
+    if ((op == HB_OP_SET_S || op == HB_OP_RAMP_S) && (chk->header->flags & HB_FLAG_SHARP) == 0) {
         return HB_ERR_NO_SHARP_CHANNEL;
     }
     /* (e) then (c): t + delay with a carry test (the 33rd bit) */
@@ -159,7 +160,7 @@ hb_err hb_check_instr(hb_check *chk, const hb_instr *in, uint32_t end_offset)
     if (time < delay) {
         return HB_ERR_TICKS_OVERFLOW;
     }
-    if (time > chk->total_ticks) {
+    if (time > chk->header->total_ticks) {
         return HB_ERR_TICKS_MISMATCH;
     }
     chk->time = time;
@@ -225,8 +226,8 @@ static HB_NOINLINE void shape_move(shape_loop *lp, uint8_t i, uint32_t end)
 /* ENDLOOP of the loop at chk->depth (after the pop), whose ENDLOOP is at `endloop_time` */
 static HB_NOINLINE void shape_close(shape *sh, const hb_check *chk, uint32_t endloop_time)
 {
-    uint8_t top = chk->depth, count = chk->loop_count[top], runs = 2u, i;
-    uint32_t period = endloop_time - chk->loop_start[top], cost = 1, *outer_cost = cost_at(sh, top);
+    uint8_t top = chk->depth, count = chk->loops->count[top], runs = 2u, i;
+    uint32_t period = endloop_time - chk->loops->start[top], cost = 1, *outer_cost = cost_at(sh, top);
     const shape_loop *in = &sh->loop[top];
     /* X: 1 + min(count, s + 1) * (X(body) + 1), s = max(1, ceil(20 / period)) */
     if (period < 20u) {
@@ -258,9 +259,9 @@ static HB_NOINLINE void shape_instr(shape *sh, const hb_check *chk, const hb_ins
     shape_loop *lp;
     uint32_t end = chk->time;
     note_run(sh, chk->run);
-    if (op == HB_OP_ENDLOOP && chk->loop_count[depth] > 1u) {
+    if (op == HB_OP_ENDLOOP && chk->loops->count[depth] > 1u) {
         /* a jump's tick: this run, then the head (a loop of count 1 never jumps) */
-        note_run(sh, (uint8_t)(chk->run + chk->loop_head[depth]));
+        note_run(sh, (uint8_t)(chk->run + chk->loops->head[depth]));
     }
     if (op == HB_OP_END && end != 0) {
         note_run(sh, (uint8_t)(chk->run + chk->first));
@@ -304,6 +305,7 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
 {
     const uint8_t *body, *end;
     hb_check chk;
+    hb_check_loops loops;
     shape sh;
     uint32_t offset = 0;
     uint16_t crc;
@@ -324,7 +326,7 @@ static HB_MUST_CHECK hb_err validate(const uint8_t *program, uint32_t length, co
     }
     body = program + HB_HEADER_SIZE;
     end = body + header->body_length;
-    hb_check_init(&chk, header, 0);
+    hb_check_init(&chk, header, &loops);
     sh.cost = 0;
     sh.peak = 0;
     sh.open = 0;
@@ -367,8 +369,9 @@ hb_err hb_program_validate(const uint8_t *program, uint32_t length, const hb_con
     return validate(program, length, cfg, HB_FORMAT_VERSION, header, NULL, NULL, NULL, NULL, 0);
 }
 
-hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
-                                    hb_header *header, uint16_t body_crc, hb_yield_fn yield, void *ctx)
+HB_NOINLINE hb_err hb_program_validate_with_crc(const uint8_t *program, uint32_t length, const hb_config *cfg,
+                                                hb_header *header, uint16_t body_crc, hb_yield_fn yield,
+                                                void *ctx)
 {
     return validate(program, length, cfg, HB_FORMAT_VERSION, header, &body_crc, yield, ctx, NULL, 0);
 }
