@@ -46,10 +46,12 @@ extension HapticDevice {
     }
 
     /// Stops play `id` on `channels` (3.11 STOP; pending ones are cancelled): the other plays go on.
-    /// Returns the device tick it took effect. A 2.0 device stops whatever plays.
+    /// With `atTick` (3.0 only), at that device tick (3.7). Returns the device tick it took effect.
+    /// A 2.0 device stops whatever plays.
     @discardableResult
-    public func stop(play id: UInt8, channels: UInt16 = Message3.allChannels, brake: Bool = true) async throws -> UInt32 {
-        let stop = Message3.Stop(play: id, channels: channels, flags: brake ? Message3.Stop.brakeFlag : 0)
+    public func stop(play id: UInt8, channels: UInt16 = Message3.allChannels, brake: Bool = true, atTick: UInt32? = nil) async throws -> UInt32 {
+        let flags = (brake ? Message3.Stop.brakeFlag : 0) | (atTick == nil ? 0 : Message3.Stop.atFlag)
+        let stop = Message3.Stop(play: id, channels: channels, flags: flags, at: atTick ?? 0)
         return try await perform { CommandOperation(.stop(stop), completion: $0) }
     }
 

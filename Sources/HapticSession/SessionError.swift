@@ -15,6 +15,9 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The device's protocol has no such thing (a 2.0 device: one channel, one play, no controls,
     /// PROTOCOL-3.md 3.14); nothing was sent.
     case unavailable(feature: String, device: ProtocolVersion)
+    /// The device speaks 3.0 but lacks an optional capability (PROTOCOL-3.md 3.13), named with its
+    /// INFO bit; nothing was sent.
+    case missingCapability(feature: String, capability: String)
     /// The device refused a command (NACK, 2.15).
     case rejected(command: String, code: MessageErrorCode, value: UInt32)
     /// The device reset while this request was in flight; the session has recovered (or is
@@ -52,6 +55,9 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
                 "the device speaks protocol \(device), this host speaks \(host): major versions differ, so they cannot talk; update the firmware or the host"
         case .unavailable(let feature, let device):
             return "the device speaks protocol \(device), which has no \(feature): nothing was sent; a protocol 3 device has it"
+        case .missingCapability(let feature, let capability):
+            return
+                "the device has no \(capability): \(feature) was not sent; compile the pattern from the offset and play that from 0 (PROTOCOL-3.md 3.16)"
         case .rejected(let command, let code, let value):
             return "the device refused \(command): \(code)" + (value != 0 ? " (value \(value))" : "")
         case .deviceReset:

@@ -24,7 +24,9 @@ extension SessionEngine {
         if description.version.major < SessionWire3().version.major && !fallbackReported {
             fallbackReported = true
             let unavailable = DeviceDescription.unavailableOn2
-            logger.notice(
+            // info, not notice: the event tells an app, and a request for a 3.0 feature fails with
+            // SessionError.unavailable naming it; a 2.0 board used as one actuator needs no warning.
+            logger.info(
                 "the device speaks protocol \(description.info.version): continuing in \(description.version), without \(unavailable.joined(separator: ", "))"
             )
             onEvent(.protocolFallback(device: description.info.version, unavailable: unavailable))

@@ -13,6 +13,8 @@ package enum HostMessage: Hashable, Sendable {
     case query(RecordQuery)
     /// DESCRIBE, 3.0 only: answered by CHANNEL_INFO.
     case describe(channel: UInt8)
+    /// CONTROL, 3.0 only (3.7, 3.11): pause, resume, seek, rate, loops, loop end, mute, priority.
+    case control(Message3.Control)
 
     /// The play record a QUERY asks for, in both majors' terms.
     package struct RecordQuery: Hashable, Sendable {
@@ -57,6 +59,7 @@ package enum HostMessage: Hashable, Sendable {
         case .setParam: .setParam
         case .query: .query
         case .describe: .describe
+        case .control: .control
         }
     }
 

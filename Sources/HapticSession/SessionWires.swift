@@ -30,6 +30,8 @@ package struct SessionWire2: SessionWire {
             return try encoded(.query(Message.Query(index: q.index)), sequence: sequence)
         case .describe:
             throw .unavailable("DESCRIBE")
+        case .control:
+            throw .unavailable("play controls (pause, resume, seek, rate, loop range, mute)")
         }
     }
 
@@ -66,6 +68,7 @@ package struct SessionWire3: SessionWire {
         case .setParam(let parameters): try encoded(Message3.setParam(parameters), sequence: sequence)
         case .query(let q): try encoded(Message3.query(Message3.Query(play: q.play, channel: q.channel)), sequence: sequence)
         case .describe(let channel): try encoded(Message3.describe(Message3.Describe(channel: channel)), sequence: sequence)
+        case .control(let control): try encoded(Message3.control(control), sequence: sequence)
         }
     }
 
