@@ -24,7 +24,7 @@
             let (info, channels) = try host.helloAndDescribe()
             #expect(info.base.version == ProtocolVersion.version3)
             #expect(info.channelCount == 2)
-            #expect(info.players == 3 && info.workBudget == 36 && info.fadeTicks == 8)
+            #expect(info.players == 4 && info.workBudget == 36 && info.fadeTicks == 8)
             #expect(info.base.slotCount == 1 && info.base.slotCapacity == 128 && info.base.streamCapacity == 0)
             #expect(info.base.capabilities.contains(.trim), "the tick on Timer0 takes the trim (3.10)")
             #expect(!info.base.capabilities.contains(.seek), "no SEEK on the ATmega328P (HB_PORT_SEEK 0)")
